@@ -1,0 +1,20 @@
+module github.com/cairn-dev/cairn
+
+go 1.26.8
+
+require (
+	github.com/go-git/go-git/v5 v5.19.3
+	github.com/google/go-cmp v0.7.0
+	github.com/scip-code/scip/bindings/go/scip v0.10.0
+	github.com/smacker/go-tree-sitter v0.0.0-20240827094217-dd81d9e9be82
+)
+
+require (
+	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
+	github.com/go-git/go-billy/v5 v5.9.2 // indirect
+	github.com/jbenet/go-context v0.0.0-20150711004518-d14ea06fba99 // indirect
+	github.com/sourcegraph/beaut v0.0.0-20240611013027-627e4c25335a // indirect
+	golang.org/x/net v0.57.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+	gopkg.in/warnings.v0 v0.1.2 // indirect
+)

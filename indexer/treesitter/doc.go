@@ -1,0 +1,61 @@
+// Package treesitter extracts facts from source files with tree-sitter
+// grammars (github.com/smacker/go-tree-sitter): definitions, occurrences with
+// roles, imports, local type bindings and chunks.
+//
+// # Queries
+//
+// Each language has one query file, embedded from queries/<lang>.scm. Its
+// captures follow a small naming scheme that the generic extractor
+// interprets, so adding a construct is a query change, not a code change:
+//
+//	@def.<kind>      a definition node (kind: function, method, class, struct,
+//	                 interface, trait, enum, enum_member, type, field, property,
+//	                 variable, constant, macro, module, namespace, constructor,
+//	                 union); the same match carries
+//	@name            the defining identifier,
+//	@receiver        an explicit container (a Go receiver type, a C++ Foo::),
+//	@type            the declared type, or a function's result type,
+//	@extends         a supertype / embedded type (repeatable),
+//	@implements      an implemented interface (repeatable).
+//	@ref.<role>      an identifier used with a role: read, write, rw (read and
+//	                 write: x += 1, x.f++), call, type, import; the same match
+//	                 may carry @qual, the expression it was selected from.
+//	@import          an import, with @import.module, @import.name, @import.alias.
+//	@binding         a local name with a type, with @binding.name and either
+//	                 @binding.type (declared) or @binding.ctor (the callee or
+//	                 composite-literal type its value comes from).
+//	@package         the file's package or module name.
+//	@scope           a container that is not a symbol itself (a Rust impl
+//	                 block), with @name giving the type its members belong to.
+//
+// When several captures name the same identifier, the strongest role wins
+// (definition > call > write > type > import > read) and read-write unions
+// are kept; the generic "every identifier is a read" patterns at the end of
+// each file only fill what nothing more specific claimed.
+//
+// # What the code adds
+//
+// Nesting (a symbol's container and parent, an occurrence's enclosing
+// definition) is computed from byte ranges after the query has run, with one
+// sorted sweep. Signatures are the text of a definition before its body; doc
+// comments are the comments directly above a definition, or a Python
+// docstring. Symbol IDs follow graph.NewSymbolID: a namespace descriptor for
+// the package, module or file, then the containers, then the name.
+//
+// # Chunks
+//
+// Every top-level function, method and type gets a chunk (its doc comment
+// included); nested functions stay inside their parent's chunk. A type's chunk
+// text leaves out its methods' chunks, and the file chunk holds what no other
+// chunk covers (package clause, imports, top-level statements), so no text is
+// indexed twice. Text-only files are cut into windows of at most
+// TextWindowLines lines.
+//
+// # Failure
+//
+// Parsing has a per-file time limit (Options.Timeout); a file that exceeds it
+// gets ParseTimeout and no facts. A file with syntax errors is extracted as far
+// as tree-sitter recovers and marked ParsePartial. A panic in extraction is
+// recovered, counted as ParseFailed, and costs that file only. Every parser,
+// tree, query and cursor is closed explicitly.
+package treesitter

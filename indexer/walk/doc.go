@@ -1,0 +1,22 @@
+// Package walk enumerates the files of a repository that cairn should index,
+// and records a reason for every file it leaves out.
+//
+// The walk is a depth-first traversal in lexical order, so its output is
+// deterministic. At each directory it reads .gitignore and .cairnignore and
+// pushes their patterns, scoped to that directory, on a stack; a path is
+// matched against the stack from the innermost file outwards and the last
+// matching pattern wins, as in git. Ignored directories are not entered (git
+// cannot re-include a file below an excluded directory either) and are
+// recorded once as a directory skip. Pattern syntax is git's, parsed with
+// go-git's gitignore package.
+//
+// Symbolic links are never followed. A link is recorded as a skip whose
+// reason says where it leads: a loop, outside the repository, or a duplicate
+// of a path inside it that is indexed under its real name.
+//
+// Decisions that need the file's bytes (binary, minified, generated, long
+// lines, the C-or-C++ question for .h files) are made by [Classify], which the
+// indexer calls on content it reads anyway for hashing; the walk itself only
+// stats files, so an incremental run that finds every file unchanged reads
+// nothing but directories.
+package walk
