@@ -19,7 +19,9 @@ type Range struct {
 func (r Range) Contains(o Range) bool { return r.StartByte <= o.StartByte && o.EndByte <= r.EndByte }
 
 // Overlaps reports whether r and o share at least one line.
-func (r Range) OverlapsLines(o Range) bool { return r.StartLine <= o.EndLine && o.StartLine <= r.EndLine }
+func (r Range) OverlapsLines(o Range) bool {
+	return r.StartLine <= o.EndLine && o.StartLine <= r.EndLine
+}
 
 // Lines returns the number of lines r touches.
 func (r Range) Lines() int { return int(r.EndLine-r.StartLine) + 1 }

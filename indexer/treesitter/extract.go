@@ -589,21 +589,21 @@ func (e *extraction) build(ff *graph.FileFacts) {
 		descs[i] = append(chain, desc)
 		containers[i] = container
 		sym := graph.Symbol{
-			ID:        graph.NewSymbolID(e.lang, descs[i]...),
-			Name:      name,
-			Kind:      kind,
-			Lang:      e.lang,
-			Path:      e.path,
-			Range:     d.r,
-			NameRange: nodeRange(d.name),
-			Container: container,
-			Package:   pkg,
-			Signature: e.signature(d),
-			Doc:       e.doc(d),
-			Type:      d.typ,
-			Extends:   d.extends,
+			ID:         graph.NewSymbolID(e.lang, descs[i]...),
+			Name:       name,
+			Kind:       kind,
+			Lang:       e.lang,
+			Path:       e.path,
+			Range:      d.r,
+			NameRange:  nodeRange(d.name),
+			Container:  container,
+			Package:    pkg,
+			Signature:  e.signature(d),
+			Doc:        e.doc(d),
+			Type:       d.typ,
+			Extends:    d.extends,
 			Implements: d.implement,
-			Parent:    -1,
+			Parent:     -1,
 		}
 		if p := parents[i]; p >= 0 {
 			// nearest ancestor that is a symbol
