@@ -161,6 +161,10 @@ type File struct {
 	Error   string // why Status is not ParseOK
 	// Package is the file's package/module as the language names it.
 	Package string
+	// Committed reports that the content equals the file's blob at the
+	// indexed revision (Meta.Revision); otherwise the file was dirty and is
+	// cited by its content hash.
+	Committed bool
 }
 
 // Skip records a file or directory the walker left out and why.

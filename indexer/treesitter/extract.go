@@ -84,7 +84,12 @@ func (x *Extractor) Extract(ctx context.Context, p string, lang graph.Language, 
 	}()
 	q, err := spec.query()
 	if err != nil {
-		return nil, err // a broken embedded query is a programming error
+		// A broken embedded query is a bug in cairn; it costs the files of
+		// that language their symbols, not the run.
+		ff.File.Status = graph.ParseFailed
+		ff.File.Error = err.Error()
+		ff.Chunks = textChunks(p, src)
+		return ff, err
 	}
 	parser := x.parsers[lang]
 	if parser == nil {

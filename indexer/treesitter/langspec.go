@@ -326,18 +326,35 @@ var specs = [...]*langSpec{
 	graph.LangMarkdown: nil,
 }
 
+// jsWrappers are the nodes around a JavaScript/TypeScript definition that
+// belong to it: `export`, and for `const f = () => …` or a class field
+// `h = () => …` the declaration around the function value.
+var jsWrappers = set("export_statement", "lexical_declaration", "variable_declaration",
+	"variable_declarator", "ambient_declaration", "public_field_definition", "field_definition")
+
 func jsSpec(l graph.Language, ts func() *sitter.Language, file string) *langSpec {
 	return &langSpec{
 		lang: l, tsLang: ts, file: file,
-		wrappers:   set("export_statement"),
-		comments:   set("comment"),
-		bodyFields: []string{"body"},
-		namespace:  fileNamespace,
+		wrappers:        jsWrappers,
+		comments:        set("comment"),
+		bodyFields:      []string{"body"},
+		stripDecorators: true,
+		namespace:       fileNamespace,
 		exported: func(name string, s *graph.Symbol, d *rawDef, e *extraction) bool {
-			if s.Parent >= 0 {
-				return !strings.HasPrefix(name, "#") && !hasChildText(d.node, e.src, "accessibility_modifier", "private")
+			n := d.node
+			for p := n.Parent(); p != nil && jsWrappers[p.Type()]; p = p.Parent() {
+				if p.Type() == "export_statement" {
+					return true
+				}
+				n = p
 			}
-			return d.outer.start < d.node.StartByte()
+			// Members of classes, interfaces and enums are visible unless
+			// private; declarations in a namespace or a function body only
+			// when exported.
+			if p := n.Parent(); s.Parent >= 0 && p != nil && p.Type() != "statement_block" && p.Type() != "program" {
+				return !strings.HasPrefix(name, "#") && !hasChildText(n, e.src, "accessibility_modifier", "private")
+			}
+			return false
 		},
 		isTest: func(p string, s *graph.Symbol, _ *extraction) bool {
 			return isJSTestFile(p) && s.Kind.IsCallable()

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/indexer"
+)
+
+type indexOptions struct {
+	full         bool
+	workers      int
+	parseTimeout time.Duration
+	maxFileSize  int64
+	wait         time.Duration
+}
+
+func indexCmd(g *globals) *cobra.Command {
+	var o indexOptions
+	c := &cobra.Command{
+		Use:   "index [DIR]",
+		Short: "index a repository (incrementally: only what changed is re-read)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				g.repo = args[0]
+			}
+			return runIndex(cmd, g, o)
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&o.full, "full", false, "rebuild from scratch instead of incrementally")
+	f.IntVar(&o.workers, "workers", 0, "parallel parsers (default: number of CPUs)")
+	f.DurationVar(&o.parseTimeout, "parse-timeout", 0, "time limit for parsing one file (default 10s)")
+	f.Int64Var(&o.maxFileSize, "max-file-size", 0, "skip files larger than this many bytes (default 2 MiB)")
+	f.DurationVar(&o.wait, "wait", 30*time.Second, "how long to wait for another indexer holding the lock")
+	return c
+}
+
+func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
+	ctx := cmd.Context()
+	root, err := g.repoRoot()
+	if err != nil {
+		return err
+	}
+	dir, err := g.dir()
+	if err != nil {
+		return err
+	}
+	w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: dir, Full: o.full, Wait: o.wait})
+	if err != nil {
+		return err
+	}
+	var exclude []string
+	if rel, err := filepath.Rel(root, dir); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
+		exclude = append(exclude, filepath.ToSlash(rel))
+	}
+	logLevel := slog.LevelWarn
+	if g.quiet {
+		logLevel = slog.LevelError
+	}
+	if os.Getenv("CAIRN_LOG") == "debug" {
+		logLevel = slog.LevelDebug
+	}
+	res, err := indexer.Run(ctx, w, indexer.Options{
+		Root: root, StateDir: dir, Workers: o.workers, ParseTimeout: o.parseTimeout,
+		MaxFileSize: o.maxFileSize, ExcludeDirs: exclude, Progress: newProgress(g),
+		Log: slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: logLevel})),
+	})
+	if err != nil {
+		return fmt.Errorf("index %s: %w (the previous index, if any, is unchanged)", root, err)
+	}
+	if g.json {
+		return writeJSON(g.stdout, map[string]any{
+			"root": root, "index_dir": dir, "fresh": res.Fresh, "why": res.Why,
+			"files": res.Walked, "parsed": res.Parsed, "unchanged": res.Unchanged,
+			"deleted": res.Deleted, "skipped": res.Skipped, "problems": len(res.Problems),
+			"revision": res.Meta.Revision, "dirty": res.Meta.Dirty, "seconds": res.Duration.Seconds(),
+		})
+	}
+	if !g.quiet {
+		mode := "incremental"
+		if res.Fresh {
+			mode = "full (" + res.Why + ")"
+		}
+		fmt.Fprintf(g.stdout, "indexed %s: %d files (%d parsed, %d unchanged, %d deleted), %d skipped, %d not fully analysed, %s, %s\n",
+			root, res.Walked, res.Parsed, res.Unchanged, res.Deleted, res.Skipped, len(res.Problems), mode,
+			res.Duration.Round(time.Millisecond))
+	}
+	return nil
+}

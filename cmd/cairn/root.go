@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/pprof"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/embedded"
+)
+
+// globals are the flags every command takes.
+type globals struct {
+	repo     string
+	indexDir string
+	json     bool
+	quiet    bool
+	stdout   io.Writer
+	stderr   io.Writer
+}
+
+// exitError carries an exit code through cobra.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func notFound(format string, args ...any) error {
+	return &exitError{code: 3, err: fmt.Errorf(format, args...)}
+}
+
+func usageError(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+// Main runs the cairn command line and returns the exit code.
+func Main(args []string) int {
+	return run(args, os.Stdout, os.Stderr)
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	g := &globals{stdout: stdout, stderr: stderr}
+	root := &cobra.Command{
+		Use:   "cairn",
+		Short: "cairn: a code-intelligence context engine",
+		Long: `cairn keeps an index of a repository (symbols, references, chunks) and answers
+what you must know before changing code: where is X, who uses it, what to read.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.repo, "repo", ".", "repository root")
+	pf.StringVar(&g.indexDir, "index-dir", os.Getenv("CAIRN_INDEX_DIR"), "index directory (default <repo>/.cairn)")
+	pf.BoolVar(&g.json, "json", false, "print JSON")
+	pf.BoolVarP(&g.quiet, "quiet", "q", false, "no progress output")
+
+	root.AddCommand(
+		indexCmd(g),
+		statusCmd(g),
+		defCmd(g),
+		refsCmd(g),
+		symbolsCmd(g),
+	)
+	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil {
+			pprof.StartCPUProfile(f)
+			defer func() { pprof.StopCPUProfile(); f.Close() }()
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, "cairn:", err)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if isUsage(err) {
+		return 2
+	}
+	return 1
+}
+
+func isUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires at least", "invalid argument", "flag needs an argument"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// repoRoot returns the absolute repository root.
+func (g *globals) repoRoot() (string, error) {
+	abs, err := filepath.Abs(g.repo)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", usageError("repository %s: %v", g.repo, err)
+	}
+	if !st.IsDir() {
+		return "", usageError("repository %s is not a directory", g.repo)
+	}
+	return abs, nil
+}
+
+// dir returns the index directory.
+func (g *globals) dir() (string, error) {
+	if g.indexDir != "" {
+		return filepath.Abs(g.indexDir)
+	}
+	root, err := g.repoRoot()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, ".cairn"), nil
+}
+
+// openStore opens the committed index for reading.
+func (g *globals) openStore() (*embedded.Store, error) {
+	dir, err := g.dir()
+	if err != nil {
+		return nil, err
+	}
+	s, err := embedded.Open(dir)
+	if errors.Is(err, graph.ErrNoIndex) {
+		return nil, fmt.Errorf("no index in %s: run `cairn index --repo %s` first", dir, g.repo)
+	}
+	return s, err
+}

@@ -1,0 +1,36 @@
+// Package embedded is cairn's default store: everything under one directory
+// (<repo>/.cairn by default), no server.
+//
+// # Layout
+//
+//	<dir>/CURRENT          {"format": N, "epoch": "epoch-000003"}, replaced atomically
+//	<dir>/LOCK             flock(2)ed by the one writer at a time
+//	<dir>/epoch-000003/    one self-contained index: index.db (SQLite, WAL
+//	                       mode) and the side indexes written beside it
+//
+// The facts live in SQLite (schema.EmbeddedSQL): files, skips, symbols,
+// name postings, chunks and edges as tables; per-file occurrences, imports
+// and bindings as one compact blob per file (codec.go), since they are read
+// file by file. SQLite gives the properties the store must have: many
+// readers in several processes at once, one writer, atomic commits, and a
+// crash at any point rolling back to the last commit.
+//
+// # Generations
+//
+// Every commit is a generation (meta key "generation", counting up). An
+// incremental run writes its generation into the current epoch in a single
+// transaction; readers keep seeing the previous one until it commits. A full
+// run (first index, format or feature change, --full) builds a new epoch
+// directory with journaling off and indexes created after the load, which is
+// several times faster, then publishes it by renaming a new CURRENT over the
+// old; earlier epochs are deleted once no longer current (open readers keep
+// their file handles on Linux). A run killed before the rename leaves a
+// half-built epoch that nothing points to; the next writer removes it.
+//
+// # Versions
+//
+// CURRENT names the format; Open refuses any other format with a
+// graph.FormatError before touching the database, and the database's meta
+// table repeats it. The feature version (schema.FeatureVersion) does not stop
+// reading; it tells the next index run to rebuild.
+package embedded

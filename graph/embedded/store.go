@@ -1,0 +1,457 @@
+package embedded
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // SQLite driver "sqlite3"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/schema"
+)
+
+const (
+	currentFile = "CURRENT"
+	lockFile    = "LOCK"
+	dbFile      = "index.db"
+)
+
+type current struct {
+	Format int    `json:"format"`
+	Epoch  string `json:"epoch"`
+}
+
+func readCurrent(dir string) (current, error) {
+	var c current
+	b, err := os.ReadFile(filepath.Join(dir, currentFile))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return c, graph.ErrNoIndex
+		}
+		return c, fmt.Errorf("read index pointer: %w", err)
+	}
+	if err := json.Unmarshal(b, &c); err != nil {
+		return c, fmt.Errorf("index pointer %s is corrupt (%v): re-index with `cairn index --full`", filepath.Join(dir, currentFile), err)
+	}
+	if c.Format != schema.EmbeddedFormat {
+		return c, &graph.FormatError{Where: dir, Found: c.Format, Want: schema.EmbeddedFormat}
+	}
+	if c.Epoch == "" || strings.ContainsAny(c.Epoch, `/\`) {
+		return c, fmt.Errorf("index pointer %s names no epoch: re-index with `cairn index --full`", filepath.Join(dir, currentFile))
+	}
+	return c, nil
+}
+
+// Store reads the current generation of an embedded index.
+type Store struct {
+	dir   string
+	epoch string
+	db    *sql.DB
+}
+
+// Open opens the index in dir for reading. It fails with graph.ErrNoIndex
+// when nothing was committed yet and with *graph.FormatError when the index
+// was written in another format.
+func Open(dir string) (*Store, error) {
+	for attempt := 0; ; attempt++ {
+		c, err := readCurrent(dir)
+		if err != nil {
+			return nil, err
+		}
+		path := filepath.Join(dir, c.Epoch, dbFile)
+		if _, err := os.Stat(path); err != nil {
+			// A writer may have swapped epochs between our two reads.
+			if attempt < 3 {
+				continue
+			}
+			return nil, fmt.Errorf("index database %s: %w", path, err)
+		}
+		db, err := openDB(path, true)
+		if err != nil {
+			return nil, err
+		}
+		s := &Store{dir: dir, epoch: c.Epoch, db: db}
+		if err := s.checkFormat(); err != nil {
+			db.Close()
+			return nil, err
+		}
+		return s, nil
+	}
+}
+
+func openDB(path string, readOnly bool) (*sql.DB, error) {
+	q := "_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=0&cache=private"
+	if readOnly {
+		q += "&mode=ro&_query_only=1"
+	}
+	db, err := sql.Open("sqlite3", "file:"+path+"?"+q)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if readOnly {
+		db.SetMaxOpenConns(4)
+	} else {
+		db.SetMaxOpenConns(1)
+	}
+	db.SetConnMaxIdleTime(time.Minute)
+	if _, err := db.Exec("PRAGMA mmap_size=268435456; PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY"); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+func (s *Store) checkFormat() error {
+	var v string
+	err := s.db.QueryRow(`SELECT value FROM meta WHERE key='format'`).Scan(&v)
+	if err != nil {
+		return fmt.Errorf("read index format from %s: %w (re-index with `cairn index --full`)", s.dir, err)
+	}
+	f, _ := strconv.Atoi(v)
+	if f != schema.EmbeddedFormat {
+		return &graph.FormatError{Where: s.dir, Found: f, Want: schema.EmbeddedFormat}
+	}
+	return nil
+}
+
+// Close releases the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Dir returns the index directory.
+func (s *Store) Dir() string { return s.dir }
+
+// EpochDir returns the directory of the current epoch (where side indexes live).
+func (s *Store) EpochDir() string { return filepath.Join(s.dir, s.epoch) }
+
+// DB exposes the database to sibling packages' tests.
+func (s *Store) DB() *sql.DB { return s.db }
+
+var _ graph.Reader = (*Store)(nil)
+
+// Meta reads the generation's description.
+func (s *Store) Meta(ctx context.Context) (graph.Meta, error) {
+	return readMeta(ctx, s.db)
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+func readMeta(ctx context.Context, db querier) (graph.Meta, error) {
+	m := graph.Meta{Extra: map[string]string{}, Status: map[graph.ParseStatus]int{},
+		Skips: map[graph.SkipReason]int{}, Languages: map[graph.Language]int{}}
+	rows, err := db.QueryContext(ctx, `SELECT key, value FROM meta`)
+	if err != nil {
+		return m, fmt.Errorf("read meta: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return m, err
+		}
+		switch k {
+		case "generation":
+			m.Generation, _ = strconv.ParseInt(v, 10, 64)
+		case "format":
+			m.Format, _ = strconv.Atoi(v)
+		case "feature":
+			m.Feature, _ = strconv.Atoi(v)
+		case "root":
+			m.Root = v
+		case "revision":
+			m.Revision = v
+		case "dirty":
+			m.Dirty = v == "1"
+		case "indexed_at":
+			m.IndexedAt, _ = time.Parse(time.RFC3339Nano, v)
+		default:
+			m.Extra[k] = v
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return m, err
+	}
+	if m.Generation == 0 {
+		return m, graph.ErrNoIndex
+	}
+	counts := []struct {
+		q   string
+		add func(k, n int)
+	}{
+		{`SELECT status, count(*) FROM files GROUP BY status`, func(k, n int) { m.Status[graph.ParseStatus(k)] = n; m.Files += n }},
+		{`SELECT lang, count(*) FROM files GROUP BY lang`, func(k, n int) { m.Languages[graph.Language(k)] = n }},
+		{`SELECT reason, count(*) FROM skips GROUP BY reason`, func(k, n int) { m.Skips[graph.SkipReason(k)] = n }},
+		{`SELECT 0, count(*) FROM symbols`, func(_, n int) { m.Symbols = n }},
+		{`SELECT 0, count(*) FROM chunks`, func(_, n int) { m.Chunks = n }},
+	}
+	for _, c := range counts {
+		rows, err := db.QueryContext(ctx, c.q)
+		if err != nil {
+			return m, fmt.Errorf("count: %w", err)
+		}
+		for rows.Next() {
+			var k, n int
+			if err := rows.Scan(&k, &n); err != nil {
+				rows.Close()
+				return m, err
+			}
+			c.add(k, n)
+		}
+		rows.Close()
+	}
+	return m, nil
+}
+
+const fileCols = `path, lang, hash, size, mtime, lines, status, error, package, committed`
+
+func scanFile(sc interface{ Scan(...any) error }) (graph.File, error) {
+	var f graph.File
+	var lang, status int
+	err := sc.Scan(&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed)
+	f.Lang, f.Status = graph.Language(lang), graph.ParseStatus(status)
+	return f, err
+}
+
+// Files lists every indexed file in path order.
+func (s *Store) Files(ctx context.Context) ([]graph.File, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+fileCols+` FROM files ORDER BY path`)
+	if err != nil {
+		return nil, fmt.Errorf("list files: %w", err)
+	}
+	defer rows.Close()
+	var out []graph.File
+	for rows.Next() {
+		f, err := scanFile(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// File returns one indexed file.
+func (s *Store) File(ctx context.Context, path string) (graph.File, error) {
+	f, err := scanFile(s.db.QueryRowContext(ctx, `SELECT `+fileCols+` FROM files WHERE path=?`, path))
+	if errors.Is(err, sql.ErrNoRows) {
+		return f, fmt.Errorf("file %q: %w", path, graph.ErrNotFound)
+	}
+	return f, err
+}
+
+// Skips lists the skipped paths in path order.
+func (s *Store) Skips(ctx context.Context) ([]graph.Skip, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT path, reason, detail, dir FROM skips ORDER BY path`)
+	if err != nil {
+		return nil, fmt.Errorf("list skips: %w", err)
+	}
+	defer rows.Close()
+	var out []graph.Skip
+	for rows.Next() {
+		var sk graph.Skip
+		var reason int
+		if err := rows.Scan(&sk.Path, &reason, &sk.Detail, &sk.Dir); err != nil {
+			return nil, err
+		}
+		sk.Reason = graph.SkipReason(reason)
+		out = append(out, sk)
+	}
+	return out, rows.Err()
+}
+
+const symbolCols = `f.path, f.lang, f.package, s.ord, x.sid, s.name, s.kind, s.container,
+	s.start_byte, s.end_byte, s.start_line, s.start_col, s.end_line, s.end_col,
+	s.name_start, s.name_end, s.name_line, s.name_col,
+	s.signature, s.doc, s.type, s.extends, s.implements, s.flags, s.parent`
+
+const symbolFrom = ` FROM symbols s JOIN files f ON f.id = s.file_id JOIN sids x ON x.id = s.sid `
+
+func scanSymbol(sc interface{ Scan(...any) error }) (graph.Symbol, error) {
+	var s graph.Symbol
+	var lang, kind, flags, ord int
+	var ext, impl string
+	var nl, nc uint32
+	err := sc.Scan(&s.Path, &lang, &s.Package, &ord, &s.ID, &s.Name, &kind, &s.Container,
+		&s.Range.StartByte, &s.Range.EndByte, &s.Range.StartLine, &s.Range.StartCol, &s.Range.EndLine, &s.Range.EndCol,
+		&s.NameRange.StartByte, &s.NameRange.EndByte, &nl, &nc,
+		&s.Signature, &s.Doc, &s.Type, &ext, &impl, &flags, &s.Parent)
+	s.Lang, s.Kind = graph.Language(lang), graph.SymbolKind(kind)
+	s.NameRange.StartLine, s.NameRange.EndLine, s.NameRange.StartCol = nl, nl, nc
+	s.NameRange.EndCol = nc + (s.NameRange.EndByte - s.NameRange.StartByte)
+	if ext != "" {
+		s.Extends = strings.Split(ext, "\n")
+	}
+	if impl != "" {
+		s.Implements = strings.Split(impl, "\n")
+	}
+	s.Exported, s.IsTest = flags&1 != 0, flags&2 != 0
+	return s, err
+}
+
+func (s *Store) symbols(ctx context.Context, where string, args ...any) ([]graph.Symbol, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+symbolCols+symbolFrom+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("query symbols: %w", err)
+	}
+	defer rows.Close()
+	var out []graph.Symbol
+	for rows.Next() {
+		sym, err := scanSymbol(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sym)
+	}
+	return out, rows.Err()
+}
+
+// SymbolsByName returns the definitions named name (case-insensitive), in
+// path and position order.
+func (s *Store) SymbolsByName(ctx context.Context, name string) ([]graph.Symbol, error) {
+	return s.symbols(ctx, `WHERE s.name = ? COLLATE NOCASE ORDER BY f.path, s.start_byte`, name)
+}
+
+// SymbolsByID returns the definitions of a symbol (several for a symbol
+// declared in more than one place).
+func (s *Store) SymbolsByID(ctx context.Context, id graph.SymbolID) ([]graph.Symbol, error) {
+	return s.symbols(ctx, `WHERE x.sid = ? ORDER BY f.path, s.start_byte`, string(id))
+}
+
+// SymbolsInFile returns the file's definitions in position order.
+func (s *Store) SymbolsInFile(ctx context.Context, path string) ([]graph.Symbol, error) {
+	return s.symbols(ctx, `WHERE f.path = ? ORDER BY s.ord`, path)
+}
+
+// AllSymbols calls fn for every symbol, in path order; used by the resolver
+// and the repo map.
+func (s *Store) AllSymbols(ctx context.Context, fn func(graph.Symbol) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+symbolCols+symbolFrom+`ORDER BY f.path, s.ord`)
+	if err != nil {
+		return fmt.Errorf("query symbols: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		sym, err := scanSymbol(rows)
+		if err != nil {
+			return err
+		}
+		if err := fn(sym); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// FileFacts returns everything stored about one file. Chunks come without
+// their text.
+func (s *Store) FileFacts(ctx context.Context, path string) (*graph.FileFacts, error) {
+	var blob []byte
+	row := s.db.QueryRowContext(ctx, `SELECT `+fileCols+`, facts FROM files WHERE path=?`, path)
+	var f graph.File
+	var lang, status int
+	err := row.Scan(&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &blob)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("file %q: %w", path, graph.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read facts of %s: %w", path, err)
+	}
+	f.Lang, f.Status = graph.Language(lang), graph.ParseStatus(status)
+	ff := &graph.FileFacts{File: f}
+	if err := decodeFacts(blob, ff); err != nil {
+		return nil, fmt.Errorf("decode facts of %s: %w", path, err)
+	}
+	if ff.Symbols, err = s.SymbolsInFile(ctx, path); err != nil {
+		return nil, err
+	}
+	if ff.Chunks, err = s.chunks(ctx, `WHERE f.path = ? ORDER BY c.ord`, path); err != nil {
+		return nil, err
+	}
+	return ff, nil
+}
+
+// ChunkRef is a chunk with its store id.
+type ChunkRef struct {
+	ID int64
+	graph.Chunk
+}
+
+func (s *Store) chunks(ctx context.Context, where string, args ...any) ([]graph.Chunk, error) {
+	refs, err := s.chunkRefs(ctx, where, args...)
+	out := make([]graph.Chunk, len(refs))
+	for i := range refs {
+		out[i] = refs[i].Chunk
+	}
+	return out, err
+}
+
+func (s *Store) chunkRefs(ctx context.Context, where string, args ...any) ([]ChunkRef, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, f.path, c.kind, coalesce(x.sid, ''), c.name,
+		c.start_byte, c.end_byte, c.start_line, c.end_line, c.hash
+		FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN sids x ON x.id = c.sid `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("query chunks: %w", err)
+	}
+	defer rows.Close()
+	var out []ChunkRef
+	for rows.Next() {
+		var c ChunkRef
+		var kind int
+		if err := rows.Scan(&c.ID, &c.Path, &kind, &c.Symbol, &c.Name, &c.Range.StartByte, &c.Range.EndByte,
+			&c.Range.StartLine, &c.Range.EndLine, &c.Hash); err != nil {
+			return nil, err
+		}
+		c.Kind = graph.ChunkKind(kind)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// ChunksByID returns the live chunks among ids (ids of chunks replaced since
+// are left out), in no particular order.
+func (s *Store) ChunksByID(ctx context.Context, ids []int64) ([]ChunkRef, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	b.WriteString("WHERE c.id IN (")
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('?')
+		args[i] = id
+	}
+	b.WriteByte(')')
+	return s.chunkRefs(ctx, b.String(), args...)
+}
+
+// FilesMentioning lists the files with an occurrence of name, in path order.
+func (s *Store) FilesMentioning(ctx context.Context, name string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT f.path FROM postings p JOIN files f ON f.id = p.file_id WHERE p.name = ? ORDER BY f.path`, name)
+	if err != nil {
+		return nil, fmt.Errorf("query postings: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

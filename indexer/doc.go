@@ -1,0 +1,32 @@
+// Package indexer turns a repository into facts in a store: it walks the
+// tree (package walk), reads what changed, extracts facts with tree-sitter
+// (package treesitter) on a pool of workers, and writes them serially
+// through a graph.Writer together with any side indexes (Sinks), committing
+// one generation at the end.
+//
+// # Incremental runs
+//
+// Every file's content hash is its git blob SHA-1. A file whose size and
+// modification time equal what the index recorded is not read at all — unless
+// its mtime is within two seconds of the run's start, where an edit in the
+// same clock tick could hide (git's "racily clean" problem). A file that is
+// read but hashes the same is only re-stamped. Everything else is
+// re-extracted; paths that disappeared are deleted, so deleted and renamed
+// files vanish from every answer. With Options.Paths a run visits only the
+// given paths (a watcher's change set) and leaves the rest of the index as it
+// was.
+//
+// # Failure
+//
+// Nothing is visible until the writer commits; any error aborts the
+// generation and the previous one stays current. Per-file problems (syntax
+// errors, time limits, recovered panics) are not errors: the file is indexed
+// as far as possible with a status that says how far. A crash inside a C
+// grammar is handled by the journal (journal.go).
+//
+// # Revisions
+//
+// After the run, each file is compared with its blob at HEAD (git ls-tree):
+// equal files are cited by the commit, others by their content hash, and the
+// generation records whether the worktree was dirty.
+package indexer

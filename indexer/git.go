@@ -1,0 +1,73 @@
+package indexer
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// BlobHash returns the git blob SHA-1 of content: the content hash cairn
+// stores, so a file can be compared with its blob at a revision without
+// reading the repository's objects.
+func BlobHash(content []byte) string {
+	h := sha1.New()
+	h.Write([]byte("blob " + strconv.Itoa(len(content)) + "\x00"))
+	h.Write(content)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// gitTree is the revision of a worktree and the blob of every tracked file.
+type gitTree struct {
+	Revision string
+	Blobs    map[string]string // path → blob SHA-1
+}
+
+// readGitTree asks git for HEAD and its tree. A directory that is not a git
+// worktree (or a machine without git) yields an empty result, not an error:
+// files are then cited by content hash.
+func readGitTree(ctx context.Context, root string) gitTree {
+	var t gitTree
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--show-prefix", "HEAD").Output()
+	if err != nil {
+		return t
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) == 0 {
+		return t
+	}
+	rev := lines[len(lines)-1]
+	prefix := ""
+	if len(lines) == 2 {
+		prefix = lines[0]
+	}
+	out, err = exec.CommandContext(ctx, "git", "-C", root, "ls-tree", "-r", "-z", "--full-tree", "HEAD").Output()
+	if err != nil {
+		return t
+	}
+	t.Revision = rev
+	t.Blobs = map[string]string{}
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		// "<mode> blob <sha>\t<path>"
+		tab := bytes.IndexByte(rec, '\t')
+		if tab < 0 {
+			continue
+		}
+		meta := strings.Fields(string(rec[:tab]))
+		if len(meta) != 3 || meta[1] != "blob" {
+			continue
+		}
+		p := string(rec[tab+1:])
+		if prefix != "" {
+			var ok bool
+			if p, ok = strings.CutPrefix(p, prefix); !ok {
+				continue
+			}
+		}
+		t.Blobs[p] = meta[2]
+	}
+	return t
+}

@@ -1,0 +1,478 @@
+package indexer
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/indexer/treesitter"
+	"github.com/cairn-dev/cairn/indexer/walk"
+)
+
+// Options configure an index run.
+type Options struct {
+	// Root is the repository to index.
+	Root string
+	// StateDir holds the crash journal (normally the index directory).
+	StateDir string
+	// Workers parse in parallel; 0 means GOMAXPROCS.
+	Workers int
+	// ParseTimeout bounds each file's parse; 0 means the extractor default.
+	ParseTimeout time.Duration
+	// MaxFileSize skips larger files; 0 means the walker default.
+	MaxFileSize int64
+	// ExcludeDirs are repository-relative directories never indexed.
+	ExcludeDirs []string
+	// Progress, when set, is called from one goroutine as work advances.
+	Progress func(Progress)
+	// Sinks receive the facts of every file written, for side indexes.
+	Sinks []Sink
+	// Log receives per-file problems; nil discards them.
+	Log *slog.Logger
+	// Paths, when non-empty, limits the run to these repository-relative
+	// paths (a watcher's change set); everything else is kept as it is.
+	Paths []string
+}
+
+// Progress is a snapshot of an index run.
+type Progress struct {
+	Phase   string // "walk", "parse", "commit"
+	Done    int
+	Total   int
+	Elapsed time.Duration
+}
+
+// Sink is a side index built together with a store generation (text search,
+// vectors). The indexer calls Begin, then Put for every file it (re)writes
+// and Delete for every file it removes or replaces, then Finish before the
+// store commits; the returned meta is committed with the generation, so a
+// side index is published exactly when the facts are.
+type Sink interface {
+	Begin(ctx context.Context, dir string, fresh bool) error
+	Put(ctx context.Context, ff *graph.FileFacts, chunkIDs []int64) error
+	Delete(ctx context.Context, path string) error
+	Finish(ctx context.Context) (map[string]string, error)
+	Abort()
+}
+
+// FreshWriter is implemented by writers that can say whether they build a
+// generation from scratch.
+type FreshWriter interface {
+	Fresh() (bool, string)
+}
+
+// Result summarises an index run.
+type Result struct {
+	Meta      graph.Meta
+	Fresh     bool
+	Why       string // why the run was fresh, or "incremental"
+	Walked    int    // files the walk kept
+	Parsed    int    // files (re)extracted
+	Unchanged int    // files whose facts were reused
+	Deleted   int    // paths removed
+	Skipped   int    // paths skipped, by any reason
+	Problems  []FileProblem
+	Duration  time.Duration
+}
+
+// FileProblem is a file that could not be (fully) analysed.
+type FileProblem struct {
+	Path   string
+	Status graph.ParseStatus
+	Err    string
+}
+
+// job is one file to read and maybe parse.
+type job struct {
+	entry walk.Entry
+	known graph.FileState
+	had   bool
+}
+
+// outcome is what a worker made of a job.
+type outcome struct {
+	job     job
+	ff      *graph.FileFacts // nil: skip or unchanged
+	skip    graph.Skip
+	touched bool // content unchanged: just a new stat
+	err     error
+}
+
+// Run indexes opts.Root into w. On error the generation is aborted and the
+// previous one stays current.
+func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err error) {
+	start := time.Now()
+	opts.Workers = cmp.Or(opts.Workers, runtime.GOMAXPROCS(0))
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if fw, ok := w.(FreshWriter); ok {
+		res.Fresh, res.Why = fw.Fresh()
+	}
+	committed := false
+	var begun []Sink
+	defer func() {
+		if !committed {
+			for _, s := range begun {
+				s.Abort()
+			}
+			w.Abort()
+		}
+	}()
+	for _, s := range opts.Sinks {
+		if err := s.Begin(ctx, w.Dir(), res.Fresh); err != nil {
+			return res, fmt.Errorf("start side index: %w", err)
+		}
+		begun = append(begun, s)
+	}
+	progress := func(p Progress) {
+		if opts.Progress != nil {
+			p.Elapsed = time.Since(start)
+			opts.Progress(p)
+		}
+	}
+
+	// 1. Walk.
+	progress(Progress{Phase: "walk"})
+	wk, err := walk.New(walk.Options{Root: opts.Root, MaxFileSize: opts.MaxFileSize, ExcludeDirs: opts.ExcludeDirs})
+	if err != nil {
+		return res, err
+	}
+	var entries []walk.Entry
+	var skips []graph.Skip
+	only := pathFilter(opts.Paths)
+	err = wk.Walk(ctx, func(e walk.Entry) error {
+		if only == nil || only(e.Path) {
+			entries = append(entries, e)
+		}
+		return nil
+	}, func(s graph.Skip) error {
+		if only == nil || only(s.Path) {
+			skips = append(skips, s)
+		}
+		return nil
+	})
+	if err != nil {
+		return res, fmt.Errorf("walk %s: %w", opts.Root, err)
+	}
+	res.Walked = len(entries)
+	known, err := w.Known(ctx)
+	if err != nil {
+		return res, err
+	}
+	tree := readGitTree(ctx, wk.Root())
+	journal := openJournal(opts.StateDir, opts.Workers)
+	defer journal.close()
+
+	// 2. Decide what to read. A file whose size and mtime match the index,
+	// and whose mtime is not so recent that a same-tick edit could hide,
+	// is unchanged without reading it.
+	racy := start.Add(-2 * time.Second).UnixNano()
+	var jobs []job
+	seen := make(map[string]bool, len(entries)+len(skips))
+	for _, e := range entries {
+		seen[e.Path] = true
+		k, had := known[e.Path]
+		if had && k.Size == e.Size && k.ModTime == e.ModTime && e.ModTime < racy && !journal.suspect(k.Hash, e.Path) {
+			if k.Skip != graph.SkipNone {
+				res.Skipped++ // skipped for its content, which did not change
+			} else {
+				res.Unchanged++
+			}
+			continue
+		}
+		jobs = append(jobs, job{entry: e, known: k, had: had})
+	}
+
+	// 3. Read, classify and parse in parallel; write serially.
+	jobCh := make(chan job)
+	outCh := make(chan outcome, opts.Workers*2)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := 0; i < opts.Workers; i++ {
+		wg.Add(1)
+		go func(slot int) {
+			defer wg.Done()
+			x := treesitter.New(treesitter.Options{Timeout: opts.ParseTimeout})
+			defer x.Close()
+			for j := range jobCh {
+				out := process(ctx, x, j, wk.Root(), journal, slot)
+				select {
+				case outCh <- out:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}(i)
+	}
+	go func() {
+		defer close(jobCh)
+		for _, j := range jobs {
+			select {
+			case jobCh <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(outCh) }()
+
+	var done atomic.Int64
+	lastProgress := time.Time{}
+	var firstErr error
+	fileHash := map[string]string{}
+	for out := range outCh {
+		if firstErr != nil {
+			continue
+		}
+		if err := write(ctx, w, opts.Sinks, out, &res, log); err != nil {
+			firstErr = err
+			cancel()
+			continue
+		}
+		if out.ff != nil {
+			fileHash[out.ff.File.Path] = out.ff.File.Hash
+		}
+		n := int(done.Add(1))
+		if now := time.Now(); now.Sub(lastProgress) > 100*time.Millisecond || n == len(jobs) {
+			lastProgress = now
+			progress(Progress{Phase: "parse", Done: n, Total: len(jobs)})
+		}
+	}
+	if firstErr != nil {
+		return res, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+
+	// 4. Skips and deletions.
+	for _, s := range skips {
+		seen[s.Path] = true
+		res.Skipped++
+		if k, ok := known[s.Path]; ok && k.Skip == s.Reason {
+			continue
+		}
+		var size, mtime int64
+		if !s.Dir {
+			if st, err := os.Lstat(filepath.Join(wk.Root(), filepath.FromSlash(s.Path))); err == nil {
+				size, mtime = st.Size(), st.ModTime().UnixNano()
+			}
+		}
+		if err := w.PutSkip(ctx, s, size, mtime); err != nil {
+			return res, err
+		}
+		for _, sk := range opts.Sinks {
+			if err := sk.Delete(ctx, s.Path); err != nil {
+				return res, err
+			}
+		}
+	}
+	var gone []string
+	for p := range known {
+		if !seen[p] && (only == nil || only(p)) {
+			gone = append(gone, p)
+		}
+	}
+	slices.Sort(gone)
+	for _, p := range gone {
+		if err := w.Delete(ctx, p); err != nil {
+			return res, err
+		}
+		for _, sk := range opts.Sinks {
+			if err := sk.Delete(ctx, p); err != nil {
+				return res, err
+			}
+		}
+		res.Deleted++
+	}
+
+	// 5. Revision: which files equal their blob at HEAD.
+	dirty := tree.Revision == ""
+	for _, e := range entries {
+		h, ok := fileHash[e.Path]
+		if !ok {
+			h = known[e.Path].Hash
+		}
+		committed := tree.Blobs[e.Path] == h && h != ""
+		if !committed {
+			dirty = true
+		}
+		if k, had := known[e.Path]; !had || k.Committed != committed || fileHash[e.Path] != "" {
+			if err := w.SetCommitted(ctx, e.Path, committed); err != nil {
+				return res, err
+			}
+		}
+	}
+
+	// 6. Commit side indexes, then the store.
+	progress(Progress{Phase: "commit", Done: len(jobs), Total: len(jobs)})
+	meta := graph.Meta{Root: wk.Root(), Revision: tree.Revision, Dirty: dirty, IndexedAt: time.Now(), Extra: map[string]string{}}
+	for _, s := range opts.Sinks {
+		extra, err := s.Finish(ctx)
+		if err != nil {
+			return res, fmt.Errorf("finish side index: %w", err)
+		}
+		for k, v := range extra {
+			meta.Extra[k] = v
+		}
+	}
+	if err := w.Commit(ctx, meta); err != nil {
+		return res, err
+	}
+	committed = true
+	journal.clear()
+	res.Meta = meta
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+// pathFilter returns a predicate for paths equal to or below one of paths.
+func pathFilter(paths []string) func(string) bool {
+	if len(paths) == 0 {
+		return nil
+	}
+	set := map[string]bool{}
+	for _, p := range paths {
+		set[filepath.ToSlash(filepath.Clean(p))] = true
+	}
+	return func(p string) bool {
+		for q := p; ; {
+			if set[q] {
+				return true
+			}
+			i := lastSlash(q)
+			if i < 0 {
+				return false
+			}
+			q = q[:i]
+		}
+	}
+}
+
+func lastSlash(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '/' {
+			return i
+		}
+	}
+	return -1
+}
+
+// process reads one file and extracts its facts. It runs on a worker.
+func process(ctx context.Context, x *treesitter.Extractor, j job, root string, jr *journal, slot int) outcome {
+	e := j.entry
+	out := outcome{job: j}
+	content, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
+	if err != nil {
+		out.skip = graph.Skip{Path: e.Path, Reason: graph.SkipUnreadable, Detail: err.Error()}
+		return out
+	}
+	hash := BlobHash(content)
+	if j.had && j.known.Skip == graph.SkipNone && j.known.Hash == hash && !jr.suspect(hash, e.Path) {
+		out.touched = true
+		return out
+	}
+	lang, reason, detail := walk.Classify(e.Path, e.Lang, content)
+	if reason != graph.SkipNone {
+		out.skip = graph.Skip{Path: e.Path, Reason: reason, Detail: detail}
+		return out
+	}
+	var ff *graph.FileFacts
+	if jr.quarantined(hash, e.Path) {
+		ff = &graph.FileFacts{File: graph.File{Path: e.Path, Lang: lang, Status: graph.ParseCrashed,
+			Error: "the parser crashed on this content in earlier runs; it is indexed as text until it changes"},
+			Chunks: treesitter.TextChunks(e.Path, content)}
+	} else {
+		jr.begin(slot, hash, e.Path)
+		ff, err = x.Extract(ctx, e.Path, lang, content)
+		jr.end(slot)
+		if ff == nil {
+			out.err = err
+			return out
+		}
+		out.err = err
+	}
+	ff.File.Hash = hash
+	ff.File.Size = e.Size
+	ff.File.ModTime = e.ModTime
+	ff.File.Lang = lang
+	if ff.File.Lines == 0 {
+		ff.File.Lines = countLines(content)
+	}
+	out.ff = ff
+	return out
+}
+
+func countLines(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c == '\n' {
+			n++
+		}
+	}
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// write applies one outcome to the store and the sinks.
+func write(ctx context.Context, w graph.Writer, sinks []Sink, out outcome, res *Result, log *slog.Logger) error {
+	e := out.job.entry
+	switch {
+	case out.touched:
+		res.Unchanged++
+		return w.Touch(ctx, e.Path, e.Size, e.ModTime)
+	case out.ff == nil && out.skip.Reason != graph.SkipNone:
+		res.Skipped++
+		if err := w.PutSkip(ctx, out.skip, e.Size, e.ModTime); err != nil {
+			return err
+		}
+		for _, s := range sinks {
+			if err := s.Delete(ctx, e.Path); err != nil {
+				return err
+			}
+		}
+		return nil
+	case out.ff == nil:
+		return fmt.Errorf("index %s: %w", e.Path, out.err)
+	}
+	ff := out.ff
+	res.Parsed++
+	log.Debug("extracted", "path", e.Path, "status", ff.File.Status.String(), "previously", out.job.had)
+	if ff.File.Status != graph.ParseOK && ff.File.Status != graph.ParseTextOnly {
+		res.Problems = append(res.Problems, FileProblem{Path: e.Path, Status: ff.File.Status, Err: ff.File.Error})
+		log.Warn("file not fully analysed", "path", e.Path, "status", ff.File.Status.String(), "error", ff.File.Error)
+	}
+	if out.err != nil && !errors.Is(out.err, treesitter.ErrTimeout) {
+		log.Warn("extraction problem", "path", e.Path, "error", out.err)
+	}
+	ids, err := w.PutFile(ctx, ff)
+	if err != nil {
+		return err
+	}
+	for _, s := range sinks {
+		if out.job.had {
+			if err := s.Delete(ctx, e.Path); err != nil {
+				return err
+			}
+		}
+		if err := s.Put(ctx, ff, ids); err != nil {
+			return err
+		}
+	}
+	return nil
+}

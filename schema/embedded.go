@@ -1,0 +1,22 @@
+package schema
+
+import _ "embed"
+
+// EmbeddedFormat is the on-disk format of the embedded store (directory
+// layout, SQLite tables, blob encodings). Readers refuse other values.
+const EmbeddedFormat = 1
+
+// FeatureVersion identifies what the extractor produces. Indexes written with
+// another value are rebuilt from scratch by the next index run.
+const FeatureVersion = 1
+
+// EmbeddedSQL creates the tables of one embedded-store generation.
+//
+//go:embed embedded.sql
+var EmbeddedSQL string
+
+// EmbeddedIndexesSQL creates the secondary indexes; a cold build runs it after
+// loading, which is faster than maintaining them row by row.
+//
+//go:embed embedded_indexes.sql
+var EmbeddedIndexesSQL string
