@@ -18,7 +18,7 @@
 //	@extends         a supertype / embedded type (repeatable),
 //	@implements      an implemented interface (repeatable).
 //	@ref.<role>      an identifier used with a role: read, write, rw (read and
-//	                 write: x += 1, x.f++), call, type, import; the same match
+//	                 write: x += 1, x.f++), call, type, import, none; the same match
 //	                 may carry @qual, the expression it was selected from.
 //	@import          an import, with @import.module, @import.name, @import.alias.
 //	@binding         a local name with a type, with @binding.name and either
@@ -28,10 +28,13 @@
 //	@scope           a container that is not a symbol itself (a Rust impl
 //	                 block), with @name giving the type its members belong to.
 //
-// When several captures name the same identifier, the strongest role wins
-// (definition > call > write > type > import > read) and read-write unions
-// are kept; the generic "every identifier is a read" patterns at the end of
-// each file only fill what nothing more specific claimed.
+// When several specific captures name the same identifier their roles are
+// united (`new Foo()` is call+type, `x.f += 1` read+write); the generic
+// "every identifier is a read" patterns at the end of each file only apply
+// to identifiers no specific pattern claimed. @ref.none claims an identifier
+// without a role (import paths, package clauses), so it is not a read.
+// Predicates (#eq?, #match? and their negations) are evaluated by the
+// extractor with regular expressions compiled once per query.
 //
 // # What the code adds
 //

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -201,6 +202,19 @@ type capInfo struct {
 type compiledQuery struct {
 	q    *sitter.Query
 	caps []capInfo
+	// preds[pattern] are the pattern's text predicates, parsed once (the
+	// binding's FilterPredicates re-parses them and recompiles regexps on
+	// every match).
+	preds [][]predicate
+}
+
+type predicate struct {
+	op       string // eq?, not-eq?, match?, not-match?
+	capture  uint32
+	other    int32 // capture compared against, or -1
+	value    string
+	re       *regexp.Regexp
+	negative bool
 }
 
 var roleOfCapture = map[string]graph.Role{
@@ -230,7 +244,7 @@ func compileQuery(lang *sitter.Language, src string) (*compiledQuery, error) {
 			ci = capInfo{class: capDef, kind: k}
 		case strings.HasPrefix(name, "ref."):
 			r, ok := roleOfCapture[strings.TrimPrefix(name, "ref.")]
-			if !ok {
+			if !ok && name != "ref.none" {
 				return nil, fmt.Errorf("capture @%s: unknown role", name)
 			}
 			ci = capInfo{class: capRef, role: r, weak: name == "ref.read"}
@@ -250,7 +264,76 @@ func compileQuery(lang *sitter.Language, src string) (*compiledQuery, error) {
 		}
 		cq.caps[i] = ci
 	}
+	cq.preds = make([][]predicate, q.PatternCount())
+	for pi := range cq.preds {
+		for _, steps := range q.PredicatesForPattern(uint32(pi)) {
+			if len(steps) < 3 || steps[0].Type != sitter.QueryPredicateStepTypeString || steps[1].Type != sitter.QueryPredicateStepTypeCapture {
+				return nil, fmt.Errorf("pattern %d: unsupported predicate", pi)
+			}
+			pr := predicate{op: q.StringValueForId(steps[0].ValueId), capture: steps[1].ValueId, other: -1}
+			if steps[2].Type == sitter.QueryPredicateStepTypeCapture {
+				pr.other = int32(steps[2].ValueId)
+			} else {
+				pr.value = q.StringValueForId(steps[2].ValueId)
+			}
+			switch pr.op {
+			case "eq?", "not-eq?":
+				pr.negative = pr.op == "not-eq?"
+			case "match?", "not-match?":
+				pr.negative = pr.op == "not-match?"
+				re, err := regexp.Compile(pr.value)
+				if err != nil {
+					return nil, fmt.Errorf("pattern %d: %w", pi, err)
+				}
+				pr.re = re
+			default:
+				return nil, fmt.Errorf("pattern %d: unsupported predicate #%s", pi, pr.op)
+			}
+			cq.preds[pi] = append(cq.preds[pi], pr)
+		}
+	}
 	return cq, nil
+}
+
+// accept evaluates the pattern's predicates on a match. Every capture with
+// the predicate's name must satisfy it.
+func (cq *compiledQuery) accept(m *sitter.QueryMatch, src []byte) bool {
+	preds := cq.preds[m.PatternIndex]
+	for i := range preds {
+		pr := &preds[i]
+		var other []byte
+		if pr.other >= 0 {
+			found := false
+			for _, c := range m.Captures {
+				if c.Index == uint32(pr.other) {
+					other, found = src[c.Node.StartByte():c.Node.EndByte()], true
+					break
+				}
+			}
+			if !found {
+				continue
+			}
+		}
+		for _, c := range m.Captures {
+			if c.Index != pr.capture {
+				continue
+			}
+			text := src[c.Node.StartByte():c.Node.EndByte()]
+			var ok bool
+			switch {
+			case pr.re != nil:
+				ok = pr.re.Match(text)
+			case pr.other >= 0:
+				ok = string(text) == string(other)
+			default:
+				ok = string(text) == pr.value
+			}
+			if ok == pr.negative {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // raw records collected from query matches
@@ -276,7 +359,10 @@ type rawRef struct {
 	node *sitter.Node
 	role graph.Role
 	weak graph.Role // roles that came only from generic captures
-	qual string
+	// claimed: a specific pattern owns the node (an @ref.none capture on an
+	// import path or package name), so generic reads do not apply.
+	claimed bool
+	qual    string
 }
 
 type rawBinding struct {
@@ -337,7 +423,9 @@ func (e *extraction) run(cq *compiledQuery, root *sitter.Node) error {
 		if len(m.Captures) == 0 {
 			continue
 		}
-		m = qc.FilterPredicates(m, e.src)
+		if !cq.accept(m, e.src) {
+			continue
+		}
 		e.match(cq, m, defByKey)
 	}
 	return nil
@@ -411,10 +499,16 @@ func (e *extraction) match(cq *compiledQuery, m *sitter.QueryMatch, defByKey map
 		case capScope:
 			scope = c.Node
 		case capComment:
-			e.comments = append(e.comments, commentSpan{
-				start: c.Node.StartByte(), end: c.Node.EndByte(),
-				startLine: c.Node.StartPoint().Row, endLine: c.Node.EndPoint().Row,
-			})
+			cs := commentSpan{start: c.Node.StartByte(), end: c.Node.EndByte(),
+				startLine: c.Node.StartPoint().Row, endLine: c.Node.EndPoint().Row}
+			// Some grammars (Rust's ///) include the newline in the comment.
+			if cs.end > cs.start && e.src[cs.end-1] == '\n' {
+				cs.end--
+				if cs.endLine > cs.startLine {
+					cs.endLine--
+				}
+			}
+			e.comments = append(e.comments, cs)
 		}
 	}
 	if scope != nil && name != nil {
@@ -454,11 +548,10 @@ func (e *extraction) match(cq *compiledQuery, m *sitter.QueryMatch, defByKey map
 			e.refs[at] = r
 		}
 		if ci.weak {
-			if r.role == 0 {
-				r.weak |= ci.role
-			}
+			r.weak |= ci.role
 		} else {
 			r.role |= ci.role
+			r.claimed = true
 		}
 		if qual != nil && r.qual == "" {
 			r.qual = shorten(e.text(qual))
@@ -517,6 +610,15 @@ func (e *extraction) build(ff *graph.FileFacts) {
 		if outer != d.node {
 			d.r = nodeRange(outer)
 		}
+		// Attributes and decorators that are siblings (Rust #[derive],
+		// TypeScript class-member decorators) belong to the definition.
+		if len(spec.leadingSiblings) > 0 {
+			for prev := outer.PrevNamedSibling(); prev != nil && spec.leadingSiblings[prev.Type()]; prev = prev.PrevNamedSibling() {
+				pr := nodeRange(prev)
+				d.outer.start = pr.StartByte
+				d.r.StartByte, d.r.StartLine, d.r.StartCol = pr.StartByte, pr.StartLine, pr.StartCol
+			}
+		}
 	}
 	slices.SortStableFunc(e.defs, func(a, b *rawDef) int {
 		return cmp.Or(cmp.Compare(a.outer.start, b.outer.start), cmp.Compare(b.outer.end, a.outer.end),
@@ -569,18 +671,24 @@ func (e *extraction) build(ff *graph.FileFacts) {
 		} else {
 			chain = slices.Clone(ns)
 		}
+		// The descriptors of the nearest enclosing namespace (or the file's).
+		nsChain := slices.Clone(ns)
+		for p := parents[i]; p >= 0; p = parents[p] {
+			if k := e.defs[p].kind; k == graph.KindNamespace || k == graph.KindModule || k == graph.KindPackage {
+				nsChain = slices.Clone(descs[p])
+				break
+			}
+		}
 		if d.scopeOnly {
 			// impl blocks: members belong to the named type.
 			tn := lastIdent(name)
-			descs[i] = append(slices.Clone(ns), graph.Descriptor{Name: tn, Suffix: graph.SuffixType})
-			containers[i] = ""
-			// record container name for children via containers[i] = type name
+			descs[i] = append(nsChain, graph.Descriptor{Name: tn, Suffix: graph.SuffixType})
 			containers[i] = tn
 			continue
 		}
 		if d.receiver != "" {
 			rt := lastIdent(d.receiver)
-			chain = append(slices.Clone(ns), graph.Descriptor{Name: rt, Suffix: graph.SuffixType})
+			chain = append(nsChain, graph.Descriptor{Name: rt, Suffix: graph.SuffixType})
 			container = rt
 		}
 		if p := parents[i]; p >= 0 && e.defs[p].scopeOnly {
@@ -627,8 +735,29 @@ func (e *extraction) build(ff *graph.FileFacts) {
 	}
 
 	// Supertypes captured outside a definition match belong to the innermost
-	// type definition around them.
+	// type definition around them; those of an impl block to its type.
 	e.attachBases(ff, symIdx)
+	for _, d := range e.defs {
+		if !d.scopeOnly || len(d.implement)+len(d.extends) == 0 {
+			continue
+		}
+		tn := lastIdent(e.text(d.name))
+		for i := range ff.Symbols {
+			s := &ff.Symbols[i]
+			if s.Name == tn && s.Kind.IsType() {
+				for _, x := range d.implement {
+					if !slices.Contains(s.Implements, x) {
+						s.Implements = append(s.Implements, x)
+					}
+				}
+				for _, x := range d.extends {
+					if !slices.Contains(s.Extends, x) {
+						s.Extends = append(s.Extends, x)
+					}
+				}
+			}
+		}
+	}
 
 	// Occurrences: definitions first, then references, sorted by position.
 	defAt := map[uint32]int32{}
@@ -648,7 +777,7 @@ func (e *extraction) build(ff *graph.FileFacts) {
 			continue
 		}
 		role := r.role
-		if role == 0 {
+		if !r.claimed {
 			role = r.weak
 		}
 		if role == 0 || (r.role == 0 && e.bindingNames[at]) {
@@ -792,7 +921,18 @@ func (e *extraction) signature(d *rawDef) string {
 		end = body.StartByte()
 	} else if d.kind == graph.KindField || d.kind == graph.KindVariable || d.kind == graph.KindConstant ||
 		d.kind == graph.KindEnumMember || d.kind == graph.KindProperty {
-		// one declaration line is enough
+		// one declaration line is enough, after any decorator lines
+		for e.spec.stripDecorators && start < end {
+			line := e.src[start:end]
+			if i := bytes.IndexByte(line, '\n'); i >= 0 {
+				line = line[:i]
+			}
+			t := bytes.TrimSpace(line)
+			if !(bytes.HasPrefix(t, []byte("@")) || bytes.HasPrefix(t, []byte("#["))) || int(start)+len(line) >= int(end) {
+				break
+			}
+			start += uint32(len(line)) + 1
+		}
 		if i := bytes.IndexByte(e.src[start:end], '\n'); i >= 0 {
 			end = start + uint32(i)
 		}
@@ -804,7 +944,7 @@ func (e *extraction) signature(d *rawDef) string {
 	// Drop decorators and annotations on their own lines before the head.
 	if e.spec.stripDecorators {
 		lines := strings.Split(s, "\n")
-		for len(lines) > 1 && strings.HasPrefix(strings.TrimSpace(lines[0]), "@") {
+		for len(lines) > 1 && (strings.HasPrefix(strings.TrimSpace(lines[0]), "@") || strings.HasPrefix(strings.TrimSpace(lines[0]), "#[")) {
 			lines = lines[1:]
 		}
 		s = strings.Join(lines, "\n")

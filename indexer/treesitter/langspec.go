@@ -43,8 +43,11 @@ type langSpec struct {
 	// docstring extracts a docstring from a definition node, if the
 	// language has them.
 	docstring func(n *sitter.Node, src []byte) string
-	// stripDecorators drops leading "@…" lines from signatures.
+	// stripDecorators drops leading "@…" and "#[…]" lines from signatures.
 	stripDecorators bool
+	// leadingSiblings are node types that, directly before a definition,
+	// belong to it (attributes, decorators).
+	leadingSiblings map[string]bool
 	// namespace returns the leading descriptors of symbols defined in path.
 	namespace func(p, pkg string) []graph.Descriptor
 	// packageOf derives the package/module name when the query found none.
@@ -283,9 +286,11 @@ var specs = [...]*langSpec{
 	},
 	graph.LangRust: {
 		lang: graph.LangRust, tsLang: rust.GetLanguage, file: "rust",
-		comments:   set("line_comment", "block_comment"),
-		bodyFields: []string{"body"},
-		namespace:  fileNamespace,
+		comments:        set("line_comment", "block_comment"),
+		leadingSiblings: set("attribute_item"),
+		stripDecorators: true,
+		bodyFields:      []string{"body"},
+		namespace:       fileNamespace,
 		exported: func(_ string, _ *graph.Symbol, d *rawDef, e *extraction) bool {
 			return hasChildText(d.node, e.src, "visibility_modifier", "pub")
 		},
@@ -339,6 +344,7 @@ func jsSpec(l graph.Language, ts func() *sitter.Language, file string) *langSpec
 		comments:        set("comment"),
 		bodyFields:      []string{"body"},
 		stripDecorators: true,
+		leadingSiblings: set("decorator"),
 		namespace:       fileNamespace,
 		exported: func(name string, s *graph.Symbol, d *rawDef, e *extraction) bool {
 			n := d.node
