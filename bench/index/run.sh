@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Foundation benchmark: cold index, no-op re-index, one-file re-index and
+# one-shot `cairn def`, on mono1m (1.66M lines) and the Go standard library,
+# with universal-ctags as the baseline in the same run.
+#   bench/index/run.sh            (results on stdout; copy them to RESULTS.md)
+source "$(dirname "$0")/../lib.sh"
+need ctags universal-ctags
+build_cairn
+mono1m
+machine
+echo "corpus: mono1m $(cd "$MONO" && git rev-parse HEAD) ($(cd "$MONO" && git ls-files | wc -l) files)"
+
+IDX="$WORK/mono1m.idx"
+rm -rf "$IDX"
+echo "== cold index (wall s, peak RSS KB)"
+timed "cairn index (cold)" "$CAIRN" index -q --index-dir "$IDX" "$MONO"
+timed "ctags -R (baseline)" ctags -R -f "$WORK/mono1m.tags" "$MONO"
+"$CAIRN" status --index-dir "$IDX" | sed -n '3,6p'
+
+echo "== re-index, nothing changed"
+for i in 1 2 3; do timed "cairn index (no change)" "$CAIRN" index -q --index-dir "$IDX" "$MONO"; done
+
+echo "== re-index, one file changed (edit, index, query sees it)"
+F="$MONO/go/prometheus/tsdb/head.go"
+cp "$F" "$WORK/head.go.orig"
+for i in 1 2 3; do
+  printf '\nfunc benchAdded%d() {}\n' "$i" >> "$F"
+  s=$(date +%s%N)
+  "$CAIRN" index -q --index-dir "$IDX" "$MONO"
+  "$CAIRN" def --index-dir "$IDX" "benchAdded$i" >/dev/null
+  e=$(date +%s%N)
+  echo "edit→index→def: $(( (e - s) / 1000000 )) ms"
+done
+cp "$WORK/head.go.orig" "$F"
+"$CAIRN" index -q --index-dir "$IDX" "$MONO"
+
+echo "== one-shot def (process start to output), 30 runs each"
+echo -n "cairn def ListenAndServe: "; oneshot 30 "$CAIRN" def --index-dir "$IDX" ListenAndServe
+echo -n "cairn def Server.Serve --json: "; oneshot 30 "$CAIRN" def --json --index-dir "$IDX" Server.Serve
+echo -n "readtags ListenAndServe (baseline): "; oneshot 30 readtags -t "$WORK/mono1m.tags" ListenAndServe
+
+echo "== Go standard library"
+GOSRC="$WORK/gostd"
+if [ ! -d "$GOSRC" ]; then cp -r "$(go env GOROOT)/src" "$GOSRC"; fi
+rm -rf "$WORK/gostd.idx"
+timed "cairn index (cold, GOROOT/src)" "$CAIRN" index -q --index-dir "$WORK/gostd.idx" "$GOSRC"
+timed "ctags -R (baseline)" ctags -R -f "$WORK/gostd.tags" "$GOSRC"
+"$CAIRN" status --index-dir "$WORK/gostd.idx" | sed -n '3,4p'
+echo -n "cairn def ListenAndServe: "; oneshot 30 "$CAIRN" def --index-dir "$WORK/gostd.idx" http.ListenAndServe

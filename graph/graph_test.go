@@ -1,0 +1,90 @@
+package graph
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestSymbolIDRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		lang    Language
+		descs   []Descriptor
+		want    SymbolID
+		display string
+	}{
+		{LangGo, []Descriptor{{Name: "net/http", Suffix: SuffixNamespace}, {Name: "Server", Suffix: SuffixType}, {Name: "Serve", Suffix: SuffixMethod}},
+			"cairn go . . `net/http`/Server#Serve().", "Server.Serve"},
+		{LangPython, []Descriptor{{Name: "a.b", Suffix: SuffixNamespace}, {Name: "f", Suffix: SuffixTerm}},
+			"cairn python . . `a.b`/f.", "f"},
+		{LangCpp, []Descriptor{{Name: "~Store", Suffix: SuffixMethod}}, "cairn cpp . . `~Store`().", "~Store"},
+		{LangRust, []Descriptor{{Name: "we`ird", Suffix: SuffixType}}, "cairn rust . . `we``ird`#", "we`ird"},
+		{LangJava, []Descriptor{{Name: "m", Suffix: SuffixMethod, Disambiguator: "+1"}}, "cairn java . . m(+1).", "m"},
+	} {
+		id := NewSymbolID(tc.lang, tc.descs...)
+		if id != tc.want {
+			t.Errorf("NewSymbolID = %q, want %q", id, tc.want)
+		}
+		p, err := id.Parse()
+		if err != nil {
+			t.Fatalf("parse %q: %v", id, err)
+		}
+		if p.Scheme != "cairn" || p.Manager != tc.lang.String() {
+			t.Errorf("%q: scheme %q manager %q", id, p.Scheme, p.Manager)
+		}
+		if diff := cmp.Diff(tc.descs, p.Descriptors); diff != "" {
+			t.Errorf("%q descriptors (-want +got):\n%s", id, diff)
+		}
+		if got := id.Display(); got != tc.display {
+			t.Errorf("%q Display = %q, want %q", id, got, tc.display)
+		}
+	}
+	// A precise scip-go symbol parses with the same code.
+	p, err := SymbolID("scip-go gomod golang.org/x/tools v0.52.0 `golang.org/x/tools/go/analysis`/Analyzer#Run.").Parse()
+	if err != nil || p.Package != "golang.org/x/tools" || len(p.Descriptors) != 3 {
+		t.Errorf("scip-go symbol: %+v, %v", p, err)
+	}
+}
+
+func TestQualifiedLookup(t *testing.T) {
+	for _, tc := range []struct{ in, qual, name string }{
+		{"ListenAndServe", "", "ListenAndServe"},
+		{"http.ListenAndServe", "http", "ListenAndServe"},
+		{"Server.Serve", "Server", "Serve"},
+		{"a::b::c", "a.b", "c"},
+		{"T#m()", "T", "m"},
+	} {
+		q, n := SplitQualified(tc.in)
+		if q != tc.qual || n != tc.name {
+			t.Errorf("SplitQualified(%q) = %q, %q", tc.in, q, n)
+		}
+	}
+	serve := &Symbol{Name: "Serve", Container: "Server", Package: "http", Path: "src/net/http/server.go"}
+	listen := &Symbol{Name: "ListenAndServe", Package: "http", Path: "src/net/http/server.go"}
+	pyfn := &Symbol{Name: "save", Container: "Model", Package: "django.db.models.base", Path: "django/db/models/base.py"}
+	for _, tc := range []struct {
+		s    *Symbol
+		qual string
+		want bool
+	}{
+		{serve, "Server", true}, {serve, "http.Server", true}, {serve, "net.http.Server", true},
+		{serve, "Client", false}, {listen, "http", true}, {listen, "net.http", true}, {listen, "url", false},
+		{pyfn, "Model", true}, {pyfn, "base.Model", true}, {pyfn, "models.base.Model", true}, {pyfn, "Form", false},
+		{serve, "", true},
+	} {
+		if got := QualifierMatches(tc.s, tc.qual); got != tc.want {
+			t.Errorf("QualifierMatches(%s.%s, %q) = %v", tc.s.Container, tc.s.Name, tc.qual, got)
+		}
+	}
+}
+
+func TestRoleString(t *testing.T) {
+	r := RoleRead | RoleWrite
+	if r.String() != "read+write" {
+		t.Errorf("%v", r)
+	}
+	back, err := ParseRole("read+write")
+	if err != nil || back != r {
+		t.Errorf("ParseRole = %v, %v", back, err)
+	}
+}
