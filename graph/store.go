@@ -76,10 +76,17 @@ type Reader interface {
 	SymbolsByName(ctx context.Context, name string) ([]Symbol, error)
 	SymbolsByID(ctx context.Context, id SymbolID) ([]Symbol, error)
 	SymbolsInFile(ctx context.Context, path string) ([]Symbol, error)
+	// AllSymbols calls fn for every definition, in path order.
+	AllSymbols(ctx context.Context, fn func(Symbol) error) error
 	// FileFacts returns everything stored about one file (chunks without text).
 	FileFacts(ctx context.Context, path string) (*FileFacts, error)
 	// FilesMentioning lists the files with an occurrence of name.
 	FilesMentioning(ctx context.Context, name string) ([]string, error)
+	// Edges returns the edges of the given kinds (all kinds if none) into
+	// (In) or out of (Out) the symbols ids, in a stable order.
+	Edges(ctx context.Context, ids []SymbolID, dir Direction, kinds ...EdgeKind) ([]Edge, error)
+	// Ranks returns the centrality of symbols (absent: no rank).
+	Ranks(ctx context.Context, ids []SymbolID) (map[SymbolID]float64, error)
 }
 
 // Writer builds the next generation of an index. Nothing it does is visible
@@ -104,6 +111,21 @@ type Writer interface {
 	// Dir is a directory private to the generation being written, for side
 	// indexes (text segments, vectors) that commit together with it.
 	Dir() string
+	// View reads the generation being written, its uncommitted rows included.
+	View() Reader
+	// Facts returns a file's per-file facts (occurrences, imports,
+	// bindings) without symbols and chunks: the resolver's input.
+	Facts(ctx context.Context, path string) (*FileFacts, error)
+	// SetResolution stores a file's occurrences (now carrying resolved
+	// symbols) and replaces the edges derived from it. ff holds what Facts
+	// returned, updated.
+	SetResolution(ctx context.Context, ff *FileFacts, edges []Edge) error
+	// SetDerivedEdges replaces the edges derived from the whole graph.
+	SetDerivedEdges(ctx context.Context, edges []Edge) error
+	// AllEdges calls fn for every edge of the given kinds as symbol pairs.
+	AllEdges(ctx context.Context, kinds []EdgeKind, fn func(from, to SymbolID)) error
+	// SetRanks replaces the centrality scores.
+	SetRanks(ctx context.Context, ranks map[SymbolID]float64) error
 	Commit(ctx context.Context, m Meta) error
 	Abort() error
 }

@@ -128,6 +128,10 @@ func writeIdent(b *strings.Builder, s string) {
 	b.WriteByte('`')
 }
 
+// LocalSymbol is the symbol of a function-local name (a parameter or
+// variable): SCIP's document-local form.
+func LocalSymbol(name string) SymbolID { return SymbolID("local " + name) }
+
 // IsLocal reports whether id is a document-local symbol ("local N").
 func (id SymbolID) IsLocal() bool { return strings.HasPrefix(string(id), "local ") }
 

@@ -80,8 +80,12 @@ type Occurrence struct {
 	// definition containing the occurrence, or -1 at file level.
 	Enclosing int32
 	// Symbol is the resolved symbol, when known: always for definitions,
-	// for references after resolution or SCIP ingestion.
+	// for references after resolution or SCIP ingestion. A name that
+	// resolved to several candidates keeps Symbol empty (its edges carry
+	// every candidate, marked ambiguous).
 	Symbol SymbolID
+	// Confidence says how Symbol was found; zero when unresolved.
+	Confidence Confidence
 }
 
 // Import is one imported name or module.

@@ -81,6 +81,8 @@ type Result struct {
 	Unchanged int    // files whose facts were reused
 	Deleted   int    // paths removed
 	Skipped   int    // paths skipped, by any reason
+	Resolved  int    // files whose references were (re)resolved
+	Edges     int    // edges written
 	Problems  []FileProblem
 	Duration  time.Duration
 }
@@ -229,21 +231,24 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 	}()
 	go func() { wg.Wait(); close(outCh) }()
 
+	defs := newDefTracker()
 	var done atomic.Int64
 	lastProgress := time.Time{}
 	var firstErr error
 	fileHash := map[string]string{}
+	var written []string
 	for out := range outCh {
 		if firstErr != nil {
 			continue
 		}
-		if err := write(ctx, w, opts.Sinks, out, &res, log); err != nil {
+		if err := write(ctx, w, opts.Sinks, out, &res, log, defs, res.Fresh); err != nil {
 			firstErr = err
 			cancel()
 			continue
 		}
 		if out.ff != nil {
 			fileHash[out.ff.File.Path] = out.ff.File.Hash
+			written = append(written, out.ff.File.Path)
 		}
 		n := int(done.Add(1))
 		if now := time.Now(); now.Sub(lastProgress) > 100*time.Millisecond || n == len(jobs) {
@@ -271,6 +276,13 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 				size, mtime = st.Size(), st.ModTime().UnixNano()
 			}
 		}
+		if k, ok := known[s.Path]; ok && k.Skip == graph.SkipNone && !res.Fresh {
+			old, err := w.View().SymbolsInFile(ctx, s.Path)
+			if err != nil {
+				return res, err
+			}
+			defs.change(old, nil)
+		}
 		if err := w.PutSkip(ctx, s, size, mtime); err != nil {
 			return res, err
 		}
@@ -288,6 +300,13 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 	}
 	slices.Sort(gone)
 	for _, p := range gone {
+		if !res.Fresh {
+			old, err := w.View().SymbolsInFile(ctx, p)
+			if err != nil {
+				return res, err
+			}
+			defs.change(old, nil)
+		}
 		if err := w.Delete(ctx, p); err != nil {
 			return res, err
 		}
@@ -317,7 +336,21 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 		}
 	}
 
-	// 6. Commit side indexes, then the store.
+	// 6. Resolve references and derive the graph's edges.
+	var entryPaths []string
+	for _, e := range entries {
+		entryPaths = append(entryPaths, e.Path)
+	}
+	if len(written) > 0 || len(defs.names) > 0 || res.Fresh {
+		progress(Progress{Phase: "resolve"})
+		rs, err := resolveFiles(ctx, w, wk.Root(), written, res.Fresh, defs, goModules(wk.Root(), entryPaths), opts.Workers, progress)
+		if err != nil {
+			return res, err
+		}
+		res.Resolved, res.Edges = rs.Files, rs.Edges+rs.Derived
+	}
+
+	// 7. Commit side indexes, then the store.
 	progress(Progress{Phase: "commit", Done: len(jobs), Total: len(jobs)})
 	meta := graph.Meta{Root: wk.Root(), Revision: tree.Revision, Dirty: dirty, IndexedAt: time.Now(), Extra: map[string]string{}}
 	for _, s := range opts.Sinks {
@@ -430,7 +463,7 @@ func countLines(b []byte) int {
 }
 
 // write applies one outcome to the store and the sinks.
-func write(ctx context.Context, w graph.Writer, sinks []Sink, out outcome, res *Result, log *slog.Logger) error {
+func write(ctx context.Context, w graph.Writer, sinks []Sink, out outcome, res *Result, log *slog.Logger, defs *defTracker, fresh bool) error {
 	e := out.job.entry
 	switch {
 	case out.touched:
@@ -438,6 +471,13 @@ func write(ctx context.Context, w graph.Writer, sinks []Sink, out outcome, res *
 		return w.Touch(ctx, e.Path, e.Size, e.ModTime)
 	case out.ff == nil && out.skip.Reason != graph.SkipNone:
 		res.Skipped++
+		if out.job.had && out.job.known.Skip == graph.SkipNone && !fresh {
+			old, err := w.View().SymbolsInFile(ctx, e.Path)
+			if err != nil {
+				return err
+			}
+			defs.change(old, nil)
+		}
 		if err := w.PutSkip(ctx, out.skip, e.Size, e.ModTime); err != nil {
 			return err
 		}
@@ -459,6 +499,15 @@ func write(ctx context.Context, w graph.Writer, sinks []Sink, out outcome, res *
 	}
 	if out.err != nil && !errors.Is(out.err, treesitter.ErrTimeout) {
 		log.Warn("extraction problem", "path", e.Path, "error", out.err)
+	}
+	if out.job.had && !fresh {
+		old, err := w.View().SymbolsInFile(ctx, e.Path)
+		if err != nil {
+			return err
+		}
+		defs.change(old, ff.Symbols)
+	} else if !fresh {
+		defs.change(nil, ff.Symbols)
 	}
 	ids, err := w.PutFile(ctx, ff)
 	if err != nil {

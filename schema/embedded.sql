@@ -84,7 +84,9 @@ CREATE TABLE chunks (
   hash       TEXT NOT NULL
 );
 
--- Derived edges between symbols (graph.Edge), by sids.id.
+-- Derived edges between symbols (graph.Edge), by sids.id. file_id is the
+-- file whose facts gave the edge (replaced with it); 0 marks edges derived
+-- from the whole graph (Go structural implementations), recomputed together.
 CREATE TABLE edges (
   src        INTEGER NOT NULL,
   dst        INTEGER NOT NULL,
@@ -94,4 +96,10 @@ CREATE TABLE edges (
   file_id    INTEGER NOT NULL,  -- where the evidence is
   start_byte INTEGER NOT NULL, end_byte INTEGER NOT NULL,
   line       INTEGER NOT NULL, col INTEGER NOT NULL
+);
+
+-- Centrality (PageRank over the reference graph) per symbol.
+CREATE TABLE ranks (
+  sid   INTEGER PRIMARY KEY,  -- sids.id
+  score REAL NOT NULL
 );

@@ -75,6 +75,10 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		defCmd(g),
 		refsCmd(g),
 		symbolsCmd(g),
+		callersCmd(g),
+		calleesCmd(g),
+		implementationsCmd(g),
+		pathCmd(g),
 	)
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil {

@@ -16,14 +16,14 @@ import (
 //	nstrings, then each string as length + bytes      (string table)
 //	nocc, then each occurrence:
 //	    name, qualifier+1 (0 = none), symbol+1 (0 = unresolved)  string refs
-//	    role byte, enclosing+1
+//	    role byte, confidence byte, enclosing+1
 //	    range (see below; start byte delta-coded against the previous)
 //	nimports, then each: module, name, alias (string refs), range
 //	nbindings, then each: name, type (string refs), scope+1, range
 //
 // A range is: start byte (delta), length, start line (delta), start col,
 // line count - 1, end col.
-const factsVersion = 1
+const factsVersion = 2
 
 var errCorrupt = errors.New("corrupt facts blob")
 
@@ -74,7 +74,7 @@ func encodeFacts(ff *graph.FileFacts) []byte {
 		} else {
 			e.uv(e.str(string(o.Symbol)) + 1)
 		}
-		e.body = append(e.body, byte(o.Role))
+		e.body = append(e.body, byte(o.Role), byte(o.Confidence))
 		e.uv(uint64(o.Enclosing + 1))
 		e.rng(o.Range)
 	}
@@ -207,6 +207,7 @@ func decodeFacts(b []byte, ff *graph.FileFacts) error {
 		o.Qualifier = d.optStr()
 		o.Symbol = graph.SymbolID(d.optStr())
 		o.Role = graph.Role(d.byte1())
+		o.Confidence = graph.Confidence(d.byte1())
 		o.Enclosing = int32(d.uv()) - 1
 		o.Range = d.rng()
 	}

@@ -51,8 +51,14 @@ func readCurrent(dir string) (current, error) {
 	return c, nil
 }
 
+// view answers fact queries through a database handle or an open
+// transaction, so readers and the writer (which must see its own uncommitted
+// rows) share one implementation.
+type view struct{ q querier }
+
 // Store reads the current generation of an embedded index.
 type Store struct {
+	view
 	dir   string
 	epoch string
 	db    *sql.DB
@@ -79,7 +85,7 @@ func Open(dir string) (*Store, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := &Store{dir: dir, epoch: c.Epoch, db: db}
+		s := &Store{view: view{q: db}, dir: dir, epoch: c.Epoch, db: db}
 		if err := s.checkFormat(); err != nil {
 			db.Close()
 			return nil, err
@@ -138,8 +144,8 @@ func (s *Store) DB() *sql.DB { return s.db }
 var _ graph.Reader = (*Store)(nil)
 
 // Meta reads the generation's description.
-func (s *Store) Meta(ctx context.Context) (graph.Meta, error) {
-	return readMeta(ctx, s.db)
+func (v view) Meta(ctx context.Context) (graph.Meta, error) {
+	return readMeta(ctx, v.q)
 }
 
 type querier interface {
@@ -224,8 +230,8 @@ func scanFile(sc interface{ Scan(...any) error }) (graph.File, error) {
 }
 
 // Files lists every indexed file in path order.
-func (s *Store) Files(ctx context.Context) ([]graph.File, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+fileCols+` FROM files ORDER BY path`)
+func (v view) Files(ctx context.Context) ([]graph.File, error) {
+	rows, err := v.q.QueryContext(ctx, `SELECT `+fileCols+` FROM files ORDER BY path`)
 	if err != nil {
 		return nil, fmt.Errorf("list files: %w", err)
 	}
@@ -242,8 +248,8 @@ func (s *Store) Files(ctx context.Context) ([]graph.File, error) {
 }
 
 // File returns one indexed file.
-func (s *Store) File(ctx context.Context, path string) (graph.File, error) {
-	f, err := scanFile(s.db.QueryRowContext(ctx, `SELECT `+fileCols+` FROM files WHERE path=?`, path))
+func (v view) File(ctx context.Context, path string) (graph.File, error) {
+	f, err := scanFile(v.q.QueryRowContext(ctx, `SELECT `+fileCols+` FROM files WHERE path=?`, path))
 	if errors.Is(err, sql.ErrNoRows) {
 		return f, fmt.Errorf("file %q: %w", path, graph.ErrNotFound)
 	}
@@ -251,8 +257,8 @@ func (s *Store) File(ctx context.Context, path string) (graph.File, error) {
 }
 
 // Skips lists the skipped paths in path order.
-func (s *Store) Skips(ctx context.Context) ([]graph.Skip, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path, reason, detail, dir FROM skips ORDER BY path`)
+func (v view) Skips(ctx context.Context) ([]graph.Skip, error) {
+	rows, err := v.q.QueryContext(ctx, `SELECT path, reason, detail, dir FROM skips ORDER BY path`)
 	if err != nil {
 		return nil, fmt.Errorf("list skips: %w", err)
 	}
@@ -299,8 +305,8 @@ func scanSymbol(sc interface{ Scan(...any) error }) (graph.Symbol, error) {
 	return s, err
 }
 
-func (s *Store) symbols(ctx context.Context, where string, args ...any) ([]graph.Symbol, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+symbolCols+symbolFrom+where, args...)
+func (v view) symbols(ctx context.Context, where string, args ...any) ([]graph.Symbol, error) {
+	rows, err := v.q.QueryContext(ctx, `SELECT `+symbolCols+symbolFrom+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("query symbols: %w", err)
 	}
@@ -318,25 +324,25 @@ func (s *Store) symbols(ctx context.Context, where string, args ...any) ([]graph
 
 // SymbolsByName returns the definitions named name (case-insensitive), in
 // path and position order.
-func (s *Store) SymbolsByName(ctx context.Context, name string) ([]graph.Symbol, error) {
-	return s.symbols(ctx, `WHERE s.name = ? COLLATE NOCASE ORDER BY f.path, s.start_byte`, name)
+func (v view) SymbolsByName(ctx context.Context, name string) ([]graph.Symbol, error) {
+	return v.symbols(ctx, `WHERE s.name = ? COLLATE NOCASE ORDER BY f.path, s.start_byte`, name)
 }
 
 // SymbolsByID returns the definitions of a symbol (several for a symbol
 // declared in more than one place).
-func (s *Store) SymbolsByID(ctx context.Context, id graph.SymbolID) ([]graph.Symbol, error) {
-	return s.symbols(ctx, `WHERE x.sid = ? ORDER BY f.path, s.start_byte`, string(id))
+func (v view) SymbolsByID(ctx context.Context, id graph.SymbolID) ([]graph.Symbol, error) {
+	return v.symbols(ctx, `WHERE x.sid = ? ORDER BY f.path, s.start_byte`, string(id))
 }
 
 // SymbolsInFile returns the file's definitions in position order.
-func (s *Store) SymbolsInFile(ctx context.Context, path string) ([]graph.Symbol, error) {
-	return s.symbols(ctx, `WHERE f.path = ? ORDER BY s.ord`, path)
+func (v view) SymbolsInFile(ctx context.Context, path string) ([]graph.Symbol, error) {
+	return v.symbols(ctx, `WHERE f.path = ? ORDER BY s.ord`, path)
 }
 
 // AllSymbols calls fn for every symbol, in path order; used by the resolver
 // and the repo map.
-func (s *Store) AllSymbols(ctx context.Context, fn func(graph.Symbol) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+symbolCols+symbolFrom+`ORDER BY f.path, s.ord`)
+func (v view) AllSymbols(ctx context.Context, fn func(graph.Symbol) error) error {
+	rows, err := v.q.QueryContext(ctx, `SELECT `+symbolCols+symbolFrom+`ORDER BY f.path, s.ord`)
 	if err != nil {
 		return fmt.Errorf("query symbols: %w", err)
 	}
@@ -355,9 +361,9 @@ func (s *Store) AllSymbols(ctx context.Context, fn func(graph.Symbol) error) err
 
 // FileFacts returns everything stored about one file. Chunks come without
 // their text.
-func (s *Store) FileFacts(ctx context.Context, path string) (*graph.FileFacts, error) {
+func (v view) FileFacts(ctx context.Context, path string) (*graph.FileFacts, error) {
 	var blob []byte
-	row := s.db.QueryRowContext(ctx, `SELECT `+fileCols+`, facts FROM files WHERE path=?`, path)
+	row := v.q.QueryRowContext(ctx, `SELECT `+fileCols+`, facts FROM files WHERE path=?`, path)
 	var f graph.File
 	var lang, status int
 	err := row.Scan(&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &blob)
@@ -372,10 +378,10 @@ func (s *Store) FileFacts(ctx context.Context, path string) (*graph.FileFacts, e
 	if err := decodeFacts(blob, ff); err != nil {
 		return nil, fmt.Errorf("decode facts of %s: %w", path, err)
 	}
-	if ff.Symbols, err = s.SymbolsInFile(ctx, path); err != nil {
+	if ff.Symbols, err = v.SymbolsInFile(ctx, path); err != nil {
 		return nil, err
 	}
-	if ff.Chunks, err = s.chunks(ctx, `WHERE f.path = ? ORDER BY c.ord`, path); err != nil {
+	if ff.Chunks, err = v.chunks(ctx, `WHERE f.path = ? ORDER BY c.ord`, path); err != nil {
 		return nil, err
 	}
 	return ff, nil
@@ -387,8 +393,8 @@ type ChunkRef struct {
 	graph.Chunk
 }
 
-func (s *Store) chunks(ctx context.Context, where string, args ...any) ([]graph.Chunk, error) {
-	refs, err := s.chunkRefs(ctx, where, args...)
+func (v view) chunks(ctx context.Context, where string, args ...any) ([]graph.Chunk, error) {
+	refs, err := v.chunkRefs(ctx, where, args...)
 	out := make([]graph.Chunk, len(refs))
 	for i := range refs {
 		out[i] = refs[i].Chunk
@@ -396,8 +402,8 @@ func (s *Store) chunks(ctx context.Context, where string, args ...any) ([]graph.
 	return out, err
 }
 
-func (s *Store) chunkRefs(ctx context.Context, where string, args ...any) ([]ChunkRef, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, f.path, c.kind, coalesce(x.sid, ''), c.name,
+func (v view) chunkRefs(ctx context.Context, where string, args ...any) ([]ChunkRef, error) {
+	rows, err := v.q.QueryContext(ctx, `SELECT c.id, f.path, c.kind, coalesce(x.sid, ''), c.name,
 		c.start_byte, c.end_byte, c.start_line, c.end_line, c.hash
 		FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN sids x ON x.id = c.sid `+where, args...)
 	if err != nil {
@@ -420,7 +426,7 @@ func (s *Store) chunkRefs(ctx context.Context, where string, args ...any) ([]Chu
 
 // ChunksByID returns the live chunks among ids (ids of chunks replaced since
 // are left out), in no particular order.
-func (s *Store) ChunksByID(ctx context.Context, ids []int64) ([]ChunkRef, error) {
+func (v view) ChunksByID(ctx context.Context, ids []int64) ([]ChunkRef, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -435,12 +441,12 @@ func (s *Store) ChunksByID(ctx context.Context, ids []int64) ([]ChunkRef, error)
 		args[i] = id
 	}
 	b.WriteByte(')')
-	return s.chunkRefs(ctx, b.String(), args...)
+	return v.chunkRefs(ctx, b.String(), args...)
 }
 
 // FilesMentioning lists the files with an occurrence of name, in path order.
-func (s *Store) FilesMentioning(ctx context.Context, name string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT f.path FROM postings p JOIN files f ON f.id = p.file_id WHERE p.name = ? ORDER BY f.path`, name)
+func (v view) FilesMentioning(ctx context.Context, name string) ([]string, error) {
+	rows, err := v.q.QueryContext(ctx, `SELECT f.path FROM postings p JOIN files f ON f.id = p.file_id WHERE p.name = ? ORDER BY f.path`, name)
 	if err != nil {
 		return nil, fmt.Errorf("query postings: %w", err)
 	}

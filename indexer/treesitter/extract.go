@@ -561,7 +561,7 @@ func (e *extraction) match(cq *compiledQuery, m *sitter.QueryMatch, defByKey map
 		im.Range = nodeRange(importNode)
 		e.imports = append(e.imports, im)
 	}
-	if isBinding && bind.name != "" && bind.typ != "" {
+	if isBinding && bind.name != "" {
 		e.bindings = append(e.bindings, bind)
 	}
 }
@@ -802,7 +802,14 @@ func (e *extraction) build(ff *graph.FileFacts) {
 		r := nodeRange(b.node)
 		ff.Bindings = append(ff.Bindings, graph.Binding{Name: b.name, Type: b.typ, Scope: enclosingSymbol(ff.Symbols, r.StartByte, r.EndByte), Range: r})
 	}
-	slices.SortStableFunc(ff.Bindings, func(a, b graph.Binding) int { return cmp.Compare(a.Range.StartByte, b.Range.StartByte) })
+	// One binding per name and declaration; a typed capture beats an
+	// untyped one of the same declaration.
+	slices.SortStableFunc(ff.Bindings, func(a, b graph.Binding) int {
+		return cmp.Or(cmp.Compare(a.Range.StartByte, b.Range.StartByte), strings.Compare(a.Name, b.Name), -cmp.Compare(len(a.Type), len(b.Type)))
+	})
+	ff.Bindings = slices.CompactFunc(ff.Bindings, func(a, b graph.Binding) bool {
+		return a.Range.StartByte == b.Range.StartByte && a.Name == b.Name
+	})
 	ff.Chunks = e.chunks(ff)
 }
 

@@ -32,7 +32,9 @@ func FuzzExtract(f *testing.F) {
 			t.Fatalf("extractor panicked: %v", err)
 		}
 		n := uint32(len(src))
-		inFile := func(r graph.Range) bool { return r.StartByte <= r.EndByte && r.EndByte <= n && r.StartLine <= r.EndLine }
+		inFile := func(r graph.Range) bool {
+			return r.StartByte <= r.EndByte && r.EndByte <= n && r.StartLine <= r.EndLine
+		}
 		for i, s := range ff.Symbols {
 			if !inFile(s.Range) || !inFile(s.NameRange) || s.Parent >= int32(i) {
 				t.Fatalf("bad symbol %+v", s)

@@ -374,3 +374,21 @@ func jsSpec(l graph.Language, ts func() *sitter.Language, file string) *langSpec
 		skipName: set("this", "undefined", "_"),
 	}
 }
+
+// ModuleSymbol is the symbol that stands for the file-level code of a file
+// (imports, top-level statements): its namespace descriptors alone, the
+// package directory for Go, the module for Python, the file elsewhere.
+func ModuleSymbol(lang graph.Language, p, pkg string) graph.SymbolID {
+	spec := specFor(lang)
+	if spec == nil {
+		return ""
+	}
+	if spec.packageOf != nil {
+		pkg = spec.packageOf(p, pkg)
+	}
+	desc := spec.namespace(p, pkg)
+	if len(desc) == 0 {
+		desc = ns(p)
+	}
+	return graph.NewSymbolID(lang, desc...)
+}

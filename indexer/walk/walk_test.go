@@ -53,33 +53,33 @@ func walkAll(t *testing.T, opts Options) (kept []string, skipped map[string]stri
 func TestWalkIgnores(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
-		".gitignore":               "*.log\n/build/\n!keep.log\n# comment\n",
-		"main.go":                  "package main\n",
-		"debug.log":                "x",
-		"keep.log":                 "x",
-		"build/out.go":             "package out\n",
-		"sub/build/in.go":          "package in\n", // /build/ is anchored to the root
-		"sub/.gitignore":           "secret.go\ngen/\n",
-		"sub/secret.go":            "package sub\n",
-		"sub/ok.go":                "package sub\n",
-		"sub/gen/x.go":             "package gen\n",
-		"other/secret.go":          "package other\n", // sub/.gitignore does not reach here
-		".cairnignore":             "vendor/\n",
-		"vendor/v.go":              "package v\n",
-		"node_modules/m/index.js":  "x",
-		".git/config":              "x",
-		"package-lock.json":        "{}",
-		"static/app.min.js":        "x",
-		"img/logo.png":             "x",
-		"notes.unknownext":         "x",
-		"big.go":                   strings.Repeat("// x\n", 1000),
-		"docs/README.md":           "# hi\n",
-		"sub/deeper/.cairnignore":  "*.py\n",
-		"sub/deeper/a.py":          "x = 1\n",
-		"sub/deeper/b.go":          "package deeper\n",
-		"keep/!important.go":       "package keep\n",
-		"keep/nested/.gitignore":   "!*.log\n",
-		"keep/nested/trace.log":    "x", // re-included by the nested file
+		".gitignore":              "*.log\n/build/\n!keep.log\n# comment\n",
+		"main.go":                 "package main\n",
+		"debug.log":               "x",
+		"keep.log":                "x",
+		"build/out.go":            "package out\n",
+		"sub/build/in.go":         "package in\n", // /build/ is anchored to the root
+		"sub/.gitignore":          "secret.go\ngen/\n",
+		"sub/secret.go":           "package sub\n",
+		"sub/ok.go":               "package sub\n",
+		"sub/gen/x.go":            "package gen\n",
+		"other/secret.go":         "package other\n", // sub/.gitignore does not reach here
+		".cairnignore":            "vendor/\n",
+		"vendor/v.go":             "package v\n",
+		"node_modules/m/index.js": "x",
+		".git/config":             "x",
+		"package-lock.json":       "{}",
+		"static/app.min.js":       "x",
+		"img/logo.png":            "x",
+		"notes.unknownext":        "x",
+		"big.go":                  strings.Repeat("// x\n", 1000),
+		"docs/README.md":          "# hi\n",
+		"sub/deeper/.cairnignore": "*.py\n",
+		"sub/deeper/a.py":         "x = 1\n",
+		"sub/deeper/b.go":         "package deeper\n",
+		"keep/!important.go":      "package keep\n",
+		"keep/nested/.gitignore":  "!*.log\n",
+		"keep/nested/trace.log":   "x", // re-included by the nested file
 	})
 	kept, skipped := walkAll(t, Options{Root: root, MaxFileSize: 2000})
 	wantKept := []string{".cairnignore", ".gitignore", "docs/README.md", "keep/!important.go", "keep/nested/.gitignore",
@@ -100,20 +100,20 @@ func TestWalkIgnores(t *testing.T) {
 		t.Errorf("kept (-want +got):\n%s", diff)
 	}
 	wantSkips := map[string]string{
-		"debug.log":               "gitignore",
-		"build/":                  "gitignore",
-		"sub/secret.go":           "gitignore",
-		"sub/gen/":                "gitignore",
-		"vendor/":                 "cairnignore",
-		"sub/deeper/a.py":         "cairnignore",
-		"node_modules/":           "default-ignore",
-		".git/":                   "default-ignore",
-		"package-lock.json":       "lockfile",
-		"static/app.min.js":       "minified",
-		"img/logo.png":            "binary",
-		"notes.unknownext":        "unknown-type",
-		"big.go":                  "oversized",
-		"keep/nested/trace.log":   "unknown-type", // re-included, then skipped for its type
+		"debug.log":             "gitignore",
+		"build/":                "gitignore",
+		"sub/secret.go":         "gitignore",
+		"sub/gen/":              "gitignore",
+		"vendor/":               "cairnignore",
+		"sub/deeper/a.py":       "cairnignore",
+		"node_modules/":         "default-ignore",
+		".git/":                 "default-ignore",
+		"package-lock.json":     "lockfile",
+		"static/app.min.js":     "minified",
+		"img/logo.png":          "binary",
+		"notes.unknownext":      "unknown-type",
+		"big.go":                "oversized",
+		"keep/nested/trace.log": "unknown-type", // re-included, then skipped for its type
 	}
 	for p, want := range wantSkips {
 		if got := skipped[p]; got != want {

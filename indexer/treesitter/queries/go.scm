@@ -59,6 +59,10 @@
 (var_spec
   name: (identifier) @binding.name
   value: (expression_list . (call_expression function: (_) @binding.ctor))) @binding
+; every other local declaration, untyped (it still shadows package names)
+(short_var_declaration left: (expression_list (identifier) @binding.name)) @binding
+(range_clause left: (expression_list (identifier) @binding.name)) @binding
+(var_spec name: (identifier) @binding.name) @binding
 
 ; ---- calls
 (call_expression function: (identifier) @ref.call)

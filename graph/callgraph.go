@@ -1,0 +1,271 @@
+package graph
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+)
+
+// Hop is a symbol reached by a traversal of the graph.
+type Hop struct {
+	Symbol SymbolID
+	// Def is the symbol's definition when indexed (nil for external
+	// symbols and file-level code).
+	Def   *Symbol
+	Depth int
+	// Via is the first edge that reached the symbol (its Path and Range are
+	// the call site); Sites counts every edge between the same pair.
+	Via   Edge
+	Sites int
+	// Next is the symbol one step closer to the root.
+	Next SymbolID
+	// Confidence is the weakest confidence along the path from the root;
+	// Ambiguous is set when any edge on it was.
+	Confidence Confidence
+	Ambiguous  bool
+}
+
+// TraverseOptions bound a traversal.
+type TraverseOptions struct {
+	Depth int        // levels to follow; 0 means 1
+	Kinds []EdgeKind // edge kinds to follow; default calls
+	Limit int        // stop after this many hops; 0 means 10,000
+}
+
+// Callers returns the symbols that reach roots through edges of opts.Kinds
+// (calls by default), breadth first, each once at its shallowest depth.
+func Callers(ctx context.Context, r Reader, roots []SymbolID, opts TraverseOptions) ([]Hop, error) {
+	return traverse(ctx, r, roots, In, opts)
+}
+
+// Callees returns what roots reach through edges of opts.Kinds.
+func Callees(ctx context.Context, r Reader, roots []SymbolID, opts TraverseOptions) ([]Hop, error) {
+	return traverse(ctx, r, roots, Out, opts)
+}
+
+func traverse(ctx context.Context, r Reader, roots []SymbolID, dir Direction, opts TraverseOptions) ([]Hop, error) {
+	depth := max(opts.Depth, 1)
+	kinds := opts.Kinds
+	if len(kinds) == 0 {
+		kinds = []EdgeKind{EdgeCalls}
+	}
+	limit := cmp.Or(opts.Limit, 10000)
+	seen := map[SymbolID]bool{}
+	conf := map[SymbolID]Confidence{}
+	amb := map[SymbolID]bool{}
+	for _, id := range roots {
+		seen[id] = true
+		conf[id] = ConfPrecise
+	}
+	var out []Hop
+	frontier := slices.Clone(roots)
+	for d := 1; d <= depth && len(frontier) > 0 && len(out) < limit; d++ {
+		edges, err := r.Edges(ctx, frontier, dir, kinds...)
+		if err != nil {
+			return nil, err
+		}
+		var next []SymbolID
+		idx := map[SymbolID]int{}
+		for _, e := range edges {
+			near, far := e.To, e.From
+			if dir == Out {
+				near, far = e.From, e.To
+			}
+			if i, ok := idx[far]; ok {
+				if out[i].Next == near {
+					out[i].Sites++
+				}
+				continue
+			}
+			if seen[far] {
+				continue
+			}
+			seen[far] = true
+			c := min(conf[near], e.Confidence)
+			conf[far] = c
+			amb[far] = amb[near] || e.Ambiguous
+			idx[far] = len(out)
+			out = append(out, Hop{Symbol: far, Depth: d, Via: e, Sites: 1, Next: near, Confidence: c, Ambiguous: amb[far]})
+			next = append(next, far)
+			if len(out) >= limit {
+				break
+			}
+		}
+		frontier = next
+	}
+	if err := attachDefs(ctx, r, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// attachDefs fills Hop.Def.
+func attachDefs(ctx context.Context, r Reader, hops []Hop) error {
+	for i := range hops {
+		defs, err := r.SymbolsByID(ctx, hops[i].Symbol)
+		if err != nil {
+			return err
+		}
+		if len(defs) > 0 {
+			hops[i].Def = &defs[0]
+		}
+	}
+	return nil
+}
+
+// Path is a chain of edges from a source symbol to a target.
+type Path []Edge
+
+// ShortestPaths returns up to limit shortest chains of edges of the given
+// kinds (calls by default) leading from any of from to any of to, no longer
+// than maxDepth.
+func ShortestPaths(ctx context.Context, r Reader, from, to []SymbolID, maxDepth, limit int, kinds ...EdgeKind) ([]Path, error) {
+	if len(kinds) == 0 {
+		kinds = []EdgeKind{EdgeCalls}
+	}
+	maxDepth = cmp.Or(maxDepth, 8)
+	limit = cmp.Or(limit, 10)
+	targets := map[SymbolID]bool{}
+	for _, t := range to {
+		targets[t] = true
+	}
+	// parents[x] = the edges reaching x at its BFS depth
+	parents := map[SymbolID][]Edge{}
+	depthOf := map[SymbolID]int{}
+	for _, f := range from {
+		depthOf[f] = 0
+	}
+	frontier := slices.Clone(from)
+	var hits []SymbolID
+	for d := 1; d <= maxDepth && len(frontier) > 0 && len(hits) == 0; d++ {
+		edges, err := r.Edges(ctx, frontier, Out, kinds...)
+		if err != nil {
+			return nil, err
+		}
+		var next []SymbolID
+		for _, e := range edges {
+			if dd, ok := depthOf[e.To]; ok && dd < d {
+				continue
+			}
+			if _, ok := depthOf[e.To]; !ok {
+				depthOf[e.To] = d
+				next = append(next, e.To)
+				if targets[e.To] {
+					hits = append(hits, e.To)
+				}
+			}
+			if len(parents[e.To]) < limit {
+				parents[e.To] = append(parents[e.To], e)
+			}
+		}
+		frontier = next
+	}
+	var out []Path
+	var build func(at SymbolID, suffix Path)
+	build = func(at SymbolID, suffix Path) {
+		if len(out) >= limit {
+			return
+		}
+		if depthOf[at] == 0 {
+			p := slices.Clone(suffix)
+			slices.Reverse(p)
+			out = append(out, p)
+			return
+		}
+		for _, e := range parents[at] {
+			if depthOf[e.From] == depthOf[at]-1 {
+				build(e.From, append(suffix, e))
+			}
+		}
+	}
+	for _, h := range hits {
+		build(h, nil)
+	}
+	return out, nil
+}
+
+// Implementations returns the symbols that implement, extend or override
+// the given ones, transitively (a subclass of a subclass), each once.
+func Implementations(ctx context.Context, r Reader, ids []SymbolID, depth int) ([]Hop, error) {
+	return traverse(ctx, r, ids, In, TraverseOptions{Depth: cmp.Or(depth, 5),
+		Kinds: []EdgeKind{EdgeImplements, EdgeExtends, EdgeOverrides}})
+}
+
+// PageRankKinds are the edges centrality follows.
+var PageRankKinds = []EdgeKind{EdgeCalls, EdgeReferences, EdgeTypeUse, EdgeReads, EdgeWrites, EdgeImplements, EdgeExtends}
+
+// PageRank computes centrality over directed edges (from uses to) by power
+// iteration (damping 0.85, dangling mass spread evenly), scaled so the mean
+// score is 1. Deterministic for the same edges.
+func PageRank(edges [][2]SymbolID, iterations int) map[SymbolID]float64 {
+	iterations = cmp.Or(iterations, 30)
+	ids := map[SymbolID]int{}
+	var names []SymbolID
+	node := func(s SymbolID) int {
+		if i, ok := ids[s]; ok {
+			return i
+		}
+		ids[s] = len(names)
+		names = append(names, s)
+		return len(names) - 1
+	}
+	type arc struct{ from, to int32 }
+	arcs := make([]arc, 0, len(edges))
+	for _, e := range edges {
+		if e[0] == e[1] {
+			continue
+		}
+		arcs = append(arcs, arc{int32(node(e[0])), int32(node(e[1]))})
+	}
+	n := len(names)
+	if n == 0 {
+		return nil
+	}
+	slices.SortFunc(arcs, func(a, b arc) int { return cmp.Or(cmp.Compare(a.from, b.from), cmp.Compare(a.to, b.to)) })
+	arcs = slices.Compact(arcs)
+	outDeg := make([]int32, n)
+	for _, a := range arcs {
+		outDeg[a.from]++
+	}
+	const d = 0.85
+	rank := make([]float64, n)
+	next := make([]float64, n)
+	for i := range rank {
+		rank[i] = 1 / float64(n)
+	}
+	for it := 0; it < iterations; it++ {
+		dangling := 0.0
+		for i, r := range rank {
+			if outDeg[i] == 0 {
+				dangling += r
+			}
+		}
+		base := (1-d)/float64(n) + d*dangling/float64(n)
+		for i := range next {
+			next[i] = base
+		}
+		for _, a := range arcs {
+			next[a.to] += d * rank[a.from] / float64(outDeg[a.from])
+		}
+		rank, next = next, rank
+	}
+	out := make(map[SymbolID]float64, n)
+	for i, s := range names {
+		out[s] = rank[i] * float64(n)
+	}
+	return out
+}
+
+// ModuleDisplay describes a file-level pseudo-symbol ("module x.y").
+func ModuleDisplay(id SymbolID) string {
+	p, err := id.Parse()
+	if err != nil || len(p.Descriptors) == 0 {
+		return string(id)
+	}
+	parts := make([]string, 0, len(p.Descriptors))
+	for _, d := range p.Descriptors {
+		parts = append(parts, d.Name)
+	}
+	return strings.Join(parts, ".")
+}

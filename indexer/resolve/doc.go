@@ -1,0 +1,40 @@
+// Package resolve ties references to definitions and derives the edges of
+// the code graph (calls, references, reads, writes, type uses, imports,
+// contains, extends, implements, overrides, tests), each with the
+// confidence of its derivation.
+//
+// # Confidence
+//
+//   - precise: the occurrence already carries a symbol from a SCIP index;
+//     the resolver only turns it into an edge.
+//   - resolved: found through scope and imports: a local binding's declared
+//     type, a receiver or self/this, an imported name or module, the same
+//     file or package. The qualifier chain of a member access is followed
+//     through declared field types and function result types, a few steps
+//     deep: in `s.store.Load()` with `s *Server` and `store *Store`, Load is
+//     Store's.
+//   - name-only: nothing scope-aware applied and the spelling alone matched.
+//     One candidate gives one edge; several give an edge to each, marked
+//     ambiguous — never one picked silently. Past MaxCandidates the
+//     occurrence stays unresolved: an edge fan of dozens of unrelated
+//     methods named Get is noise, and "unknown" is more honest.
+//
+// A name that is a local (a parameter, a variable declared in the enclosing
+// function) resolves to nothing: locals are not symbols.
+//
+// # Per language
+//
+// The rules are shared; what differs is tabulated in a langRules value: which
+// words mean the enclosing object (self, this), whether a bare name can be a
+// member of the enclosing class (Java, C++), and how an import's module maps
+// to indexed files (Go import paths to directories by longest suffix, Python
+// dotted and relative modules to module names, TypeScript relative
+// specifiers to files, Java packages).
+//
+// # Whole-graph edges
+//
+// Go interfaces are satisfied structurally: after the per-file pass,
+// Implementations compares every interface's method names with every named
+// type's (embedded types included) and emits implements edges; they are
+// stored apart (file id 0) and recomputed when Go definitions change.
+package resolve

@@ -1,0 +1,146 @@
+package resolve
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cairn-dev/cairn/graph"
+)
+
+// owner returns the type prefix of a member's symbol ("…/T#m()." → "…/T#").
+func owner(id graph.SymbolID) string {
+	s := string(id)
+	if i := strings.LastIndexByte(s, '#'); i >= 0 && i < len(s)-1 {
+		return s[:i+1]
+	}
+	return ""
+}
+
+// GoImplementations derives, from the Go symbols of the whole repository,
+// which named types implement which interfaces: a type implements an
+// interface when its method set, with the methods of embedded types,
+// includes every method name of the interface (with those of embedded
+// interfaces). It emits "T implements I" and, per method, "T.m implements
+// I.m". Signatures are not compared; names are what tree-sitter gives.
+func GoImplementations(syms []graph.Symbol) []graph.Edge {
+	types := map[string]*graph.Symbol{} // type id → symbol
+	byName := map[string][]*graph.Symbol{}
+	methods := map[string]map[string]graph.SymbolID{} // type id → method name → method id
+	for i := range syms {
+		s := &syms[i]
+		if s.Lang != graph.LangGo {
+			continue
+		}
+		if s.Kind.IsType() {
+			types[string(s.ID)] = s
+			byName[s.Name] = append(byName[s.Name], s)
+			continue
+		}
+		if s.Kind == graph.KindMethod {
+			o := owner(s.ID)
+			if o == "" {
+				continue
+			}
+			if methods[o] == nil {
+				methods[o] = map[string]graph.SymbolID{}
+			}
+			methods[o][s.Name] = s.ID
+		}
+	}
+	// resolve an embedded type name against the embedding type's package
+	embedded := func(t *graph.Symbol) []*graph.Symbol {
+		var out []*graph.Symbol
+		for _, text := range t.Extends {
+			_, name := typeName(text)
+			for _, cand := range byName[name] {
+				if cand.ID != t.ID && (samePackage(cand, t) || len(byName[name]) == 1) {
+					out = append(out, cand)
+				}
+			}
+		}
+		return out
+	}
+	// full method sets, embedded types included
+	memo := map[string]map[string]graph.SymbolID{}
+	var methodSet func(t *graph.Symbol, depth int) map[string]graph.SymbolID
+	methodSet = func(t *graph.Symbol, depth int) map[string]graph.SymbolID {
+		if m, ok := memo[string(t.ID)]; ok {
+			return m
+		}
+		m := map[string]graph.SymbolID{}
+		memo[string(t.ID)] = m // break cycles
+		for n, id := range methods[string(t.ID)] {
+			m[n] = id
+		}
+		if depth < 4 {
+			for _, e := range embedded(t) {
+				for n, id := range methodSet(e, depth+1) {
+					if _, ok := m[n]; !ok {
+						m[n] = id
+					}
+				}
+			}
+		}
+		return m
+	}
+	// types by method name, for the intersection
+	holders := map[string][]*graph.Symbol{}
+	var concrete []*graph.Symbol
+	for _, t := range types {
+		if t.Kind == graph.KindInterface {
+			continue
+		}
+		concrete = append(concrete, t)
+		for n := range methodSet(t, 0) {
+			holders[n] = append(holders[n], t)
+		}
+	}
+	var edges []graph.Edge
+	ifaces := make([]*graph.Symbol, 0)
+	for _, t := range types {
+		if t.Kind == graph.KindInterface {
+			ifaces = append(ifaces, t)
+		}
+	}
+	slices.SortFunc(ifaces, func(a, b *graph.Symbol) int { return strings.Compare(string(a.ID), string(b.ID)) })
+	for _, iface := range ifaces {
+		want := methodSet(iface, 0)
+		if len(want) == 0 {
+			continue // the empty interface: everything implements it
+		}
+		// start from the rarest method name
+		var rarest string
+		for n := range want {
+			if rarest == "" || len(holders[n]) < len(holders[rarest]) || (len(holders[n]) == len(holders[rarest]) && n < rarest) {
+				rarest = n
+			}
+		}
+		cands := holders[rarest]
+		slices.SortFunc(cands, func(a, b *graph.Symbol) int { return strings.Compare(string(a.ID), string(b.ID)) })
+		for _, t := range cands {
+			have := methodSet(t, 0)
+			ok := true
+			for n := range want {
+				if _, found := have[n]; !found {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			edges = append(edges, graph.Edge{From: t.ID, To: iface.ID, Kind: graph.EdgeImplements,
+				Confidence: graph.ConfResolved, Path: t.Path, Range: t.NameRange})
+			names := make([]string, 0, len(want))
+			for n := range want {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			for _, n := range names {
+				edges = append(edges, graph.Edge{From: have[n], To: want[n], Kind: graph.EdgeImplements,
+					Confidence: graph.ConfResolved, Path: t.Path, Range: t.NameRange})
+			}
+		}
+	}
+	return edges
+}

@@ -1,0 +1,305 @@
+package resolve
+
+import (
+	"context"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/cairn-dev/cairn/graph"
+)
+
+// Source looks up definitions by name across the repository (the store, or
+// an in-memory table during a full run). SymbolsByName may match
+// case-insensitively; the index keeps exact matches only.
+type Source interface {
+	SymbolsByName(ctx context.Context, name string) ([]graph.Symbol, error)
+}
+
+// MemSource is a Source over a slice of symbols.
+type MemSource struct{ byName map[string][]graph.Symbol }
+
+// NewMemSource indexes syms by name.
+func NewMemSource(syms []graph.Symbol) *MemSource {
+	m := &MemSource{byName: make(map[string][]graph.Symbol, len(syms))}
+	for _, s := range syms {
+		m.byName[s.Name] = append(m.byName[s.Name], s)
+	}
+	return m
+}
+
+// SymbolsByName implements Source.
+func (m *MemSource) SymbolsByName(_ context.Context, name string) ([]graph.Symbol, error) {
+	return m.byName[name], nil
+}
+
+// Index is the resolver's view of the repository: symbols by exact name
+// (cached, safe for concurrent use) and the indexed files, for mapping
+// imports to files.
+type Index struct {
+	src   Source
+	ctx   context.Context
+	mu    sync.Mutex
+	cache map[string]*nameEntry
+	err   error
+
+	files map[string]graph.File
+	// goDirs are the directories holding Go files; pyModules maps a dotted
+	// Python module name to its file.
+	goDirs    map[string]bool
+	pyModules map[string]string
+	superMu   sync.Mutex
+	supers    map[graph.SymbolID][]graph.Symbol
+	// goMods maps a Go module path to its directory (from go.mod files).
+	goMods map[string]string
+	// jsPackages caches the files of bare JavaScript module specifiers.
+	jsMu       sync.Mutex
+	jsPackages map[string]map[string]bool
+}
+
+// jsPackageFiles maps a bare specifier ("zod", "@scope/pkg/sub") to the
+// repository's files under a directory of that name (a monorepo package).
+func (x *Index) jsPackageFiles(spec string) map[string]bool {
+	x.jsMu.Lock()
+	defer x.jsMu.Unlock()
+	if v, ok := x.jsPackages[spec]; ok {
+		return v
+	}
+	if x.jsPackages == nil {
+		x.jsPackages = map[string]map[string]bool{}
+	}
+	out := map[string]bool{}
+	needle := "/" + strings.TrimPrefix(spec, "@") + "/"
+	for p := range x.files {
+		if isJS(x.files[p].Lang) && strings.Contains("/"+p, needle) {
+			out[p] = true
+		}
+	}
+	x.jsPackages[spec] = out
+	return out
+}
+
+// SetGoModules tells the index which directory holds which Go module.
+func (x *Index) SetGoModules(mods map[string]string) { x.goMods = mods }
+
+// goImportDir maps an import path to a directory of the repository, when a
+// go.mod of the repository claims it.
+func (x *Index) goImportDir(importPath string) (string, bool) {
+	best, bestDir := "", ""
+	for mod, dir := range x.goMods {
+		if (importPath == mod || strings.HasPrefix(importPath, mod+"/")) && len(mod) > len(best) {
+			best, bestDir = mod, dir
+		}
+	}
+	if best == "" {
+		return "", false
+	}
+	rest := strings.TrimPrefix(strings.TrimPrefix(importPath, best), "/")
+	switch {
+	case bestDir == "." || bestDir == "":
+		if rest == "" {
+			return ".", true
+		}
+		return rest, true
+	case rest == "":
+		return bestDir, true
+	}
+	return bestDir + "/" + rest, true
+}
+
+// NewIndex builds an Index over src and the repository's files.
+func NewIndex(ctx context.Context, src Source, files []graph.File) *Index {
+	x := &Index{src: src, ctx: ctx, cache: map[string]*nameEntry{}, files: map[string]graph.File{},
+		goDirs: map[string]bool{}, pyModules: map[string]string{}, supers: map[graph.SymbolID][]graph.Symbol{}}
+	for _, f := range files {
+		x.files[f.Path] = f
+		switch f.Lang {
+		case graph.LangGo:
+			x.goDirs[path.Dir(f.Path)] = true
+		case graph.LangPython:
+			if f.Package != "" {
+				x.pyModules[f.Package] = f.Path
+			}
+		}
+	}
+	return x
+}
+
+// Err returns the first error the source reported.
+func (x *Index) Err() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.err
+}
+
+// nameEntry is everything known about one name, grouped the ways the
+// resolver asks.
+type nameEntry struct {
+	all   []graph.Symbol
+	types []graph.Symbol
+	// by language family (JavaScript with TypeScript, C with C++)
+	byLang map[graph.Language][]graph.Symbol
+	// members by the symbol of the type that owns them
+	members  map[string][]graph.Symbol
+	nmembers int
+}
+
+// entry returns the definitions spelled exactly name, grouped.
+func (x *Index) entry(name string) *nameEntry {
+	x.mu.Lock()
+	if v, ok := x.cache[name]; ok {
+		x.mu.Unlock()
+		return v
+	}
+	x.mu.Unlock()
+	all, err := x.src.SymbolsByName(x.ctx, name)
+	e := &nameEntry{}
+	for _, s := range all {
+		if s.Name != name {
+			continue
+		}
+		e.all = append(e.all, s)
+		if e.byLang == nil {
+			e.byLang = map[graph.Language][]graph.Symbol{}
+		}
+		e.byLang[langFamily(s.Lang)] = append(e.byLang[langFamily(s.Lang)], s)
+		if s.Kind.IsType() {
+			e.types = append(e.types, s)
+		}
+		if s.Container != "" {
+			if o := owner(s.ID); o != "" {
+				if e.members == nil {
+					e.members = map[string][]graph.Symbol{}
+				}
+				e.members[o] = append(e.members[o], s)
+				e.nmembers++
+			}
+		}
+	}
+	x.mu.Lock()
+	if err != nil && x.err == nil {
+		x.err = err
+	}
+	x.cache[name] = e
+	x.mu.Unlock()
+	return e
+}
+
+// byName returns the definitions spelled exactly name.
+func (x *Index) byName(name string) []graph.Symbol { return x.entry(name).all }
+
+// typesNamed returns the type definitions spelled exactly name.
+func (x *Index) typesNamed(name string) []graph.Symbol { return x.entry(name).types }
+
+// members returns the members named name of type t (methods, fields),
+// through its supertypes too, nearest first.
+func (x *Index) members(t *graph.Symbol, name string, depth int) []graph.Symbol {
+	e := x.entry(name)
+	if e.nmembers == 0 {
+		return nil
+	}
+	if m := e.members[string(t.ID)]; len(m) > 0 || depth <= 0 {
+		return m
+	}
+	var out []graph.Symbol
+	for _, sup := range x.supertypes(t) {
+		if sup.ID == t.ID {
+			continue
+		}
+		if m := x.members(&sup, name, depth-1); len(m) > 0 {
+			out = append(out, m...)
+		}
+	}
+	return out
+}
+
+// allMembers returns every member named name, or nil when there are more
+// than limit of them.
+func (x *Index) allMembers(name string, limit int) []graph.Symbol {
+	e := x.entry(name)
+	if e.nmembers == 0 || e.nmembers > limit {
+		return nil
+	}
+	out := make([]graph.Symbol, 0, e.nmembers)
+	for _, s := range e.all {
+		if s.Container != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// supertypes resolves t's Extends and Implements by name, preferring types
+// of t's own package (cached).
+func (x *Index) supertypes(t *graph.Symbol) []graph.Symbol {
+	x.superMu.Lock()
+	if v, ok := x.supers[t.ID]; ok {
+		x.superMu.Unlock()
+		return v
+	}
+	x.superMu.Unlock()
+	var out []graph.Symbol
+	for _, text := range append(append([]string(nil), t.Extends...), t.Implements...) {
+		_, name := typeName(text)
+		if name == "" || name == t.Name {
+			continue
+		}
+		cands := x.typesNamed(name)
+		if pref := filter(cands, func(s *graph.Symbol) bool { return samePackage(s, t) }); len(pref) > 0 {
+			cands = pref
+		}
+		if len(cands) <= 3 {
+			out = append(out, cands...)
+		}
+	}
+	x.superMu.Lock()
+	x.supers[t.ID] = out
+	x.superMu.Unlock()
+	return out
+}
+
+func typesOnly(ss []graph.Symbol) []graph.Symbol {
+	return filter(ss, func(s *graph.Symbol) bool { return s.Kind.IsType() })
+}
+
+func filter(ss []graph.Symbol, keep func(*graph.Symbol) bool) []graph.Symbol {
+	var out []graph.Symbol
+	for i := range ss {
+		if keep(&ss[i]) {
+			out = append(out, ss[i])
+		}
+	}
+	return out
+}
+
+// samePackage reports whether two symbols live in the same package as their
+// language understands it.
+func samePackage(a, b *graph.Symbol) bool {
+	if a.Lang != b.Lang && !(isJS(a.Lang) && isJS(b.Lang)) {
+		return false
+	}
+	switch a.Lang {
+	case graph.LangGo:
+		return path.Dir(a.Path) == path.Dir(b.Path)
+	case graph.LangJava:
+		return a.Package == b.Package
+	case graph.LangC, graph.LangCpp:
+		return true
+	}
+	return a.Path == b.Path
+}
+
+func isJS(l graph.Language) bool {
+	return l == graph.LangTypeScript || l == graph.LangTSX || l == graph.LangJavaScript
+}
+
+// langFamily groups languages that can refer to each other's definitions.
+func langFamily(l graph.Language) graph.Language {
+	switch l {
+	case graph.LangTSX, graph.LangJavaScript:
+		return graph.LangTypeScript
+	case graph.LangCpp:
+		return graph.LangC
+	}
+	return l
+}

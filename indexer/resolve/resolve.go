@@ -1,0 +1,950 @@
+package resolve
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/cairn-dev/cairn/graph"
+)
+
+// MaxCandidates bounds a name-only fan-out; beyond it a name stays
+// unresolved.
+const MaxCandidates = 16
+
+// langRules holds what the resolver must know per language.
+type langRules struct {
+	selfWords []string // names of the enclosing object
+	superWord string
+	// implicitMembers: a bare name can be a member of the enclosing type
+	// (Java, C++).
+	implicitMembers bool
+	// bareWritesAreLocal: assigning a bare name inside a function declares
+	// a local (Python, JavaScript).
+	bareWritesAreLocal bool
+	ctorNames          []string // member names of constructors
+}
+
+var rules = map[graph.Language]*langRules{
+	graph.LangGo:         {},
+	graph.LangPython:     {selfWords: []string{"self", "cls"}, superWord: "super()", bareWritesAreLocal: true, ctorNames: []string{"__init__"}},
+	graph.LangTypeScript: {selfWords: []string{"this"}, superWord: "super", bareWritesAreLocal: false, ctorNames: []string{"constructor"}},
+	graph.LangTSX:        {selfWords: []string{"this"}, superWord: "super", ctorNames: []string{"constructor"}},
+	graph.LangJavaScript: {selfWords: []string{"this"}, superWord: "super", ctorNames: []string{"constructor"}},
+	graph.LangJava:       {selfWords: []string{"this"}, superWord: "super", implicitMembers: true},
+	graph.LangRust:       {selfWords: []string{"self", "Self"}},
+	graph.LangC:          {},
+	graph.LangCpp:        {selfWords: []string{"this"}, implicitMembers: true},
+}
+
+// Resolver resolves the occurrences of files against an Index.
+type Resolver struct {
+	x *Index
+	// ModuleSymbol names the file-level "symbol" of a file, the source of
+	// edges from code outside any definition.
+	ModuleSymbol func(lang graph.Language, path, pkg string) graph.SymbolID
+}
+
+// New returns a resolver over x.
+func New(x *Index, module func(lang graph.Language, path, pkg string) graph.SymbolID) *Resolver {
+	return &Resolver{x: x, ModuleSymbol: module}
+}
+
+type target struct {
+	sym  graph.Symbol
+	conf graph.Confidence
+}
+
+// fileCtx is the resolution state of one file.
+type fileCtx struct {
+	r      *Resolver
+	x      *Index
+	ff     *graph.FileFacts
+	rules  *langRules
+	module graph.SymbolID
+	// imports by the local name they bind
+	imports map[string][]graph.Import
+	// locals and typed bindings per scope (a symbol index of the file; -1 is
+	// the file level)
+	locals   map[int32]map[string]bool
+	bindings map[int32]map[string]string
+	// topByName: this file's top-level definitions
+	topByName map[string][]int
+	// depth guards the mutual recursion of type inference (x := x.Next()).
+	depth int
+}
+
+// File resolves ff's occurrences in place (Symbol and Confidence of those
+// that resolve to exactly one symbol) and returns the file's edges.
+func (r *Resolver) File(ff *graph.FileFacts) []graph.Edge {
+	lr := rules[ff.File.Lang]
+	if lr == nil || !ff.File.Status.Analysed() {
+		return nil
+	}
+	c := &fileCtx{r: r, x: r.x, ff: ff, rules: lr, imports: map[string][]graph.Import{},
+		locals: map[int32]map[string]bool{}, bindings: map[int32]map[string]string{}, topByName: map[string][]int{}}
+	if r.ModuleSymbol != nil {
+		c.module = r.ModuleSymbol(ff.File.Lang, ff.File.Path, ff.File.Package)
+	}
+	for _, im := range ff.Imports {
+		if n := c.importLocalName(im); n != "" {
+			c.imports[n] = append(c.imports[n], im)
+		}
+	}
+	for _, b := range ff.Bindings {
+		if c.locals[b.Scope] == nil {
+			c.locals[b.Scope] = map[string]bool{}
+			c.bindings[b.Scope] = map[string]string{}
+		}
+		c.locals[b.Scope][b.Name] = true
+		if b.Type != "" {
+			c.bindings[b.Scope][b.Name] = b.Type
+		}
+	}
+	for i := range ff.Symbols {
+		if ff.Symbols[i].Parent < 0 {
+			c.topByName[ff.Symbols[i].Name] = append(c.topByName[ff.Symbols[i].Name], i)
+		}
+	}
+	if lr.bareWritesAreLocal {
+		for _, o := range ff.Occurrences {
+			if o.Role&graph.RoleWrite != 0 && o.Qualifier == "" && o.Enclosing >= 0 && ff.Symbols[o.Enclosing].Kind.IsCallable() {
+				if c.locals[o.Enclosing] == nil {
+					c.locals[o.Enclosing] = map[string]bool{}
+					c.bindings[o.Enclosing] = map[string]string{}
+				}
+				c.locals[o.Enclosing][o.Name] = true
+			}
+		}
+	}
+
+	var edges []graph.Edge
+	// contains
+	for i := range ff.Symbols {
+		s := &ff.Symbols[i]
+		from := c.module
+		if s.Parent >= 0 {
+			from = ff.Symbols[s.Parent].ID
+		}
+		if from != "" {
+			edges = append(edges, graph.Edge{From: from, To: s.ID, Kind: graph.EdgeContains, Confidence: graph.ConfResolved, Path: ff.File.Path, Range: s.NameRange})
+		}
+	}
+	// occurrences
+	for i := range ff.Occurrences {
+		o := &ff.Occurrences[i]
+		if o.Role&graph.RoleDefinition != 0 {
+			continue
+		}
+		var ts []target
+		if o.Symbol != "" && o.Confidence == graph.ConfPrecise {
+			ts = []target{{sym: graph.Symbol{ID: o.Symbol, Kind: graph.KindUnknown}, conf: graph.ConfPrecise}}
+		} else {
+			o.Symbol, o.Confidence = "", 0
+			if o.Qualifier == "" && o.Role&graph.RoleImport == 0 && c.isLocal(o.Name, o.Enclosing) {
+				// A parameter or local variable: not a symbol, and not a
+				// reference to any definition of the same name.
+				o.Symbol, o.Confidence = graph.LocalSymbol(o.Name), graph.ConfResolved
+				continue
+			}
+			ts = c.resolve(o)
+			if len(ts) == 1 {
+				o.Symbol, o.Confidence = ts[0].sym.ID, ts[0].conf
+			}
+		}
+		edges = c.occurrenceEdges(edges, o, ts)
+	}
+	// supertypes and overrides
+	for i := range ff.Symbols {
+		s := &ff.Symbols[i]
+		if !s.Kind.IsType() {
+			continue
+		}
+		for _, kind := range []graph.EdgeKind{graph.EdgeExtends, graph.EdgeImplements} {
+			texts := s.Extends
+			if kind == graph.EdgeImplements {
+				texts = s.Implements
+			}
+			for _, text := range texts {
+				ts := c.typeRef(text, int32(i))
+				for _, t := range ts {
+					if t.sym.ID == s.ID {
+						continue
+					}
+					edges = append(edges, graph.Edge{From: s.ID, To: t.sym.ID, Kind: kind, Confidence: t.conf,
+						Ambiguous: len(ts) > 1, Path: ff.File.Path, Range: s.NameRange})
+				}
+			}
+		}
+	}
+	edges = append(edges, c.overrides()...)
+	return edges
+}
+
+// importLocalName is the name an import binds, by language rules.
+func (c *fileCtx) importLocalName(im graph.Import) string {
+	switch c.ff.File.Lang {
+	case graph.LangPython:
+		if im.Alias != "" {
+			return im.Alias
+		}
+		if im.Name != "" {
+			if im.Name == "*" {
+				return ""
+			}
+			return im.Name
+		}
+		head, _, _ := strings.Cut(im.Module, ".")
+		return head // import a.b binds a
+	case graph.LangC, graph.LangCpp:
+		return ""
+	case graph.LangGo:
+		if im.Alias != "" {
+			if im.Alias == "_" || im.Alias == "." {
+				return ""
+			}
+			return im.Alias
+		}
+		return goPackageName(im.Module)
+	}
+	if im.Name == "*" {
+		return ""
+	}
+	return im.LocalName()
+}
+
+// scopes returns the enclosing symbol chain of an occurrence, innermost
+// first, ending with -1 (the file).
+func (c *fileCtx) scopes(enc int32) []int32 {
+	var out []int32
+	for s := enc; s >= 0; s = c.ff.Symbols[s].Parent {
+		out = append(out, s)
+	}
+	return append(out, -1)
+}
+
+func (c *fileCtx) isLocal(name string, enc int32) bool {
+	for _, s := range c.scopes(enc) {
+		if s < 0 && c.ff.File.Lang != graph.LangGo {
+			break // file-level bindings are module variables (symbols)
+		}
+		if c.locals[s][name] {
+			return s >= 0 || c.topByName[name] == nil
+		}
+	}
+	return false
+}
+
+func (c *fileCtx) bindingType(name string, enc int32) (string, bool) {
+	for _, s := range c.scopes(enc) {
+		if t, ok := c.bindings[s][name]; ok {
+			return t, true
+		}
+		if c.locals[s][name] {
+			return "", true // an untyped local shadows outer names
+		}
+	}
+	return "", false
+}
+
+// enclosingType returns the innermost type around a scope.
+func (c *fileCtx) enclosingType(enc int32) *graph.Symbol {
+	for s := enc; s >= 0; s = c.ff.Symbols[s].Parent {
+		if c.ff.Symbols[s].Kind.IsType() {
+			return &c.ff.Symbols[s]
+		}
+	}
+	// Go methods are not nested in their type: the container names it.
+	if enc >= 0 {
+		m := &c.ff.Symbols[enc]
+		for m.Parent >= 0 {
+			m = &c.ff.Symbols[m.Parent]
+		}
+		if m.Container != "" {
+			for _, t := range c.x.typesNamed(lastComponent(m.Container)) {
+				if strings.HasPrefix(string(m.ID), string(t.ID)) {
+					t := t
+					return &t
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func lastComponent(s string) string {
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// resolve finds the targets of one reference.
+func (c *fileCtx) resolve(o *graph.Occurrence) []target {
+	if o.Role&graph.RoleImport != 0 {
+		return c.resolveImported(o)
+	}
+	if o.Qualifier == "" {
+		return c.resolveBare(o.Name, o.Enclosing, o.Role)
+	}
+	return c.resolveMember(o)
+}
+
+func one(syms []graph.Symbol, conf graph.Confidence) []target {
+	out := make([]target, len(syms))
+	for i, s := range syms {
+		out[i] = target{sym: s, conf: conf}
+	}
+	return out
+}
+
+// nameOnly applies the name-only fallback to candidates.
+func nameOnly(cands []graph.Symbol) []target {
+	if len(cands) == 0 || len(cands) > MaxCandidates {
+		return nil
+	}
+	return one(cands, graph.ConfNameOnly)
+}
+
+func (c *fileCtx) sameLang(ss []graph.Symbol) []graph.Symbol {
+	l := c.ff.File.Lang
+	return filter(ss, func(s *graph.Symbol) bool {
+		return s.Lang == l || (isJS(s.Lang) && isJS(l)) || (l == graph.LangC && s.Lang == graph.LangCpp) || (l == graph.LangCpp && s.Lang == graph.LangC)
+	})
+}
+
+func (c *fileCtx) resolveBare(name string, enc int32, role graph.Role) []target {
+	if c.isLocal(name, enc) {
+		return nil
+	}
+	// same file, top level (and the file's own nested definitions)
+	if idx := c.topByName[name]; len(idx) > 0 {
+		var ss []graph.Symbol
+		for _, i := range idx {
+			ss = append(ss, c.ff.Symbols[i])
+		}
+		return one(dedupeIDs(ss), graph.ConfResolved)
+	}
+	// members of the enclosing type, without this.
+	if c.rules.implicitMembers {
+		if t := c.enclosingType(enc); t != nil {
+			if ms := c.x.members(t, name, 3); len(ms) > 0 {
+				return one(dedupeIDs(ms), graph.ConfResolved)
+			}
+		}
+	}
+	// imported names
+	if ims := c.imports[name]; len(ims) > 0 {
+		if ts := c.resolveImportBinding(ims, name); len(ts) > 0 {
+			return ts
+		}
+	}
+	all := c.x.entry(name).byLang[langFamily(c.ff.File.Lang)]
+	me := &graph.Symbol{Lang: c.ff.File.Lang, Path: c.ff.File.Path, Package: c.ff.File.Package}
+	// same package (Go directory, Java package, C translation units)
+	if pkg := filter(all, func(s *graph.Symbol) bool { return s.Parent < 0 && samePackage(s, me) }); len(pkg) > 0 {
+		conf := graph.ConfResolved
+		if c.ff.File.Lang == graph.LangC || c.ff.File.Lang == graph.LangCpp {
+			conf = graph.ConfNameOnly // any translation unit may define it
+		}
+		if len(pkg) > 1 && conf == graph.ConfNameOnly {
+			return nameOnly(dedupeIDs(pkg))
+		}
+		return one(dedupeIDs(pkg), conf)
+	}
+	// name only: top-level definitions of the language
+	return nameOnly(dedupeIDs(filter(all, func(s *graph.Symbol) bool { return s.Container == "" })))
+}
+
+// resolveImported resolves the name of an import statement itself.
+func (c *fileCtx) resolveImported(o *graph.Occurrence) []target {
+	for _, im := range c.ff.Imports {
+		if im.Range.StartByte <= o.Range.StartByte && o.Range.EndByte <= im.Range.EndByte {
+			if ts := c.moduleMember(im.Module, o.Name); len(ts) > 0 {
+				return ts
+			}
+		}
+	}
+	return nil
+}
+
+// resolveImportBinding resolves a name bound by imports.
+func (c *fileCtx) resolveImportBinding(ims []graph.Import, name string) []target {
+	for _, im := range ims {
+		member := im.Name
+		if member == "" || member == "*" || member == "default" {
+			continue // a module: not a symbol by itself
+		}
+		if ts := c.moduleMember(im.Module, lastComponent(strings.ReplaceAll(member, "::", "."))); len(ts) > 0 {
+			return ts
+		}
+	}
+	return nil
+}
+
+// moduleMember finds top-level definitions named name in an imported module.
+func (c *fileCtx) moduleMember(module, name string) []target {
+	cands := c.x.entry(name).byLang[langFamily(c.ff.File.Lang)]
+	var in []graph.Symbol
+	switch c.ff.File.Lang {
+	case graph.LangGo:
+		in = c.goPackageMembers(module, cands)
+	case graph.LangPython:
+		mod := c.pythonModule(module)
+		in = filter(cands, func(s *graph.Symbol) bool {
+			return s.Parent < 0 && (s.Package == mod || strings.HasSuffix(s.Package, "."+mod) ||
+				// from pkg import name where name is in pkg/__init__.py
+				strings.HasSuffix(s.Package, "."+mod+".__init__"))
+		})
+	case graph.LangTypeScript, graph.LangTSX, graph.LangJavaScript:
+		files := c.jsModuleFiles(module)
+		in = filter(cands, func(s *graph.Symbol) bool { return s.Parent < 0 && files[s.Path] })
+	case graph.LangJava:
+		in = filter(cands, func(s *graph.Symbol) bool { return s.Package == module || strings.HasSuffix(module, "."+s.Name) })
+	case graph.LangRust:
+		segs := strings.Split(strings.ReplaceAll(module, "::", "/"), "/")
+		in = filter(cands, func(s *graph.Symbol) bool {
+			for _, seg := range segs {
+				if seg != "crate" && seg != "self" && seg != "super" && strings.Contains(s.Path, seg) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	if len(in) == 0 {
+		return nil
+	}
+	return one(dedupeIDs(in), graph.ConfResolved)
+}
+
+// goPackageMembers keeps the top-level Go candidates in the package an
+// import path names: through the repository's go.mod files when one claims
+// the path (external packages then match nothing), else by the longest
+// common suffix of path elements, at least two.
+func (c *fileCtx) goPackageMembers(importPath string, cands []graph.Symbol) []graph.Symbol {
+	if dir, ok := c.x.goImportDir(importPath); ok {
+		return filter(cands, func(s *graph.Symbol) bool { return s.Parent < 0 && path.Dir(s.Path) == dir })
+	} else if len(c.x.goMods) > 0 {
+		return nil
+	}
+	ip := strings.Split(importPath, "/")
+	best, bestLen := []graph.Symbol(nil), 0
+	for _, s := range cands {
+		if s.Parent >= 0 {
+			continue
+		}
+		d := strings.Split(path.Dir(s.Path), "/")
+		n := 0
+		for n < len(ip) && n < len(d) && ip[len(ip)-1-n] == d[len(d)-1-n] {
+			n++
+		}
+		if n < min(2, len(ip)) {
+			continue
+		}
+		switch {
+		case n > bestLen:
+			best, bestLen = []graph.Symbol{s}, n
+		case n == bestLen:
+			best = append(best, s)
+		}
+	}
+	return best
+}
+
+// pythonModule makes a relative module absolute against this file's module.
+func (c *fileCtx) pythonModule(mod string) string {
+	if !strings.HasPrefix(mod, ".") {
+		return mod
+	}
+	dots := len(mod) - len(strings.TrimLeft(mod, "."))
+	rest := mod[dots:]
+	base := c.ff.File.Package
+	if !strings.HasSuffix(c.ff.File.Path, "__init__.py") {
+		// a module's package is its parent
+		if i := strings.LastIndexByte(base, '.'); i >= 0 {
+			base = base[:i]
+		} else {
+			base = ""
+		}
+	}
+	for i := 1; i < dots; i++ {
+		if j := strings.LastIndexByte(base, '.'); j >= 0 {
+			base = base[:j]
+		} else {
+			base = ""
+		}
+	}
+	switch {
+	case base == "":
+		return rest
+	case rest == "":
+		return base
+	}
+	return base + "." + rest
+}
+
+// jsModuleFiles maps a relative import specifier to the files it can mean.
+func (c *fileCtx) jsModuleFiles(spec string) map[string]bool {
+	if !strings.HasPrefix(spec, ".") {
+		return c.x.jsPackageFiles(spec)
+	}
+	out := map[string]bool{}
+	base := path.Join(path.Dir(c.ff.File.Path), spec)
+	base = strings.TrimSuffix(base, path.Ext(base))
+	for _, ext := range []string{"", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".d.ts", "/index.ts", "/index.tsx", "/index.js"} {
+		if _, ok := c.x.files[base+ext]; ok {
+			out[base+ext] = true
+		}
+	}
+	if _, ok := c.x.files[path.Join(path.Dir(c.ff.File.Path), spec)]; ok {
+		out[path.Join(path.Dir(c.ff.File.Path), spec)] = true
+	}
+	return out
+}
+
+func isJSPath(p string) bool {
+	switch path.Ext(p) {
+	case ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts":
+		return true
+	}
+	return false
+}
+
+// resolveMember resolves q.name.
+func (c *fileCtx) resolveMember(o *graph.Occurrence) []target {
+	steps := splitQualifier(o.Qualifier)
+	types, mod, conf := c.qualifierType(steps, o.Enclosing)
+	switch {
+	case mod != "":
+		if ts := c.moduleMember(mod, o.Name); len(ts) > 0 {
+			return ts
+		}
+		return nil // a module we know, a member we do not (external)
+	case len(types) > 0:
+		var ms []graph.Symbol
+		for i := range types {
+			ms = append(ms, c.x.members(&types[i], o.Name, 4)...)
+		}
+		if len(ms) > 0 {
+			if conf == graph.ConfNameOnly {
+				return nameOnly(dedupeIDs(ms))
+			}
+			return one(dedupeIDs(ms), conf)
+		}
+		// A type we know without the member: it comes from elsewhere
+		// (embedded from another package, a library base class).
+	}
+	// name only: members with that name
+	if ms := c.sameLang(c.x.allMembers(o.Name, 4*MaxCandidates)); len(ms) > 0 {
+		return nameOnly(dedupeIDs(ms))
+	}
+	return nil
+}
+
+// qualifierType follows a qualifier chain to the types it can denote. It
+// returns a module instead when the chain names an imported module.
+func (c *fileCtx) qualifierType(steps []string, enc int32) (types []graph.Symbol, module string, conf graph.Confidence) {
+	if len(steps) == 0 || len(steps) > 5 {
+		return nil, "", 0
+	}
+	head := steps[0]
+	conf = graph.ConfResolved
+	call := strings.HasSuffix(head, "()")
+	headName := strings.TrimSuffix(head, "()")
+	switch {
+	case slices.Contains(c.rules.selfWords, headName):
+		if t := c.enclosingType(enc); t != nil {
+			types = []graph.Symbol{*t}
+		}
+	case c.rules.superWord != "" && (head == c.rules.superWord || headName == c.rules.superWord):
+		if t := c.enclosingType(enc); t != nil {
+			types = c.x.supertypes(t)
+		}
+	default:
+		if bt, ok := c.bindingType(headName, enc); ok {
+			if bt == "" {
+				return nil, "", 0
+			}
+			types = c.typeOfText(bt, enc)
+			break
+		}
+		if mod := c.moduleOf(steps); mod != "" {
+			n := c.moduleSteps(steps)
+			if n == len(steps) {
+				return nil, mod, conf
+			}
+			// pkg.Type.member or pkg.var.member
+			ts := c.moduleMember(mod, strings.TrimSuffix(steps[n], "()"))
+			types = c.symbolsToTypes(ts, strings.HasSuffix(steps[n], "()"))
+			steps = steps[n:]
+			break
+		}
+		// a type or a top-level value named by the head
+		ts := c.resolveBare(headName, enc, graph.RoleRead)
+		types = c.symbolsToTypes(ts, call)
+		for _, t := range ts {
+			if t.conf < conf {
+				conf = t.conf
+			}
+		}
+	}
+	for _, step := range steps[1:] {
+		if len(types) == 0 {
+			return nil, "", 0
+		}
+		name := strings.TrimSuffix(step, "()")
+		var ms []graph.Symbol
+		for i := range types {
+			ms = append(ms, c.x.members(&types[i], name, 4)...)
+		}
+		next := c.symbolsToTypes(one(ms, conf), strings.HasSuffix(step, "()"))
+		types = next
+	}
+	if len(types) > MaxCandidates {
+		return nil, "", 0
+	}
+	return dedupeIDs(types), "", conf
+}
+
+// moduleOf returns the imported module a qualifier chain starts with.
+func (c *fileCtx) moduleOf(steps []string) string {
+	ims := c.imports[steps[0]]
+	for _, im := range ims {
+		switch c.ff.File.Lang {
+		case graph.LangPython:
+			switch {
+			case im.Name == "" && im.Alias == "":
+				// import a.b binds a; a.b.f means module a.b
+				dotted := strings.Join(steps, ".")
+				if dotted == im.Module || strings.HasPrefix(dotted, im.Module+".") {
+					return im.Module
+				}
+				return steps[0]
+			case im.Name == "":
+				return im.Module // import a.b as x
+			default:
+				// from a import b: b may be a submodule
+				full := c.pythonModule(im.Module)
+				if full != "" && !strings.HasSuffix(full, ".") {
+					full += "."
+				}
+				full += im.Name
+				if _, ok := c.x.pyModules[full]; ok || c.hasPyModuleSuffix(full) {
+					return full
+				}
+			}
+		case graph.LangGo:
+			return im.Module
+		case graph.LangTypeScript, graph.LangTSX, graph.LangJavaScript:
+			if im.Name == "" || im.Name == "*" {
+				return im.Module
+			}
+		}
+	}
+	return ""
+}
+
+func (c *fileCtx) hasPyModuleSuffix(mod string) bool {
+	for m := range c.x.pyModules {
+		if strings.HasSuffix(m, "."+mod) {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleSteps returns how many leading steps the module spans.
+func (c *fileCtx) moduleSteps(steps []string) int {
+	if c.ff.File.Lang != graph.LangPython {
+		return 1
+	}
+	for _, im := range c.imports[steps[0]] {
+		if im.Name == "" && im.Alias == "" {
+			n := len(strings.Split(im.Module, "."))
+			if n <= len(steps) && strings.Join(steps[:n], ".") == im.Module {
+				return n
+			}
+		}
+	}
+	return 1
+}
+
+// symbolsToTypes turns resolved symbols into the types of their values:
+// a type stays itself (a static access, or a constructor when called), a
+// field or variable gives its declared type, a function its result type.
+func (c *fileCtx) symbolsToTypes(ts []target, called bool) []graph.Symbol {
+	var out []graph.Symbol
+	for _, t := range ts {
+		s := t.sym
+		switch {
+		case s.Kind.IsType():
+			out = append(out, s)
+		case s.Kind.IsCallable():
+			if s.Kind == graph.KindConstructor {
+				if ty := c.x.ownerType(&s); ty != nil {
+					out = append(out, *ty)
+				}
+				continue
+			}
+			if s.Type != "" {
+				out = append(out, c.typeInContext(s.Type, &s)...)
+			}
+		default:
+			if s.Type != "" {
+				out = append(out, c.typeInContext(s.Type, &s)...)
+			}
+		}
+	}
+	return out
+}
+
+// typeOfText resolves a binding's type text in this file: a declared type,
+// or "f()" — the result of calling f.
+func (c *fileCtx) typeOfText(text string, enc int32) []graph.Symbol {
+	if c.depth > 4 {
+		return nil
+	}
+	c.depth++
+	defer func() { c.depth-- }()
+	if strings.HasSuffix(text, "()") {
+		callee := strings.TrimSuffix(text, "()")
+		steps := splitQualifier(callee)
+		var ts []target
+		if len(steps) == 1 {
+			ts = c.resolveBare(steps[0], enc, graph.RoleCall)
+		} else {
+			ts = c.resolveMember(&graph.Occurrence{Name: strings.TrimSuffix(steps[len(steps)-1], "()"),
+				Qualifier: strings.Join(steps[:len(steps)-1], "."), Enclosing: enc})
+		}
+		return c.symbolsToTypes(ts, true)
+	}
+	return symbolsOf(c.typeRef(text, enc))
+}
+
+func symbolsOf(ts []target) []graph.Symbol {
+	out := make([]graph.Symbol, len(ts))
+	for i, t := range ts {
+		out[i] = t.sym
+	}
+	return out
+}
+
+// typeRef resolves a type as written in this file.
+func (c *fileCtx) typeRef(text string, enc int32) []target {
+	qual, name := typeName(text)
+	if name == "" {
+		return nil
+	}
+	if qual != "" {
+		if mod := c.moduleOf(splitQualifier(qual)); mod != "" {
+			return c.typesIn(c.moduleMember(mod, name))
+		}
+		// Outer.Inner or an unknown package: by name
+		return nameOnly(c.sameLang(c.x.typesNamed(name)))
+	}
+	return c.typesIn(c.resolveBare(name, enc, graph.RoleTypeUse))
+}
+
+func (c *fileCtx) typesIn(ts []target) []target {
+	var out []target
+	for _, t := range ts {
+		if t.sym.Kind.IsType() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// typeInContext resolves a type text found on symbol s (a field's declared
+// type), in s's package rather than this file's.
+func (c *fileCtx) typeInContext(text string, s *graph.Symbol) []graph.Symbol {
+	qual, name := typeName(text)
+	if name == "" {
+		return nil
+	}
+	cands := c.x.typesNamed(name)
+	if qual == "" {
+		if same := filter(cands, func(t *graph.Symbol) bool { return samePackage(t, s) }); len(same) > 0 {
+			return same
+		}
+	} else {
+		q := lastComponent(qual)
+		if m := filter(cands, func(t *graph.Symbol) bool {
+			return path.Base(path.Dir(t.Path)) == q || strings.HasSuffix(t.Package, q) || t.Container == q
+		}); len(m) > 0 {
+			return m
+		}
+	}
+	if len(cands) == 1 {
+		return cands
+	}
+	return nil
+}
+
+// ownerType returns the type a member belongs to.
+func (x *Index) ownerType(m *graph.Symbol) *graph.Symbol {
+	if m.Container == "" {
+		return nil
+	}
+	for _, t := range x.typesNamed(lastComponent(m.Container)) {
+		if strings.HasPrefix(string(m.ID), string(t.ID)) {
+			t := t
+			return &t
+		}
+	}
+	return nil
+}
+
+func dedupeIDs(ss []graph.Symbol) []graph.Symbol {
+	seen := map[graph.SymbolID]bool{}
+	out := ss[:0:0]
+	for _, s := range ss {
+		if !seen[s.ID] {
+			seen[s.ID] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// occurrenceEdges derives the edges of one resolved occurrence.
+func (c *fileCtx) occurrenceEdges(edges []graph.Edge, o *graph.Occurrence, ts []target) []graph.Edge {
+	if len(ts) == 0 {
+		return edges
+	}
+	from := c.module
+	isTest := false
+	if o.Enclosing >= 0 {
+		s := &c.ff.Symbols[o.Enclosing]
+		from = s.ID
+		for p := o.Enclosing; p >= 0; p = c.ff.Symbols[p].Parent {
+			if c.ff.Symbols[p].IsTest {
+				isTest = true
+			}
+		}
+	}
+	if from == "" {
+		return edges
+	}
+	amb := len(ts) > 1
+	add := func(to graph.SymbolID, kind graph.EdgeKind, conf graph.Confidence) {
+		edges = append(edges, graph.Edge{From: from, To: to, Kind: kind, Confidence: conf, Ambiguous: amb, Path: c.ff.File.Path, Range: o.Range})
+	}
+	for _, t := range ts {
+		kinds := edgeKinds(o.Role, t.sym.Kind)
+		for _, k := range kinds {
+			add(t.sym.ID, k, t.conf)
+		}
+		if o.Role&graph.RoleCall != 0 {
+			if isTest {
+				add(t.sym.ID, graph.EdgeTests, t.conf)
+			}
+			// calling a class calls its constructor
+			if t.sym.Kind.IsType() {
+				for _, ctor := range c.constructors(&t.sym) {
+					add(ctor.ID, graph.EdgeCalls, t.conf)
+				}
+			}
+		}
+	}
+	return edges
+}
+
+func (c *fileCtx) constructors(t *graph.Symbol) []graph.Symbol {
+	var out []graph.Symbol
+	names := c.rules.ctorNames
+	if c.ff.File.Lang == graph.LangJava || c.ff.File.Lang == graph.LangCpp {
+		names = []string{t.Name}
+	}
+	for _, n := range names {
+		for _, m := range c.x.members(t, n, 0) {
+			if m.Kind == graph.KindConstructor || m.Kind == graph.KindMethod {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// edgeKinds maps an occurrence role and its target's kind to edge kinds.
+func edgeKinds(role graph.Role, target graph.SymbolKind) []graph.EdgeKind {
+	var out []graph.EdgeKind
+	if role&graph.RoleCall != 0 {
+		out = append(out, graph.EdgeCalls)
+	}
+	if role&graph.RoleWrite != 0 {
+		out = append(out, graph.EdgeWrites)
+	}
+	if role&graph.RoleRead != 0 {
+		switch target {
+		case graph.KindField, graph.KindVariable, graph.KindConstant, graph.KindProperty, graph.KindEnumMember, graph.KindUnknown:
+			out = append(out, graph.EdgeReads)
+		default:
+			out = append(out, graph.EdgeReferences)
+		}
+	}
+	if role&graph.RoleTypeUse != 0 && role&graph.RoleCall == 0 {
+		out = append(out, graph.EdgeTypeUse)
+	}
+	if role&graph.RoleImport != 0 {
+		out = append(out, graph.EdgeImports)
+	}
+	return out
+}
+
+// overrides links methods to the methods they override in supertypes.
+func (c *fileCtx) overrides() []graph.Edge {
+	var out []graph.Edge
+	for i := range c.ff.Symbols {
+		m := &c.ff.Symbols[i]
+		if m.Kind != graph.KindMethod || m.Parent < 0 {
+			continue
+		}
+		t := &c.ff.Symbols[m.Parent]
+		if !t.Kind.IsType() {
+			continue
+		}
+		seen := map[graph.SymbolID]bool{}
+		var walk func(t *graph.Symbol, depth int)
+		walk = func(t *graph.Symbol, depth int) {
+			if depth > 4 {
+				return
+			}
+			for _, sup := range c.x.supertypes(t) {
+				if seen[sup.ID] {
+					continue
+				}
+				seen[sup.ID] = true
+				found := false
+				for _, sm := range c.x.members(&sup, m.Name, 0) {
+					if sm.Kind.IsCallable() && sm.ID != m.ID {
+						out = append(out, graph.Edge{From: m.ID, To: sm.ID, Kind: graph.EdgeOverrides, Confidence: graph.ConfResolved,
+							Path: c.ff.File.Path, Range: m.NameRange})
+						found = true
+					}
+				}
+				if !found {
+					walk(&sup, depth+1)
+				}
+			}
+		}
+		walk(t, 0)
+	}
+	return out
+}
+
+// goPackageName guesses the name a Go import path binds: its last element,
+// without a major-version element or a gopkg.in ".vN" suffix.
+func goPackageName(importPath string) string {
+	parts := strings.Split(importPath, "/")
+	last := parts[len(parts)-1]
+	if len(parts) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		last = parts[len(parts)-2]
+	}
+	if i := strings.Index(last, ".v"); i > 0 {
+		last = last[:i]
+	}
+	last = strings.TrimPrefix(last, "go-")
+	return strings.ReplaceAll(last, "-", "_")
+}

@@ -1,0 +1,313 @@
+package indexer
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/indexer/resolve"
+	"github.com/cairn-dev/cairn/indexer/treesitter"
+)
+
+// defTracker records which names changed their set of definitions during a
+// run: files that mention such a name must be resolved again, since what
+// their references mean may have changed.
+type defTracker struct {
+	names     map[string]bool
+	goChanged bool
+}
+
+func newDefTracker() *defTracker { return &defTracker{names: map[string]bool{}} }
+
+// change compares a file's definitions before and after.
+func (d *defTracker) change(before, after []graph.Symbol) {
+	ids := func(ss []graph.Symbol) map[string][]graph.SymbolID {
+		m := map[string][]graph.SymbolID{}
+		for _, s := range ss {
+			m[s.Name] = append(m[s.Name], s.ID)
+		}
+		for k := range m {
+			slices.Sort(m[k])
+		}
+		return m
+	}
+	a, b := ids(before), ids(after)
+	for n, x := range a {
+		if !slices.Equal(x, b[n]) {
+			d.names[n] = true
+		}
+	}
+	for n := range b {
+		if _, ok := a[n]; !ok {
+			d.names[n] = true
+		}
+	}
+	for _, ss := range [][]graph.Symbol{before, after} {
+		for _, s := range ss {
+			if s.Lang == graph.LangGo && d.names[s.Name] {
+				d.goChanged = true
+			}
+		}
+	}
+}
+
+// lockedReader serialises reads through the writer's transaction.
+type lockedReader struct {
+	mu sync.Mutex
+	r  graph.Reader
+}
+
+func (l *lockedReader) SymbolsByName(ctx context.Context, name string) ([]graph.Symbol, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.SymbolsByName(ctx, name)
+}
+
+func (l *lockedReader) SymbolsInFile(ctx context.Context, p string) ([]graph.Symbol, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.SymbolsInFile(ctx, p)
+}
+
+// resolveStats summarises the resolution pass.
+type resolveStats struct {
+	Files   int
+	Edges   int
+	Derived int
+	Ranked  bool
+}
+
+// resolveFiles resolves the given files' references, replaces their edges,
+// then recomputes whole-graph edges and centrality when warranted.
+func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []string, full bool, defs *defTracker,
+	goMods map[string]string, workers int, progress func(Progress)) (resolveStats, error) {
+	var st resolveStats
+	view := w.View()
+	lr := &lockedReader{r: view}
+	files, err := view.Files(ctx)
+	if err != nil {
+		return st, err
+	}
+	// The symbol table: all in memory for a full run, looked up lazily
+	// through the transaction otherwise.
+	var src resolve.Source = lr
+	var all []graph.Symbol
+	byPath := map[string][]graph.Symbol{}
+	if full {
+		if err := view.AllSymbols(ctx, func(s graph.Symbol) error {
+			s.Doc, s.Signature = "", "" // not needed to resolve; keep memory down
+			all = append(all, s)
+			return nil
+		}); err != nil {
+			return st, err
+		}
+		src = resolve.NewMemSource(all)
+		for _, s := range all {
+			byPath[s.Path] = append(byPath[s.Path], s)
+		}
+	}
+	// facts reads what the resolver needs of one file: the per-file facts
+	// and its symbols (from memory in a full run).
+	facts := func(p string) (*graph.FileFacts, error) {
+		lr.mu.Lock()
+		ff, err := w.Facts(ctx, p)
+		lr.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		if full {
+			ff.Symbols = byPath[p]
+		} else if ff.Symbols, err = lr.SymbolsInFile(ctx, p); err != nil {
+			return nil, err
+		}
+		return ff, nil
+	}
+	x := resolve.NewIndex(ctx, src, files)
+	x.SetGoModules(goMods)
+	r := resolve.New(x, treesitter.ModuleSymbol)
+
+	// Which files: the ones written, plus (incrementally) the ones whose
+	// names changed meaning.
+	want := map[string]bool{}
+	for _, p := range paths {
+		want[p] = true
+	}
+	if !full && len(defs.names) > 0 {
+		for n := range defs.names {
+			mention, err := view.FilesMentioning(ctx, n)
+			if err != nil {
+				return st, err
+			}
+			for _, p := range mention {
+				want[p] = true
+			}
+		}
+	}
+	analysed := map[string]bool{}
+	for _, f := range files {
+		if f.Lang.HasParser() && f.Status.Analysed() {
+			analysed[f.Path] = true
+		}
+	}
+	var todo []string
+	for p := range want {
+		if analysed[p] {
+			todo = append(todo, p)
+		}
+	}
+	slices.Sort(todo)
+
+	type result struct {
+		path  string
+		ff    *graph.FileFacts
+		edges []graph.Edge
+		err   error
+	}
+	jobs := make(chan string)
+	results := make(chan result, workers)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := 0; i < max(workers, 1); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range jobs {
+				ff, err := facts(p)
+				res := result{path: p, ff: ff, err: err}
+				if err == nil {
+					res.edges = resolveOne(r, ff)
+				}
+				select {
+				case results <- res:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, p := range todo {
+			select {
+			case jobs <- p:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	var firstErr error
+	done := 0
+	for res := range results {
+		if firstErr != nil {
+			continue
+		}
+		if res.err == nil {
+			lr.mu.Lock()
+			res.err = w.SetResolution(ctx, res.ff, res.edges)
+			lr.mu.Unlock()
+		}
+		if res.err != nil {
+			firstErr = fmt.Errorf("resolve %s: %w", res.path, res.err)
+			cancel()
+			continue
+		}
+		st.Files++
+		st.Edges += len(res.edges)
+		done++
+		if progress != nil && done%200 == 0 {
+			progress(Progress{Phase: "resolve", Done: done, Total: len(todo)})
+		}
+	}
+	if firstErr != nil {
+		return st, firstErr
+	}
+	if err := x.Err(); err != nil {
+		return st, err
+	}
+
+	// Go's structural implementations span packages: recompute them when
+	// any Go definition changed.
+	if full || defs.goChanged {
+		var goSyms []graph.Symbol
+		if full {
+			for _, s := range all {
+				if s.Lang == graph.LangGo {
+					goSyms = append(goSyms, s)
+				}
+			}
+		} else if err := view.AllSymbols(ctx, func(s graph.Symbol) error {
+			if s.Lang == graph.LangGo {
+				goSyms = append(goSyms, s)
+			}
+			return nil
+		}); err != nil {
+			return st, err
+		}
+		derived := resolve.GoImplementations(goSyms)
+		if err := w.SetDerivedEdges(ctx, derived); err != nil {
+			return st, err
+		}
+		st.Derived = len(derived)
+	}
+
+	// Centrality is a ranking prior: recompute it on full runs and when a
+	// sizeable part of the graph changed.
+	if full || len(todo)*20 > len(analysed) {
+		var edges [][2]graph.SymbolID
+		if err := w.AllEdges(ctx, graph.PageRankKinds, func(from, to graph.SymbolID) {
+			edges = append(edges, [2]graph.SymbolID{from, to})
+		}); err != nil {
+			return st, err
+		}
+		if err := w.SetRanks(ctx, graph.PageRank(edges, 0)); err != nil {
+			return st, err
+		}
+		st.Ranked = true
+	}
+	return st, nil
+}
+
+// goModules reads the repository's go.mod files: module path → directory.
+func goModules(root string, paths []string) map[string]string {
+	mods := map[string]string{}
+	for _, p := range paths {
+		if path.Base(p) != "go.mod" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		for sc.Scan() {
+			line := strings.TrimSpace(sc.Text())
+			if m, ok := strings.CutPrefix(line, "module "); ok {
+				mods[strings.Trim(strings.TrimSpace(m), `"`)] = path.Dir(p)
+				break
+			}
+		}
+	}
+	return mods
+}
+
+// resolveOne resolves one file; a panic in the resolver costs that file its
+// edges, not the run.
+func resolveOne(r *resolve.Resolver, ff *graph.FileFacts) (edges []graph.Edge) {
+	orig := slices.Clone(ff.Occurrences)
+	defer func() {
+		if p := recover(); p != nil {
+			edges, ff.Occurrences = nil, orig
+		}
+	}()
+	return r.File(ff)
+}
