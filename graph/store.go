@@ -64,6 +64,8 @@ type FileState struct {
 	Skip    SkipReason // SkipNone for indexed files
 	// Committed: the file equalled its blob at the previous revision.
 	Committed bool
+	// SCIP is the SCIP document merged into the file's facts, if any.
+	SCIP string
 }
 
 // Reader answers fact queries against one committed generation.

@@ -169,6 +169,9 @@ type File struct {
 	// indexed revision (Meta.Revision); otherwise the file was dirty and is
 	// cited by its content hash.
 	Committed bool
+	// SCIP identifies the SCIP document merged into the file's facts ("" if
+	// none): its references are precise, and heuristics leave it alone.
+	SCIP string
 }
 
 // Skip records a file or directory the walker left out and why.
@@ -187,4 +190,7 @@ type FileFacts struct {
 	Imports     []Import
 	Bindings    []Binding
 	Chunks      []Chunk
+	// Edges are relations known precisely from a SCIP index (implementations)
+	// that the resolver passes through.
+	Edges []Edge
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/indexer/scip"
 	"github.com/cairn-dev/cairn/indexer/treesitter"
 	"github.com/cairn-dev/cairn/indexer/walk"
 )
@@ -42,6 +44,10 @@ type Options struct {
 	// Paths, when non-empty, limits the run to these repository-relative
 	// paths (a watcher's change set); everything else is kept as it is.
 	Paths []string
+	// SCIP lists SCIP indexes to merge; files named index.scip in the
+	// repository are found and merged too, unless NoSCIPDiscovery.
+	SCIP            []scip.Spec
+	NoSCIPDiscovery bool
 }
 
 // Progress is a snapshot of an index run.
@@ -83,8 +89,19 @@ type Result struct {
 	Skipped   int    // paths skipped, by any reason
 	Resolved  int    // files whose references were (re)resolved
 	Edges     int    // edges written
+	SCIP      SCIPStats
 	Problems  []FileProblem
 	Duration  time.Duration
+}
+
+// SCIPStats summarises SCIP ingestion.
+type SCIPStats struct {
+	Indexes  []string // the indexes read
+	Docs     int      // documents in them
+	Merged   int      // files whose facts took SCIP symbols
+	Stale    []string // files whose document did not match ("path: reason")
+	Escaped  int      // documents outside the project, skipped
+	Problems []string
 }
 
 // FileProblem is a file that could not be (fully) analysed.
@@ -107,6 +124,8 @@ type outcome struct {
 	ff      *graph.FileFacts // nil: skip or unchanged
 	skip    graph.Skip
 	touched bool // content unchanged: just a new stat
+	merged  bool // a SCIP document was merged (see merge)
+	merge   scip.MergeResult
 	err     error
 }
 
@@ -169,6 +188,25 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 		return res, fmt.Errorf("walk %s: %w", opts.Root, err)
 	}
 	res.Walked = len(entries)
+	specs := slices.Clone(opts.SCIP)
+	if !opts.NoSCIPDiscovery {
+		for _, s := range skips {
+			if !s.Dir && path.Base(s.Path) == "index.scip" {
+				specs = append(specs, scip.Spec{File: filepath.Join(wk.Root(), filepath.FromSlash(s.Path)), Subdir: path.Dir(s.Path)})
+			}
+		}
+	}
+	var scipSet *scip.Set
+	if len(specs) > 0 {
+		progress(Progress{Phase: "scip"})
+		if scipSet, err = scip.Load(ctx, specs); err != nil {
+			return res, err
+		}
+		for _, sp := range specs {
+			res.SCIP.Indexes = append(res.SCIP.Indexes, sp.File)
+		}
+		res.SCIP.Docs, res.SCIP.Escaped, res.SCIP.Problems = len(scipSet.Docs), scipSet.Escaped, scipSet.Problems
+	}
 	known, err := w.Known(ctx)
 	if err != nil {
 		return res, err
@@ -186,7 +224,11 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 	for _, e := range entries {
 		seen[e.Path] = true
 		k, had := known[e.Path]
-		if had && k.Size == e.Size && k.ModTime == e.ModTime && e.ModTime < racy && !journal.suspect(k.Hash, e.Path) {
+		scipChanged := false
+		if d := scipSet.Doc(e.Path); d != nil && d.Key != k.SCIP {
+			scipChanged = true // a new index covers the file
+		}
+		if had && k.Size == e.Size && k.ModTime == e.ModTime && e.ModTime < racy && !journal.suspect(k.Hash, e.Path) && !scipChanged {
 			if k.Skip != graph.SkipNone {
 				res.Skipped++ // skipped for its content, which did not change
 			} else {
@@ -210,7 +252,7 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 			x := treesitter.New(treesitter.Options{Timeout: opts.ParseTimeout})
 			defer x.Close()
 			for j := range jobCh {
-				out := process(ctx, x, j, wk.Root(), journal, slot)
+				out := process(ctx, x, j, wk.Root(), journal, slot, scipSet)
 				select {
 				case outCh <- out:
 				case <-ctx.Done():
@@ -405,7 +447,7 @@ func lastSlash(s string) int {
 }
 
 // process reads one file and extracts its facts. It runs on a worker.
-func process(ctx context.Context, x *treesitter.Extractor, j job, root string, jr *journal, slot int) outcome {
+func process(ctx context.Context, x *treesitter.Extractor, j job, root string, jr *journal, slot int, set *scip.Set) outcome {
 	e := j.entry
 	out := outcome{job: j}
 	content, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
@@ -414,7 +456,8 @@ func process(ctx context.Context, x *treesitter.Extractor, j job, root string, j
 		return out
 	}
 	hash := BlobHash(content)
-	if j.had && j.known.Skip == graph.SkipNone && j.known.Hash == hash && !jr.suspect(hash, e.Path) {
+	doc := set.Doc(e.Path)
+	if j.had && j.known.Skip == graph.SkipNone && j.known.Hash == hash && !jr.suspect(hash, e.Path) && (doc == nil || doc.Key == j.known.SCIP) {
 		out.touched = true
 		return out
 	}
@@ -437,6 +480,10 @@ func process(ctx context.Context, x *treesitter.Extractor, j job, root string, j
 			return out
 		}
 		out.err = err
+	}
+	if doc != nil && ff.File.Status.Analysed() {
+		out.merge = scip.Merge(ff, content, doc)
+		out.merged = true
 	}
 	ff.File.Hash = hash
 	ff.File.Size = e.Size
@@ -492,10 +539,18 @@ func write(ctx context.Context, w graph.Writer, sinks []Sink, out outcome, res *
 	}
 	ff := out.ff
 	res.Parsed++
+	if out.merged {
+		if out.merge.Stale {
+			res.SCIP.Stale = append(res.SCIP.Stale, e.Path+": "+out.merge.Reason)
+			log.Warn("SCIP document not merged", "path", e.Path, "reason", out.merge.Reason)
+		} else {
+			res.SCIP.Merged++
+		}
+	}
 	log.Debug("extracted", "path", e.Path, "status", ff.File.Status.String(), "previously", out.job.had)
 	if ff.File.Status != graph.ParseOK && ff.File.Status != graph.ParseTextOnly {
 		res.Problems = append(res.Problems, FileProblem{Path: e.Path, Status: ff.File.Status, Err: ff.File.Error})
-		log.Warn("file not fully analysed", "path", e.Path, "status", ff.File.Status.String(), "error", ff.File.Error)
+		log.Debug("file not fully analysed", "path", e.Path, "status", ff.File.Status.String(), "error", ff.File.Error)
 	}
 	if out.err != nil && !errors.Is(out.err, treesitter.ErrTimeout) {
 		log.Warn("extraction problem", "path", e.Path, "error", out.err)

@@ -132,6 +132,15 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 	}
 	x := resolve.NewIndex(ctx, src, files)
 	x.SetGoModules(goMods)
+	x.Imports = func(p string) []graph.Import {
+		lr.mu.Lock()
+		defer lr.mu.Unlock()
+		ff, err := w.Facts(ctx, p)
+		if err != nil {
+			return nil
+		}
+		return ff.Imports
+	}
 	r := resolve.New(x, treesitter.ModuleSymbol)
 
 	// Which files: the ones written, plus (incrementally) the ones whose

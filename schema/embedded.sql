@@ -19,6 +19,7 @@ CREATE TABLE files (
   error   TEXT NOT NULL DEFAULT '',
   package TEXT NOT NULL DEFAULT '',
   committed INTEGER NOT NULL DEFAULT 0, -- 1: content equals the blob at meta.revision
+  scip    TEXT NOT NULL DEFAULT '',    -- the SCIP document merged into the facts
   facts   BLOB                -- occurrences, imports, bindings (see graph/embedded/codec.go)
 );
 

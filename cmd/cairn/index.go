@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/graph/embedded"
 	"github.com/cairn-dev/cairn/indexer"
+	"github.com/cairn-dev/cairn/indexer/scip"
 )
 
 type indexOptions struct {
@@ -20,6 +21,8 @@ type indexOptions struct {
 	parseTimeout time.Duration
 	maxFileSize  int64
 	wait         time.Duration
+	scip         []string
+	noDiscovery  bool
 }
 
 func indexCmd(g *globals) *cobra.Command {
@@ -41,6 +44,8 @@ func indexCmd(g *globals) *cobra.Command {
 	f.DurationVar(&o.parseTimeout, "parse-timeout", 0, "time limit for parsing one file (default 10s)")
 	f.Int64Var(&o.maxFileSize, "max-file-size", 0, "skip files larger than this many bytes (default 2 MiB)")
 	f.DurationVar(&o.wait, "wait", 30*time.Second, "how long to wait for another indexer holding the lock")
+	f.StringArrayVar(&o.scip, "scip", nil, "merge a SCIP index: FILE or FILE:SUBDIR (paths in it are relative to SUBDIR); repeatable")
+	f.BoolVar(&o.noDiscovery, "no-scip-discovery", false, "do not merge index.scip files found in the repository")
 	return c
 }
 
@@ -69,7 +74,12 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	if os.Getenv("CAIRN_LOG") == "debug" {
 		logLevel = slog.LevelDebug
 	}
+	var specs []scip.Spec
+	for _, sp := range o.scip {
+		specs = append(specs, scip.ParseSpec(sp))
+	}
 	res, err := indexer.Run(ctx, w, indexer.Options{
+		SCIP: specs, NoSCIPDiscovery: o.noDiscovery,
 		Root: root, StateDir: dir, Workers: o.workers, ParseTimeout: o.parseTimeout,
 		MaxFileSize: o.maxFileSize, ExcludeDirs: exclude, Progress: newProgress(g),
 		Log: slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: logLevel})),
@@ -83,6 +93,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 			"files": res.Walked, "parsed": res.Parsed, "unchanged": res.Unchanged,
 			"deleted": res.Deleted, "skipped": res.Skipped, "problems": len(res.Problems),
 			"revision": res.Meta.Revision, "dirty": res.Meta.Dirty, "seconds": res.Duration.Seconds(),
+			"resolved": res.Resolved, "edges": res.Edges, "scip": res.SCIP,
 		})
 	}
 	if !g.quiet {
@@ -93,6 +104,13 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 		fmt.Fprintf(g.stdout, "indexed %s: %d files (%d parsed, %d unchanged, %d deleted), %d skipped, %d not fully analysed, %s, %s\n",
 			root, res.Walked, res.Parsed, res.Unchanged, res.Deleted, res.Skipped, len(res.Problems), mode,
 			res.Duration.Round(time.Millisecond))
+		if len(res.SCIP.Indexes) > 0 {
+			fmt.Fprintf(g.stdout, "scip: %d indexes, %d documents, %d files merged, %d stale, %d documents outside the project skipped\n",
+				len(res.SCIP.Indexes), res.SCIP.Docs, res.SCIP.Merged, len(res.SCIP.Stale), res.SCIP.Escaped)
+			for _, s := range res.SCIP.Stale {
+				fmt.Fprintf(g.stdout, "  stale: %s\n", s)
+			}
+		}
 	}
 	return nil
 }

@@ -19,6 +19,7 @@ var layers = map[string]int{
 	"agent":     3,
 	"lsp":       4,
 	"cmd":       5,
+	"bench":     6,
 }
 
 const module = "github.com/cairn-dev/cairn"

@@ -20,10 +20,11 @@ import (
 //	    range (see below; start byte delta-coded against the previous)
 //	nimports, then each: module, name, alias (string refs), range
 //	nbindings, then each: name, type (string refs), scope+1, range
+//	nedges, then each: from, to (string refs), kind byte, confidence byte, range
 //
 // A range is: start byte (delta), length, start line (delta), start col,
 // line count - 1, end col.
-const factsVersion = 2
+const factsVersion = 3
 
 var errCorrupt = errors.New("corrupt facts blob")
 
@@ -95,6 +96,15 @@ func encodeFacts(ff *graph.FileFacts) []byte {
 		e.uv(e.str(b.Type))
 		e.uv(uint64(b.Scope + 1))
 		e.rng(b.Range)
+	}
+	e.last = graph.Range{}
+	e.uv(uint64(len(ff.Edges)))
+	for i := range ff.Edges {
+		ed := &ff.Edges[i]
+		e.uv(e.str(string(ed.From)))
+		e.uv(e.str(string(ed.To)))
+		e.body = append(e.body, byte(ed.Kind), byte(ed.Confidence))
+		e.rng(ed.Range)
 	}
 	out := make([]byte, 0, len(e.body)+16*len(e.table)+8)
 	out = append(out, factsVersion)
@@ -231,6 +241,17 @@ func decodeFacts(b []byte, ff *graph.FileFacts) error {
 		bd.Name, bd.Type = d.str(), d.str()
 		bd.Scope = int32(d.uv()) - 1
 		bd.Range = d.rng()
+	}
+	d.last = graph.Range{}
+	n = d.count(8)
+	if n > 0 {
+		ff.Edges = make([]graph.Edge, n)
+	}
+	for i := 0; i < n && d.err == nil; i++ {
+		ed := &ff.Edges[i]
+		ed.From, ed.To = graph.SymbolID(d.str()), graph.SymbolID(d.str())
+		ed.Kind, ed.Confidence = graph.EdgeKind(d.byte1()), graph.Confidence(d.byte1())
+		ed.Range = d.rng()
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errCorrupt

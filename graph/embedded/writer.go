@@ -262,7 +262,7 @@ func (w *Writer) exec(ctx context.Context, q string, args ...any) (sql.Result, e
 // Known returns the previous generation's files and skips.
 func (w *Writer) Known(ctx context.Context) (map[string]graph.FileState, error) {
 	out := map[string]graph.FileState{}
-	rows, err := w.tx.QueryContext(ctx, `SELECT id, path, hash, size, mtime, lang, status, committed FROM files`)
+	rows, err := w.tx.QueryContext(ctx, `SELECT id, path, hash, size, mtime, lang, status, committed, scip FROM files`)
 	if err != nil {
 		return nil, fmt.Errorf("read indexed files: %w", err)
 	}
@@ -270,7 +270,7 @@ func (w *Writer) Known(ctx context.Context) (map[string]graph.FileState, error) 
 		var st graph.FileState
 		var id int64
 		var lang, status int
-		if err := rows.Scan(&id, &st.Path, &st.Hash, &st.Size, &st.ModTime, &lang, &status, &st.Committed); err != nil {
+		if err := rows.Scan(&id, &st.Path, &st.Hash, &st.Size, &st.ModTime, &lang, &status, &st.Committed, &st.SCIP); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -353,9 +353,9 @@ func (w *Writer) PutFile(ctx context.Context, ff *graph.FileFacts) ([]int64, err
 	if _, err := w.exec(ctx, `DELETE FROM skips WHERE path = ?`, f.Path); err != nil {
 		return nil, err
 	}
-	res, err := w.exec(ctx, `INSERT INTO files(path, lang, hash, size, mtime, lines, status, error, package, committed, facts)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?)`, f.Path, int(f.Lang), f.Hash, f.Size, f.ModTime, f.Lines, int(f.Status),
-		f.Error, f.Package, f.Committed, encodeFacts(ff))
+	res, err := w.exec(ctx, `INSERT INTO files(path, lang, hash, size, mtime, lines, status, error, package, committed, scip, facts)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?)`, f.Path, int(f.Lang), f.Hash, f.Size, f.ModTime, f.Lines, int(f.Status),
+		f.Error, f.Package, f.Committed, f.SCIP, encodeFacts(ff))
 	if err != nil {
 		return nil, fmt.Errorf("insert file %s: %w", f.Path, err)
 	}

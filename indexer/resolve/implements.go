@@ -7,13 +7,72 @@ import (
 	"github.com/cairn-dev/cairn/graph"
 )
 
-// owner returns the type prefix of a member's symbol ("…/T#m()." → "…/T#").
+// owner returns the symbol a member's symbol is nested in: the ID without
+// its last descriptor ("…/T#m()." → "…/T#", "…/ns/f()." → "…/ns/"), or ""
+// for a top-level symbol.
 func owner(id graph.SymbolID) string {
 	s := string(id)
-	if i := strings.LastIndexByte(s, '#'); i >= 0 && i < len(s)-1 {
-		return s[:i+1]
+	// Walk the descriptors (after scheme and package), remembering where
+	// each starts; backticks escape names.
+	fields := 0
+	i := 0
+	for ; i < len(s) && fields < 4; i++ {
+		if s[i] == ' ' {
+			if i+1 < len(s) && s[i+1] == ' ' {
+				i++ // an escaped space
+				continue
+			}
+			fields++
+		}
 	}
-	return ""
+	var starts []int
+	for i < len(s) {
+		starts = append(starts, i)
+		// name
+		if s[i] == '`' {
+			i++
+			for i < len(s) {
+				if s[i] == '`' {
+					if i+1 < len(s) && s[i+1] == '`' {
+						i += 2
+						continue
+					}
+					i++
+					break
+				}
+				i++
+			}
+		} else if s[i] == '[' || s[i] == '(' {
+			// type parameter or parameter: [name] / (name)
+			for i < len(s) && s[i] != ']' && s[i] != ')' {
+				i++
+			}
+			i++
+			continue
+		} else {
+			for i < len(s) && strings.IndexByte("/#.:!([", s[i]) < 0 {
+				i++
+			}
+		}
+		// suffix
+		if i < len(s) && s[i] == '(' {
+			for i < len(s) && s[i] != ')' {
+				i++
+			}
+			i++ // ')'
+		}
+		if i < len(s) {
+			i++ // '.', '#', '/', ':', '!'
+		}
+	}
+	if len(starts) < 2 {
+		return ""
+	}
+	last := starts[len(starts)-1]
+	if prev := s[:last]; strings.HasSuffix(prev, "/") && len(starts) == 2 {
+		return "" // nested only in its file or package namespace: top level
+	}
+	return s[:last]
 }
 
 // GoImplementations derives, from the Go symbols of the whole repository,

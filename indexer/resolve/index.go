@@ -52,6 +52,10 @@ type Index struct {
 	supers    map[graph.SymbolID][]graph.Symbol
 	// goMods maps a Go module path to its directory (from go.mod files).
 	goMods map[string]string
+	// Imports returns a file's imports, to resolve types named in it.
+	Imports  func(path string) []graph.Import
+	ctxMu    sync.Mutex
+	contexts map[string]*fileCtx
 	// jsPackages caches the files of bare JavaScript module specifiers.
 	jsMu       sync.Mutex
 	jsPackages map[string]map[string]bool
@@ -302,4 +306,40 @@ func langFamily(l graph.Language) graph.Language {
 		return graph.LangC
 	}
 	return l
+}
+
+// contextOf returns a resolution context for another file: its imports and
+// package, enough to resolve the types named in its declarations.
+func (x *Index) contextOf(p string, r *Resolver) *fileCtx {
+	f, ok := x.files[p]
+	if !ok || x.Imports == nil {
+		return nil
+	}
+	x.ctxMu.Lock()
+	if c, ok := x.contexts[p]; ok {
+		x.ctxMu.Unlock()
+		cc := *c // each caller gets its own recursion guard
+		return &cc
+	}
+	x.ctxMu.Unlock()
+	lr := rules[f.Lang]
+	if lr == nil {
+		return nil
+	}
+	c := &fileCtx{r: r, x: x, ff: &graph.FileFacts{File: f, Imports: x.Imports(p)}, rules: lr,
+		imports: map[string][]graph.Import{}, locals: map[int32]map[string]bool{}, bindings: map[int32]map[string]string{},
+		topByName: map[string][]int{}, kinds: map[graph.SymbolID]graph.SymbolKind{}}
+	for _, im := range c.ff.Imports {
+		if n := c.importLocalName(im); n != "" {
+			c.imports[n] = append(c.imports[n], im)
+		}
+	}
+	x.ctxMu.Lock()
+	if x.contexts == nil {
+		x.contexts = map[string]*fileCtx{}
+	}
+	x.contexts[p] = c
+	x.ctxMu.Unlock()
+	cc := *c
+	return &cc
 }

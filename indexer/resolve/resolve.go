@@ -23,18 +23,56 @@ type langRules struct {
 	// a local (Python, JavaScript).
 	bareWritesAreLocal bool
 	ctorNames          []string // member names of constructors
+	// bareNamesGlobal: an unqualified name may be defined in any file
+	// (C and C++ share one global namespace; Rust paths are elided by use).
+	bareNamesGlobal bool
+	// uniqueMemberGuess: guess an unknown receiver's member by name only
+	// when a single definition has that name (Go code calls mostly into
+	// the standard library, whose types are not indexed).
+	uniqueMemberGuess bool
+	// builtinMembers are methods of the language's built-in types (str,
+	// list, dict; Array, Promise): on a receiver of unknown type they are
+	// far likelier built-in than the repository's, so they are not guessed.
+	builtinMembers map[string]bool
 }
 
+func words(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+var pythonBuiltinMembers = words(`append extend insert remove pop clear index count sort reverse copy
+	keys values items get setdefault update popitem fromkeys add discard union intersection difference
+	issubset issuperset symmetric_difference join split rsplit splitlines strip lstrip rstrip replace
+	startswith endswith lower upper title capitalize casefold format format_map encode decode find rfind
+	partition rpartition isdigit isalpha isalnum isspace isupper islower zfill ljust rjust center expandtabs
+	translate maketrans read readline readlines write writelines close flush seek tell fileno truncate
+	group groups groupdict match search sub subn findall finditer fullmatch span start end
+	total_seconds isoformat strftime timestamp date time replace astimezone tzname utcoffset
+	acquire release wait notify put get_nowait put_nowait qsize empty full send recv hex bit_length`)
+
+var jsBuiltinMembers = words(`push pop shift unshift slice splice concat join reverse sort indexOf lastIndexOf
+	includes find findIndex filter map reduce reduceRight forEach some every flat flatMap fill keys values
+	entries toString valueOf hasOwnProperty then catch finally resolve reject apply call bind
+	split trim trimStart trimEnd toLowerCase toUpperCase startsWith endsWith replace replaceAll match
+	matchAll padStart padEnd charAt charCodeAt substring substr repeat localeCompare normalize at
+	get set has delete clear add size length test exec toFixed toISOString getTime stringify parse
+	log warn error info debug assign freeze create defineProperty getPrototypeOf next return throw`)
+
 var rules = map[graph.Language]*langRules{
-	graph.LangGo:         {},
-	graph.LangPython:     {selfWords: []string{"self", "cls"}, superWord: "super()", bareWritesAreLocal: true, ctorNames: []string{"__init__"}},
-	graph.LangTypeScript: {selfWords: []string{"this"}, superWord: "super", bareWritesAreLocal: false, ctorNames: []string{"constructor"}},
-	graph.LangTSX:        {selfWords: []string{"this"}, superWord: "super", ctorNames: []string{"constructor"}},
-	graph.LangJavaScript: {selfWords: []string{"this"}, superWord: "super", ctorNames: []string{"constructor"}},
+	graph.LangGo:         {uniqueMemberGuess: true},
+	graph.LangPython: {selfWords: []string{"self", "cls"}, superWord: "super()", bareWritesAreLocal: true, ctorNames: []string{"__init__"},
+		builtinMembers: pythonBuiltinMembers},
+	graph.LangTypeScript: {selfWords: []string{"this"}, superWord: "super", ctorNames: []string{"constructor"}, builtinMembers: jsBuiltinMembers, uniqueMemberGuess: true},
+	graph.LangTSX:        {selfWords: []string{"this"}, superWord: "super", ctorNames: []string{"constructor"}, builtinMembers: jsBuiltinMembers, uniqueMemberGuess: true},
+	graph.LangJavaScript: {selfWords: []string{"this"}, superWord: "super", ctorNames: []string{"constructor"}, builtinMembers: jsBuiltinMembers},
 	graph.LangJava:       {selfWords: []string{"this"}, superWord: "super", implicitMembers: true},
-	graph.LangRust:       {selfWords: []string{"self", "Self"}},
-	graph.LangC:          {},
-	graph.LangCpp:        {selfWords: []string{"this"}, implicitMembers: true},
+	graph.LangRust:       {selfWords: []string{"self", "Self"}, bareNamesGlobal: true},
+	graph.LangC:          {bareNamesGlobal: true},
+	graph.LangCpp:        {selfWords: []string{"this"}, implicitMembers: true, bareNamesGlobal: true},
 }
 
 // Resolver resolves the occurrences of files against an Index.
@@ -72,6 +110,7 @@ type fileCtx struct {
 	topByName map[string][]int
 	// depth guards the mutual recursion of type inference (x := x.Next()).
 	depth int
+	kinds map[graph.SymbolID]graph.SymbolKind
 }
 
 // File resolves ff's occurrences in place (Symbol and Confidence of those
@@ -82,7 +121,8 @@ func (r *Resolver) File(ff *graph.FileFacts) []graph.Edge {
 		return nil
 	}
 	c := &fileCtx{r: r, x: r.x, ff: ff, rules: lr, imports: map[string][]graph.Import{},
-		locals: map[int32]map[string]bool{}, bindings: map[int32]map[string]string{}, topByName: map[string][]int{}}
+		locals: map[int32]map[string]bool{}, bindings: map[int32]map[string]string{}, topByName: map[string][]int{},
+		kinds: map[graph.SymbolID]graph.SymbolKind{}}
 	if r.ModuleSymbol != nil {
 		c.module = r.ModuleSymbol(ff.File.Lang, ff.File.Path, ff.File.Package)
 	}
@@ -138,7 +178,14 @@ func (r *Resolver) File(ff *graph.FileFacts) []graph.Edge {
 		}
 		var ts []target
 		if o.Symbol != "" && o.Confidence == graph.ConfPrecise {
-			ts = []target{{sym: graph.Symbol{ID: o.Symbol, Kind: graph.KindUnknown}, conf: graph.ConfPrecise}}
+			if o.Symbol.IsLocal() {
+				continue
+			}
+			ts = []target{{sym: graph.Symbol{ID: o.Symbol, Kind: c.preciseKind(o.Symbol)}, conf: graph.ConfPrecise}}
+		} else if ff.File.SCIP != "" {
+			// The file's SCIP index had no symbol here: no guessing in a
+			// precisely indexed file.
+			continue
 		} else {
 			o.Symbol, o.Confidence = "", 0
 			if o.Qualifier == "" && o.Role&graph.RoleImport == 0 && c.isLocal(o.Name, o.Enclosing) {
@@ -154,8 +201,16 @@ func (r *Resolver) File(ff *graph.FileFacts) []graph.Edge {
 		}
 		edges = c.occurrenceEdges(edges, o, ts)
 	}
+	// precise relations from a SCIP index
+	for _, e := range ff.Edges {
+		e.Path = ff.File.Path
+		edges = append(edges, e)
+	}
 	// supertypes and overrides
 	for i := range ff.Symbols {
+		if ff.File.SCIP != "" {
+			break // the index gave implementations precisely
+		}
 		s := &ff.Symbols[i]
 		if !s.Kind.IsType() {
 			continue
@@ -177,8 +232,48 @@ func (r *Resolver) File(ff *graph.FileFacts) []graph.Edge {
 			}
 		}
 	}
-	edges = append(edges, c.overrides()...)
+	if ff.File.SCIP == "" {
+		edges = append(edges, c.overrides()...)
+	}
 	return edges
+}
+
+// preciseKind is the kind of a symbol named by a SCIP occurrence, as far as
+// the index knows it (it decides reads versus references).
+func (c *fileCtx) preciseKind(id graph.SymbolID) graph.SymbolKind {
+	if k, ok := c.kinds[id]; ok {
+		return k
+	}
+	k := c.lookupKind(id)
+	c.kinds[id] = k
+	return k
+}
+
+func (c *fileCtx) lookupKind(id graph.SymbolID) graph.SymbolKind {
+	if n, ok := preciseName(id); ok {
+		for _, s := range c.x.byName(n) {
+			if s.ID == id {
+				return s.Kind
+			}
+		}
+	}
+	s := string(id)
+	switch {
+	case strings.HasSuffix(s, ")."):
+		return graph.KindFunction
+	case strings.HasSuffix(s, "#"):
+		return graph.KindClass
+	}
+	return graph.KindUnknown
+}
+
+// preciseName returns the name of a symbol's last descriptor.
+func preciseName(id graph.SymbolID) (string, bool) {
+	p, err := id.Parse()
+	if err != nil || len(p.Descriptors) == 0 {
+		return "", false
+	}
+	return p.Descriptors[len(p.Descriptors)-1].Name, true
 }
 
 // importLocalName is the name an import binds, by language rules.
@@ -352,8 +447,24 @@ func (c *fileCtx) resolveBare(name string, enc int32, role graph.Role) []target 
 		}
 		return one(dedupeIDs(pkg), conf)
 	}
-	// name only: top-level definitions of the language
+	// name only: top-level definitions of the language, where a bare name
+	// can come from anywhere (C's one namespace, Rust's crate paths, a
+	// Python star import); in Go, Java, Python and JavaScript a bare name
+	// that is neither local, imported nor in the package is a builtin or a
+	// global of the runtime.
+	if !c.rules.bareNamesGlobal && !(c.ff.File.Lang == graph.LangPython && c.starImports()) {
+		return nil
+	}
 	return nameOnly(dedupeIDs(filter(all, func(s *graph.Symbol) bool { return s.Container == "" })))
+}
+
+func (c *fileCtx) starImports() bool {
+	for _, im := range c.ff.Imports {
+		if im.Name == "*" {
+			return true
+		}
+	}
+	return false
 }
 
 // resolveImported resolves the name of an import statement itself.
@@ -397,8 +508,7 @@ func (c *fileCtx) moduleMember(module, name string) []target {
 				strings.HasSuffix(s.Package, "."+mod+".__init__"))
 		})
 	case graph.LangTypeScript, graph.LangTSX, graph.LangJavaScript:
-		files := c.jsModuleFiles(module)
-		in = filter(cands, func(s *graph.Symbol) bool { return s.Parent < 0 && files[s.Path] })
+		in = c.jsModuleMember(cands, module, name, c.ff.File.Path, 0)
 	case graph.LangJava:
 		in = filter(cands, func(s *graph.Symbol) bool { return s.Package == module || strings.HasSuffix(module, "."+s.Name) })
 	case graph.LangRust:
@@ -484,21 +594,55 @@ func (c *fileCtx) pythonModule(mod string) string {
 	return base + "." + rest
 }
 
-// jsModuleFiles maps a relative import specifier to the files it can mean.
-func (c *fileCtx) jsModuleFiles(spec string) map[string]bool {
+// jsModuleMember finds the top-level definitions named name that a module
+// exports, following re-exports (export * from, export { x } from) of
+// barrel files a few levels deep.
+func (c *fileCtx) jsModuleMember(cands []graph.Symbol, spec, name, from string, depth int) []graph.Symbol {
+	files := c.jsModuleFiles(spec, from)
+	in := filter(cands, func(s *graph.Symbol) bool { return s.Parent < 0 && files[s.Path] })
+	if len(in) > 0 || depth >= 3 || c.x.Imports == nil || !strings.HasPrefix(spec, ".") {
+		return in
+	}
+	paths := make([]string, 0, len(files))
+	for f := range files {
+		paths = append(paths, f)
+	}
+	slices.Sort(paths)
+	for _, f := range paths {
+		for _, im := range c.x.Imports(f) {
+			target := ""
+			switch {
+			case im.Alias == name && im.Name != "":
+				target = im.Name // export { a as name } from
+			case im.Name == name && im.Alias == "", im.Name == "" && im.Alias == "", im.Name == "*" && im.Alias == "":
+				target = name // export { name } from, export * from
+			default:
+				continue
+			}
+			if got := c.jsModuleMember(c.x.entry(target).byLang[graph.LangTypeScript], im.Module, target, f, depth+1); len(got) > 0 {
+				return got
+			}
+		}
+	}
+	return nil
+}
+
+// jsModuleFiles maps an import specifier, relative to the file from, to the
+// files it can mean (TypeScript's ESM ".js" specifiers name ".ts" files).
+func (c *fileCtx) jsModuleFiles(spec, from string) map[string]bool {
 	if !strings.HasPrefix(spec, ".") {
 		return c.x.jsPackageFiles(spec)
 	}
 	out := map[string]bool{}
-	base := path.Join(path.Dir(c.ff.File.Path), spec)
+	base := path.Join(path.Dir(from), spec)
 	base = strings.TrimSuffix(base, path.Ext(base))
 	for _, ext := range []string{"", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".d.ts", "/index.ts", "/index.tsx", "/index.js"} {
 		if _, ok := c.x.files[base+ext]; ok {
 			out[base+ext] = true
 		}
 	}
-	if _, ok := c.x.files[path.Join(path.Dir(c.ff.File.Path), spec)]; ok {
-		out[path.Join(path.Dir(c.ff.File.Path), spec)] = true
+	if _, ok := c.x.files[path.Join(path.Dir(from), spec)]; ok {
+		out[path.Join(path.Dir(from), spec)] = true
 	}
 	return out
 }
@@ -514,7 +658,7 @@ func isJSPath(p string) bool {
 // resolveMember resolves q.name.
 func (c *fileCtx) resolveMember(o *graph.Occurrence) []target {
 	steps := splitQualifier(o.Qualifier)
-	types, mod, conf := c.qualifierType(steps, o.Enclosing)
+	types, mod, conf, known := c.qualifierType(steps, o.Enclosing)
 	switch {
 	case mod != "":
 		if ts := c.moduleMember(mod, o.Name); len(ts) > 0 {
@@ -535,18 +679,31 @@ func (c *fileCtx) resolveMember(o *graph.Occurrence) []target {
 		// A type we know without the member: it comes from elsewhere
 		// (embedded from another package, a library base class).
 	}
+	if known {
+		return nil // what the qualifier is, is known: no guessing by name
+	}
 	// name only: members with that name
-	if ms := c.sameLang(c.x.allMembers(o.Name, 4*MaxCandidates)); len(ms) > 0 {
-		return nameOnly(dedupeIDs(ms))
+	if c.rules.builtinMembers[o.Name] {
+		return nil
+	}
+	limit := 4 * MaxCandidates
+	if c.rules.uniqueMemberGuess {
+		limit = 1
+	}
+	if ms := dedupeIDs(c.sameLang(c.x.allMembers(o.Name, limit))); len(ms) > 0 && len(ms) <= limit {
+		return nameOnly(ms)
 	}
 	return nil
 }
 
 // qualifierType follows a qualifier chain to the types it can denote. It
-// returns a module instead when the chain names an imported module.
-func (c *fileCtx) qualifierType(steps []string, enc int32) (types []graph.Symbol, module string, conf graph.Confidence) {
+// returns a module instead when the chain names an imported module. known
+// reports that the qualifier was understood — its types found, or found to
+// lie outside the repository (a standard-library type, a library base
+// class) — so that an unresolved member must not be guessed by name.
+func (c *fileCtx) qualifierType(steps []string, enc int32) (types []graph.Symbol, module string, conf graph.Confidence, known bool) {
 	if len(steps) == 0 || len(steps) > 5 {
-		return nil, "", 0
+		return nil, "", 0, false
 	}
 	head := steps[0]
 	conf = graph.ConfResolved
@@ -554,35 +711,38 @@ func (c *fileCtx) qualifierType(steps []string, enc int32) (types []graph.Symbol
 	headName := strings.TrimSuffix(head, "()")
 	switch {
 	case slices.Contains(c.rules.selfWords, headName):
-		if t := c.enclosingType(enc); t != nil {
-			types = []graph.Symbol{*t}
+		t := c.enclosingType(enc)
+		if t == nil {
+			return nil, "", 0, false
 		}
+		types, known = []graph.Symbol{*t}, true
 	case c.rules.superWord != "" && (head == c.rules.superWord || headName == c.rules.superWord):
 		if t := c.enclosingType(enc); t != nil {
-			types = c.x.supertypes(t)
+			types, known = c.x.supertypes(t), true
 		}
 	default:
 		if bt, ok := c.bindingType(headName, enc); ok {
 			if bt == "" {
-				return nil, "", 0
+				return nil, "", 0, false // an untyped local: nothing known
 			}
-			types = c.typeOfText(bt, enc)
+			types, known = c.typeOfText(bt, enc), true
 			break
 		}
 		if mod := c.moduleOf(steps); mod != "" {
 			n := c.moduleSteps(steps)
 			if n == len(steps) {
-				return nil, mod, conf
+				return nil, mod, conf, true
 			}
 			// pkg.Type.member or pkg.var.member
 			ts := c.moduleMember(mod, strings.TrimSuffix(steps[n], "()"))
-			types = c.symbolsToTypes(ts, strings.HasSuffix(steps[n], "()"))
+			types, known = c.symbolsToTypes(ts, strings.HasSuffix(steps[n], "()")), true
 			steps = steps[n:]
 			break
 		}
 		// a type or a top-level value named by the head
 		ts := c.resolveBare(headName, enc, graph.RoleRead)
 		types = c.symbolsToTypes(ts, call)
+		known = len(ts) > 0 && len(types) > 0
 		for _, t := range ts {
 			if t.conf < conf {
 				conf = t.conf
@@ -591,20 +751,22 @@ func (c *fileCtx) qualifierType(steps []string, enc int32) (types []graph.Symbol
 	}
 	for _, step := range steps[1:] {
 		if len(types) == 0 {
-			return nil, "", 0
+			return nil, "", 0, known
 		}
 		name := strings.TrimSuffix(step, "()")
 		var ms []graph.Symbol
 		for i := range types {
 			ms = append(ms, c.x.members(&types[i], name, 4)...)
 		}
-		next := c.symbolsToTypes(one(ms, conf), strings.HasSuffix(step, "()"))
-		types = next
+		types = c.symbolsToTypes(one(ms, conf), strings.HasSuffix(step, "()"))
+		if len(ms) > 0 && len(types) == 0 {
+			known = false // an untyped field or result: nothing known further
+		}
 	}
 	if len(types) > MaxCandidates {
-		return nil, "", 0
+		return nil, "", 0, false
 	}
-	return dedupeIDs(types), "", conf
+	return dedupeIDs(types), "", conf, known
 }
 
 // moduleOf returns the imported module a qualifier chain starts with.
@@ -678,8 +840,8 @@ func (c *fileCtx) symbolsToTypes(ts []target, called bool) []graph.Symbol {
 	for _, t := range ts {
 		s := t.sym
 		switch {
-		case s.Kind.IsType():
-			out = append(out, s)
+		case s.Kind.IsType() || s.Kind == graph.KindNamespace || s.Kind == graph.KindModule:
+			out = append(out, s) // members are reached through it
 		case s.Kind.IsCallable():
 			if s.Kind == graph.KindConstructor {
 				if ty := c.x.ownerType(&s); ty != nil {
@@ -757,29 +919,21 @@ func (c *fileCtx) typesIn(ts []target) []target {
 }
 
 // typeInContext resolves a type text found on symbol s (a field's declared
-// type), in s's package rather than this file's.
+// type, a function's result type) in s's own file: with that file's imports
+// and package, not this file's.
 func (c *fileCtx) typeInContext(text string, s *graph.Symbol) []graph.Symbol {
-	qual, name := typeName(text)
-	if name == "" {
+	if s.Path == c.ff.File.Path {
+		return symbolsOf(c.typeRef(text, -1))
+	}
+	other := c.x.contextOf(s.Path, c.r)
+	if other == nil {
 		return nil
 	}
-	cands := c.x.typesNamed(name)
-	if qual == "" {
-		if same := filter(cands, func(t *graph.Symbol) bool { return samePackage(t, s) }); len(same) > 0 {
-			return same
-		}
-	} else {
-		q := lastComponent(qual)
-		if m := filter(cands, func(t *graph.Symbol) bool {
-			return path.Base(path.Dir(t.Path)) == q || strings.HasSuffix(t.Package, q) || t.Container == q
-		}); len(m) > 0 {
-			return m
-		}
+	other.depth = c.depth + 1
+	if other.depth > 6 {
+		return nil
 	}
-	if len(cands) == 1 {
-		return cands
-	}
-	return nil
+	return symbolsOf(other.typeRef(text, -1))
 }
 
 // ownerType returns the type a member belongs to.

@@ -40,9 +40,13 @@ func typeName(t string) (qual, name string) {
 		}
 		break
 	}
-	for _, p := range []string{"*", "&", "[]", "...", "mut ", "const ", "struct ", "class ", "enum ", "typename ", "readonly ", "?"} {
-		for strings.HasPrefix(t, p) {
-			t = strings.TrimSpace(strings.TrimPrefix(t, p))
+	for changed := true; changed; {
+		changed = false
+		for _, p := range []string{"*", "&", "[]", "...", "mut ", "const ", "struct ", "class ", "enum ", "typename ", "readonly ", "?"} {
+			if strings.HasPrefix(t, p) {
+				t = strings.TrimSpace(strings.TrimPrefix(t, p))
+				changed = true
+			}
 		}
 	}
 	t = strings.TrimSuffix(strings.TrimSuffix(t, "*"), "&")
