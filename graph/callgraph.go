@@ -75,6 +75,12 @@ func traverse(ctx context.Context, r Reader, roots []SymbolID, dir Direction, op
 			if i, ok := idx[far]; ok {
 				if out[i].Next == near {
 					out[i].Sites++
+					// the best-derived edge between the pair speaks for it
+					if e.Confidence > out[i].Via.Confidence {
+						out[i].Via = e
+						out[i].Confidence = min(conf[near], e.Confidence)
+						conf[far] = out[i].Confidence
+					}
 				}
 				continue
 			}
@@ -268,4 +274,43 @@ func ModuleDisplay(id SymbolID) string {
 		parts = append(parts, d.Name)
 	}
 	return strings.Join(parts, ".")
+}
+
+// Central returns the limit most central definitions (by stored rank),
+// optionally under a path prefix, best first.
+func Central(ctx context.Context, r Reader, prefix string, limit int) ([]Symbol, map[SymbolID]float64, error) {
+	var syms []Symbol
+	err := r.AllSymbols(ctx, func(s Symbol) error {
+		if (prefix == "" || strings.HasPrefix(s.Path, prefix)) && !s.IsTest {
+			s.Doc = ""
+			syms = append(syms, s)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]SymbolID, 0, len(syms))
+	for _, s := range syms {
+		ids = append(ids, s.ID)
+	}
+	ranks, err := r.Ranks(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	slices.SortStableFunc(syms, func(a, b Symbol) int {
+		return cmp.Or(cmp.Compare(ranks[b.ID], ranks[a.ID]), strings.Compare(a.Path, b.Path), cmp.Compare(a.Range.StartByte, b.Range.StartByte))
+	})
+	seen := map[SymbolID]bool{}
+	var out []Symbol
+	for _, s := range syms {
+		if len(out) >= limit {
+			break
+		}
+		if !seen[s.ID] && ranks[s.ID] > 0 {
+			seen[s.ID] = true
+			out = append(out, s)
+		}
+	}
+	return out, ranks, nil
 }

@@ -79,6 +79,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		calleesCmd(g),
 		implementationsCmd(g),
 		pathCmd(g),
+		mapCmd(g),
 	)
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil {

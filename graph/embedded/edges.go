@@ -102,8 +102,15 @@ func (v view) Ranks(ctx context.Context, ids []graph.SymbolID) (map[graph.Symbol
 	return out, nil
 }
 
-// View implements graph.Writer: reads see this generation's writes.
-func (w *Writer) View() graph.Reader { return view{q: w.tx} }
+// View implements graph.Writer: reads see this generation's writes,
+// including rows still buffered for batch insertion (they are flushed; a
+// failed flush fails the commit).
+func (w *Writer) View() graph.Reader {
+	if err := w.flushBatches(context.Background()); err != nil && w.failed == nil {
+		w.failed = err
+	}
+	return view{q: w.tx}
+}
 
 // Facts implements graph.Writer.
 func (w *Writer) Facts(ctx context.Context, path string) (*graph.FileFacts, error) {

@@ -48,6 +48,7 @@ type Writer struct {
 	symBatch  [][]any
 	postBatch [][]any
 	done      bool
+	failed    error // a write that failed where no error could be returned
 }
 
 var _ graph.Writer = (*Writer)(nil)
@@ -498,6 +499,9 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 			os.RemoveAll(w.Dir())
 		}
 	}()
+	if w.failed != nil {
+		return w.failed
+	}
 	if err := w.flushBatches(ctx); err != nil {
 		return err
 	}

@@ -175,8 +175,12 @@ func GoImplementations(syms []graph.Symbol) []graph.Edge {
 			}
 		}
 		cands := holders[rarest]
+		preciseIface := !iface.ID.IsHeuristic()
 		slices.SortFunc(cands, func(a, b *graph.Symbol) int { return strings.Compare(string(a.ID), string(b.ID)) })
 		for _, t := range cands {
+			if preciseIface && !t.ID.IsHeuristic() {
+				continue // both from a SCIP index: it gave the relation precisely
+			}
 			have := methodSet(t, 0)
 			ok := true
 			for n := range want {

@@ -63,7 +63,7 @@ var jsBuiltinMembers = words(`push pop shift unshift slice splice concat join re
 	log warn error info debug assign freeze create defineProperty getPrototypeOf next return throw`)
 
 var rules = map[graph.Language]*langRules{
-	graph.LangGo:         {uniqueMemberGuess: true},
+	graph.LangGo: {uniqueMemberGuess: true},
 	graph.LangPython: {selfWords: []string{"self", "cls"}, superWord: "super()", bareWritesAreLocal: true, ctorNames: []string{"__init__"},
 		builtinMembers: pythonBuiltinMembers},
 	graph.LangTypeScript: {selfWords: []string{"this"}, superWord: "super", ctorNames: []string{"constructor"}, builtinMembers: jsBuiltinMembers, uniqueMemberGuess: true},
@@ -755,8 +755,19 @@ func (c *fileCtx) qualifierType(steps []string, enc int32) (types []graph.Symbol
 		}
 		name := strings.TrimSuffix(step, "()")
 		var ms []graph.Symbol
+		var embedded []graph.Symbol
 		for i := range types {
 			ms = append(ms, c.x.members(&types[i], name, 4)...)
+			// Go's embedded fields are named by their type: l.Mem.Save()
+			for _, ext := range types[i].Extends {
+				if _, n := typeName(ext); n == name {
+					embedded = append(embedded, c.typeInContext(ext, &types[i])...)
+				}
+			}
+		}
+		if len(ms) == 0 && len(embedded) > 0 {
+			types = embedded
+			continue
 		}
 		types = c.symbolsToTypes(one(ms, conf), strings.HasSuffix(step, "()"))
 		if len(ms) > 0 && len(types) == 0 {
