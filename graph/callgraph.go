@@ -281,7 +281,7 @@ func ModuleDisplay(id SymbolID) string {
 func Central(ctx context.Context, r Reader, prefix string, limit int) ([]Symbol, map[SymbolID]float64, error) {
 	var syms []Symbol
 	err := r.AllSymbols(ctx, func(s Symbol) error {
-		if (prefix == "" || strings.HasPrefix(s.Path, prefix)) && !s.IsTest {
+		if (prefix == "" || strings.HasPrefix(s.Path, prefix)) && !s.IsTest && !strings.Contains("/"+s.Path, "/testdata/") {
 			s.Doc = ""
 			syms = append(syms, s)
 		}
