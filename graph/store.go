@@ -89,6 +89,17 @@ type Reader interface {
 	Edges(ctx context.Context, ids []SymbolID, dir Direction, kinds ...EdgeKind) ([]Edge, error)
 	// Ranks returns the centrality of symbols (absent: no rank).
 	Ranks(ctx context.Context, ids []SymbolID) (map[SymbolID]float64, error)
+	// ChunksByID returns the live chunks among ids (chunks replaced since
+	// are left out), in no particular order, without text.
+	ChunksByID(ctx context.Context, ids []int64) ([]ChunkRef, error)
+	// ChunksInFile returns a file's chunks in order, without text.
+	ChunksInFile(ctx context.Context, path string) ([]ChunkRef, error)
+}
+
+// ChunkRef is a chunk with its store id (the document id of side indexes).
+type ChunkRef struct {
+	ID int64
+	Chunk
 }
 
 // Writer builds the next generation of an index. Nothing it does is visible

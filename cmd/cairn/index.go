@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/cairn-dev/cairn/graph/embedded"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/scip"
+	"github.com/cairn-dev/cairn/retrieval/bm25"
 )
 
 type indexOptions struct {
@@ -51,6 +54,14 @@ func indexCmd(g *globals) *cobra.Command {
 
 func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	ctx := cmd.Context()
+	// Indexing allocates much short-lived memory: collect less often, up to
+	// a soft ceiling well under the 2 GB budget (GOGC / GOMEMLIMIT win).
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(300)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(1100 << 20)
+	}
 	root, err := g.repoRoot()
 	if err != nil {
 		return err
@@ -78,8 +89,13 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	for _, sp := range o.scip {
 		specs = append(specs, scip.ParseSpec(sp))
 	}
+	sinks, err := sideIndexes(ctx, w)
+	if err != nil {
+		w.Abort()
+		return err
+	}
 	res, err := indexer.Run(ctx, w, indexer.Options{
-		SCIP: specs, NoSCIPDiscovery: o.noDiscovery,
+		SCIP: specs, NoSCIPDiscovery: o.noDiscovery, Sinks: sinks,
 		Root: root, StateDir: dir, Workers: o.workers, ParseTimeout: o.parseTimeout,
 		MaxFileSize: o.maxFileSize, ExcludeDirs: exclude, Progress: newProgress(g),
 		Log: slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: logLevel})),
@@ -113,4 +129,25 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 		}
 	}
 	return nil
+}
+
+// sideIndexes are the indexes built with every generation: BM25 text.
+func sideIndexes(ctx context.Context, w *embedded.Writer) ([]indexer.Sink, error) {
+	var prev map[string]string
+	if fresh, _ := w.Fresh(); !fresh {
+		m, err := w.View().Meta(ctx)
+		if err != nil {
+			return nil, err
+		}
+		prev = m.Extra
+	}
+	live := func(ctx context.Context, ids []int64) (map[int64]bool, error) {
+		refs, err := w.View().ChunksByID(ctx, ids)
+		out := make(map[int64]bool, len(refs))
+		for _, r := range refs {
+			out[r.ID] = true
+		}
+		return out, err
+	}
+	return []indexer.Sink{bm25.NewBuilder(bm25.Segments(prev), live)}, nil
 }

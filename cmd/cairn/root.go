@@ -80,6 +80,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		implementationsCmd(g),
 		pathCmd(g),
 		mapCmd(g),
+		searchCmd(g),
 	)
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil {

@@ -387,10 +387,12 @@ func (v view) FileFacts(ctx context.Context, path string) (*graph.FileFacts, err
 	return ff, nil
 }
 
-// ChunkRef is a chunk with its store id.
-type ChunkRef struct {
-	ID int64
-	graph.Chunk
+// ChunkRef is graph.ChunkRef.
+type ChunkRef = graph.ChunkRef
+
+// ChunksInFile implements graph.Reader.
+func (v view) ChunksInFile(ctx context.Context, path string) ([]ChunkRef, error) {
+	return v.chunkRefs(ctx, `WHERE f.path = ? ORDER BY c.ord`, path)
 }
 
 func (v view) chunks(ctx context.Context, where string, args ...any) ([]graph.Chunk, error) {

@@ -210,7 +210,7 @@ func (w *Writer) openFresh(ctx context.Context) error {
 		return fmt.Errorf("create index database: %w", err)
 	}
 	db.SetMaxOpenConns(1)
-	if _, err := db.ExecContext(ctx, "PRAGMA cache_size=-262144; PRAGMA temp_store=MEMORY; PRAGMA page_size=8192;"+schema.EmbeddedSQL); err != nil {
+	if _, err := db.ExecContext(ctx, "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY; PRAGMA page_size=8192;"+schema.EmbeddedSQL); err != nil {
 		db.Close()
 		return fmt.Errorf("create index schema: %w", err)
 	}

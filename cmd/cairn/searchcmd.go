@@ -1,0 +1,128 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/bm25"
+	"github.com/cairn-dev/cairn/retrieval/fuse"
+)
+
+// hitView is a search result as published.
+type hitView struct {
+	Path      string         `json:"path"`
+	Symbol    string         `json:"symbol,omitempty"` // qualified name, when the hit is a definition
+	SymbolID  graph.SymbolID `json:"symbol_id,omitempty"`
+	Kind      string         `json:"kind"`
+	StartLine uint32         `json:"start_line"`
+	EndLine   uint32         `json:"end_line"`
+	Score     float64        `json:"score"`
+	Why       string         `json:"why"`
+	Ranks     map[string]int `json:"ranks"`
+	Stale     bool           `json:"stale,omitempty"`
+}
+
+func searchCmd(g *globals) *cobra.Command {
+	var queryFile string
+	var limit int
+	var only []string
+	c := &cobra.Command{
+		Use:   "search (QUERY | --query-file F)",
+		Short: "find the code a question or an issue is about (BM25, embeddings, symbols, paths, graph; fused)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			var q string
+			switch {
+			case queryFile != "":
+				b, err := os.ReadFile(queryFile)
+				if err != nil {
+					return usageError("--query-file: %v", err)
+				}
+				q = string(b)
+			case len(args) == 1:
+				q = args[0]
+			default:
+				return usageError("give a QUERY or --query-file")
+			}
+			if strings.TrimSpace(q) == "" {
+				return usageError("empty query")
+			}
+			eng, closeAll, m, err := g.openEngine(cmd)
+			if err != nil {
+				return err
+			}
+			defer closeAll()
+			hits, err := eng.Search(ctx, q, fuse.Options{Limit: limit, Only: only})
+			if err != nil {
+				return err
+			}
+			views := make([]hitView, len(hits))
+			for i, h := range hits {
+				views[i] = hitView{Path: h.Path, Symbol: h.Name, SymbolID: h.SymbolID, Kind: h.Kind.String(),
+					StartLine: h.StartLine, EndLine: h.EndLine, Score: h.Score, Why: h.Why, Ranks: h.Ranks}
+			}
+			if g.json {
+				return writeJSON(g.stdout, envelope{Query: firstLine(q), Index: viewIndex(m), Results: views})
+			}
+			for i, v := range views {
+				name := v.Symbol
+				if name == "" {
+					name = "(file)"
+				}
+				fmt.Fprintf(g.stdout, "%2d. %s:%d-%d\t%s\t%.4f\t%s\n", i+1, v.Path, v.StartLine, v.EndLine, name, v.Score, v.Why)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&queryFile, "query-file", "", "read the query from a file (an issue, a stack trace)")
+	c.Flags().IntVar(&limit, "limit", 20, "hits to return")
+	c.Flags().StringSliceVar(&only, "only", nil, "run only these generators: "+strings.Join(fuse.AllGenerators, ","))
+	return c
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return s
+}
+
+// openEngine opens the store and its side indexes as a search engine.
+func (g *globals) openEngine(cmd *cobra.Command) (*fuse.Engine, func(), graph.Meta, error) {
+	s, err := g.openStore()
+	if err != nil {
+		return nil, nil, graph.Meta{}, err
+	}
+	m, err := s.Meta(cmd.Context())
+	if err != nil {
+		s.Close()
+		return nil, nil, m, err
+	}
+	eng := &fuse.Engine{R: s}
+	text, err := bm25.Open(s.EpochDir(), m.Extra)
+	switch {
+	case errors.Is(err, bm25.ErrNoSegments):
+		fmt.Fprintln(g.stderr, "cairn: this index has no text index; re-index to search text")
+	case err != nil:
+		s.Close()
+		return nil, nil, m, err
+	default:
+		eng.Text = text
+	}
+	return eng, func() {
+		if text != nil {
+			text.Close()
+		}
+		s.Close()
+	}, m, nil
+}

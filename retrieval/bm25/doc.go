@@ -1,0 +1,36 @@
+// Package bm25 is cairn's text index: BM25 over chunks with bleve
+// (github.com/blevesearch/bleve/v2), with a code-aware analysis.
+//
+// # Documents and fields
+//
+// One document per chunk (function, method, type, or the rest of a file),
+// its id the chunk's store id. Fields, weighted at query time:
+//
+//	name  the chunk's qualified symbol name or file name   ×3
+//	path  the file path, split at separators and case      ×1.5
+//	sig   the declaration head                             ×1.5
+//	doc   the doc comment, as English (stemmed, stop words) ×1
+//	body  the chunk's code                                 ×1
+//
+// The analyzers come from package tokens: an identifier is indexed whole
+// and in parts (getUserName → getusername, get, user, name), lower-cased;
+// prose is additionally stemmed with Porter's algorithm and stripped of stop
+// words. Scoring is bleve's BM25 model.
+//
+// # Segments
+//
+// A generation's text index is a list of bleve indexes (segments) in the
+// epoch directory, committed through the store's meta key bm25.segments in
+// the same transaction as the facts. A full run writes one base segment; an
+// incremental run writes a small segment with the chunks it (re)wrote. A
+// document of an older segment whose chunk was replaced is dead: chunk ids
+// are never reused, and readers drop hits whose chunk is no longer in the
+// store. Segments are written once and then only read, so readers in other
+// processes open them read-only (shared locks) while the next generation is
+// built: no reader ever waits for a writer. Segments are searched together
+// through an index alias whose BM25 pre-search shares term statistics across
+// them, so scores do not depend on how the index happens to be split. When
+// more than MaxDeltas incremental segments pile up, the next run merges them
+// (delta segments store their fields for that purpose) into one, leaving out
+// dead documents.
+package bm25

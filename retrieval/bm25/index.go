@@ -1,0 +1,428 @@
+package bm25
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/cairn-dev/cairn/graph"
+)
+
+// MetaKey is the store meta key listing the committed segments.
+const MetaKey = "bm25.segments"
+
+// MaxDeltas is how many incremental segments may pile up before a run
+// merges them.
+const MaxDeltas = 8
+
+const batchDocs = 2000
+
+// Field weights at query time.
+var fieldBoost = map[string]float64{"name": 3, "path": 1.5, "sig": 1.5, "doc": 1, "body": 1}
+
+var fields = []string{"name", "path", "sig", "doc", "body"}
+
+func newMapping(store bool) mapping.IndexMapping {
+	im := bleve.NewIndexMapping()
+	im.ScoringModel = index.BM25Scoring
+	im.DefaultAnalyzer = CodeAnalyzer
+	dm := bleve.NewDocumentStaticMapping()
+	for _, f := range fields {
+		fm := bleve.NewTextFieldMapping()
+		fm.Analyzer = CodeAnalyzer
+		switch f {
+		case "doc":
+			fm.Analyzer = TextAnalyzer
+		case "path":
+			fm.Analyzer = PathAnalyzer
+		}
+		fm.Store = store
+		fm.IncludeTermVectors = false
+		fm.IncludeInAll = false
+		fm.DocValues = false
+		dm.AddFieldMappingsAt(f, fm)
+	}
+	im.DefaultMapping = dm
+	im.StoreDynamic = false
+	im.IndexDynamic = false
+	im.DocValuesDynamic = false
+	return im
+}
+
+// Segments parses the meta value of MetaKey.
+func Segments(meta map[string]string) []string {
+	v := meta[MetaKey]
+	if v == "" {
+		return nil
+	}
+	return strings.Split(v, ",")
+}
+
+// Doc is the text of one chunk as indexed.
+type Doc struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	Sig  string `json:"sig"`
+	Doc  string `json:"doc"`
+	Body string `json:"body"`
+}
+
+// DocOf builds the document of chunk c of ff.
+func DocOf(ff *graph.FileFacts, c *graph.Chunk, syms map[graph.SymbolID]*graph.Symbol) Doc {
+	d := Doc{Name: c.Name, Path: c.Path, Body: c.Text}
+	if s := syms[c.Symbol]; s != nil && c.Symbol != "" {
+		d.Sig, d.Doc = s.Signature, s.Doc
+		if s.Container != "" {
+			d.Name = s.Container + "." + s.Name
+		}
+	}
+	return d
+}
+
+// LiveFunc reports which chunk ids are still in the store.
+type LiveFunc func(ctx context.Context, ids []int64) (map[int64]bool, error)
+
+// Builder writes a generation's text segment. It implements indexer.Sink.
+// Documents are indexed on a goroutine of their own, so text indexing runs
+// alongside parsing and the store's writes.
+type Builder struct {
+	prev  []string // committed segments of the previous generation
+	live  LiveFunc
+	dir   string
+	name  string
+	idx   bleve.Index
+	docs  int
+	fresh bool
+
+	queue chan docJob
+	done  chan error
+	err   error
+}
+
+type docJob struct {
+	id  string
+	doc Doc
+}
+
+// NewBuilder returns a builder that extends the segments prev (the meta
+// value of the generation being replaced). live is used to drop dead
+// documents when deltas are merged.
+func NewBuilder(prev []string, live LiveFunc) *Builder {
+	return &Builder{prev: prev, live: live}
+}
+
+func segmentSeq(name string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(name, "bm25-"))
+	return n
+}
+
+// Begin implements indexer.Sink.
+func (b *Builder) Begin(ctx context.Context, dir string, fresh bool) error {
+	b.dir, b.fresh = dir, fresh
+	if fresh {
+		b.prev = nil
+	}
+	seq := 0
+	for _, p := range b.prev {
+		seq = max(seq, segmentSeq(p))
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "bm25-") {
+			seq = max(seq, segmentSeq(e.Name()))
+		}
+	}
+	b.name = fmt.Sprintf("bm25-%06d", seq+1)
+	// Delta segments store their fields so that they can be merged later.
+	idx, err := bleve.NewUsing(filepath.Join(dir, b.name), newMapping(!fresh), scorch.Name, scorch.Name,
+		map[string]interface{}{"unsafe_batch": true})
+	if err != nil {
+		return fmt.Errorf("create text segment: %w", err)
+	}
+	b.idx = idx
+	b.queue = make(chan docJob, 4*batchDocs)
+	b.done = make(chan error, 1)
+	go b.run()
+	return nil
+}
+
+// run indexes queued documents in batches.
+func (b *Builder) run() {
+	batch := b.idx.NewBatch()
+	var err error
+	for j := range b.queue {
+		if err != nil {
+			continue // drain
+		}
+		if err = batch.Index(j.id, j.doc); err != nil {
+			err = fmt.Errorf("index chunk %s: %w", j.id, err)
+			continue
+		}
+		if batch.Size() >= batchDocs {
+			if err = b.idx.Batch(batch); err != nil {
+				err = fmt.Errorf("write text segment: %w", err)
+			}
+			batch.Reset()
+		}
+	}
+	if err == nil && batch.Size() > 0 {
+		if err = b.idx.Batch(batch); err != nil {
+			err = fmt.Errorf("write text segment: %w", err)
+		}
+	}
+	b.done <- err
+}
+
+// Put implements indexer.Sink.
+func (b *Builder) Put(ctx context.Context, ff *graph.FileFacts, ids []int64) error {
+	syms := make(map[graph.SymbolID]*graph.Symbol, len(ff.Symbols))
+	for i := range ff.Symbols {
+		syms[ff.Symbols[i].ID] = &ff.Symbols[i]
+	}
+	for i := range ff.Chunks {
+		if i >= len(ids) {
+			break
+		}
+		j := docJob{id: strconv.FormatInt(ids[i], 10), doc: DocOf(ff, &ff.Chunks[i], syms)}
+		select {
+		case b.queue <- j:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		b.docs++
+	}
+	return nil
+}
+
+// wait stops the indexing goroutine and returns its error.
+func (b *Builder) wait() error {
+	if b.queue != nil {
+		close(b.queue)
+		b.err = <-b.done
+		b.queue = nil
+	}
+	return b.err
+}
+
+// Delete implements indexer.Sink. Documents of replaced chunks die with
+// their chunk ids; nothing to do.
+func (b *Builder) Delete(context.Context, string) error { return nil }
+
+// Finish implements indexer.Sink: it closes the new segment, merges deltas
+// if too many piled up, and returns the segment list to commit.
+func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
+	if err := b.wait(); err != nil {
+		return nil, err
+	}
+	if err := b.idx.Close(); err != nil {
+		return nil, fmt.Errorf("close text segment: %w", err)
+	}
+	b.idx = nil
+	segs := slices.Clone(b.prev)
+	if b.docs > 0 || b.fresh {
+		segs = append(segs, b.name)
+	} else {
+		os.RemoveAll(filepath.Join(b.dir, b.name))
+	}
+	if len(segs) > MaxDeltas+1 && b.live != nil {
+		merged, err := b.mergeDeltas(ctx, segs)
+		if err != nil {
+			return nil, err
+		}
+		segs = merged
+	}
+	b.removeOrphans(segs)
+	return map[string]string{MetaKey: strings.Join(segs, ",")}, nil
+}
+
+// removeOrphans deletes segment directories no generation refers to (left
+// by crashed runs) — never those of the committed generation.
+func (b *Builder) removeOrphans(keep []string) {
+	want := map[string]bool{}
+	for _, s := range append(slices.Clone(keep), b.prev...) {
+		want[s] = true
+	}
+	entries, _ := os.ReadDir(b.dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "bm25-") && !want[e.Name()] {
+			os.RemoveAll(filepath.Join(b.dir, e.Name()))
+		}
+	}
+}
+
+// mergeDeltas rewrites every segment after the base into one, keeping only
+// live documents.
+func (b *Builder) mergeDeltas(ctx context.Context, segs []string) ([]string, error) {
+	base, deltas := segs[0], segs[1:]
+	name := fmt.Sprintf("bm25-%06d", segmentSeq(segs[len(segs)-1])+1)
+	out, err := bleve.NewUsing(filepath.Join(b.dir, name), newMapping(true), scorch.Name, scorch.Name,
+		map[string]interface{}{"unsafe_batch": true})
+	if err != nil {
+		return nil, fmt.Errorf("merge text segments: %w", err)
+	}
+	defer out.Close()
+	batch := out.NewBatch()
+	for _, s := range deltas {
+		idx, err := bleve.OpenUsing(filepath.Join(b.dir, s), map[string]interface{}{"read_only": true})
+		if err != nil {
+			return nil, fmt.Errorf("merge text segments: open %s: %w", s, err)
+		}
+		req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 1<<30, 0, false)
+		req.Fields = fields
+		res, err := idx.SearchInContext(ctx, req)
+		if err != nil {
+			idx.Close()
+			return nil, fmt.Errorf("merge text segments: read %s: %w", s, err)
+		}
+		ids := make([]int64, 0, len(res.Hits))
+		for _, h := range res.Hits {
+			if id, err := strconv.ParseInt(h.ID, 10, 64); err == nil {
+				ids = append(ids, id)
+			}
+		}
+		live, err := b.live(ctx, ids)
+		if err != nil {
+			idx.Close()
+			return nil, err
+		}
+		for _, h := range res.Hits {
+			id, _ := strconv.ParseInt(h.ID, 10, 64)
+			if !live[id] {
+				continue
+			}
+			d := Doc{}
+			d.Name, _ = h.Fields["name"].(string)
+			d.Path, _ = h.Fields["path"].(string)
+			d.Sig, _ = h.Fields["sig"].(string)
+			d.Doc, _ = h.Fields["doc"].(string)
+			d.Body, _ = h.Fields["body"].(string)
+			batch.Index(h.ID, d)
+			if batch.Size() >= batchDocs {
+				if err := out.Batch(batch); err != nil {
+					idx.Close()
+					return nil, err
+				}
+				batch.Reset()
+			}
+		}
+		idx.Close()
+	}
+	if err := out.Batch(batch); err != nil {
+		return nil, err
+	}
+	return []string{base, name}, nil
+}
+
+// Abort implements indexer.Sink.
+func (b *Builder) Abort() {
+	b.wait()
+	if b.idx != nil {
+		b.idx.Close()
+		b.idx = nil
+	}
+	if b.name != "" {
+		os.RemoveAll(filepath.Join(b.dir, b.name))
+	}
+}
+
+// Index searches the segments of one generation.
+type Index struct {
+	alias bleve.IndexAlias
+	idxs  []bleve.Index
+	once  sync.Once
+}
+
+// ErrNoSegments: the generation has no text index (indexed without one).
+var ErrNoSegments = errors.New("no text index in this generation")
+
+// Open opens the segments named in meta, read-only.
+func Open(epochDir string, meta map[string]string) (*Index, error) {
+	segs := Segments(meta)
+	if len(segs) == 0 {
+		return nil, ErrNoSegments
+	}
+	x := &Index{}
+	for _, s := range segs {
+		idx, err := bleve.OpenUsing(filepath.Join(epochDir, s), map[string]interface{}{"read_only": true})
+		if err != nil {
+			x.Close()
+			return nil, fmt.Errorf("open text segment %s: %w", s, err)
+		}
+		x.idxs = append(x.idxs, idx)
+	}
+	x.alias = bleve.NewIndexAlias(x.idxs...)
+	return x, nil
+}
+
+// Close releases the segments.
+func (x *Index) Close() {
+	x.once.Do(func() {
+		for _, idx := range x.idxs {
+			idx.Close()
+		}
+	})
+}
+
+// Hit is one document found.
+type Hit struct {
+	ChunkID int64
+	Score   float64
+}
+
+// Query is a text query: the free text, plus terms that must weigh more
+// (identifiers found in it).
+type Query struct {
+	Text string
+	// Boosted terms are searched again, exactly, in name and body.
+	Boosted []string
+}
+
+// Search returns up to k documents for q, best first.
+func (x *Index) Search(ctx context.Context, q Query, k int) ([]Hit, error) {
+	var qs []query.Query
+	for _, f := range fields {
+		mq := bleve.NewMatchQuery(q.Text)
+		mq.SetField(f)
+		mq.SetBoost(fieldBoost[f])
+		if f == "doc" {
+			mq.Analyzer = TextAnalyzer
+		}
+		qs = append(qs, mq)
+	}
+	for _, t := range q.Boosted {
+		for _, f := range []string{"name", "body"} {
+			tq := bleve.NewTermQuery(t)
+			tq.SetField(f)
+			tq.SetBoost(fieldBoost[f] * 0.5)
+			qs = append(qs, tq)
+		}
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), k, 0, false)
+	req.SortBy([]string{"-_score", "_id"})
+	res, err := x.alias.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("text search: %w", err)
+	}
+	out := make([]Hit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		id, err := strconv.ParseInt(h.ID, 10, 64)
+		if err != nil {
+			continue
+		}
+		out = append(out, Hit{ChunkID: id, Score: h.Score})
+	}
+	return out, nil
+}
+

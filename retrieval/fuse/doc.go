@@ -1,0 +1,28 @@
+// Package fuse answers "where is the code that handles X?": several
+// candidate generators each rank chunks, and reciprocal-rank fusion merges
+// their rankings into one list that explains itself.
+//
+// # Generators
+//
+//   - text: BM25 over chunks (package bm25) with the whole query, the
+//     identifiers query understanding found boosted;
+//   - file: the same BM25 hits summed per file, which ranks files the way a
+//     whole-file index would without a second index;
+//   - vector: cosine similarity of chunk embeddings to the query's;
+//   - symbol: definitions named by identifiers in the query (exact, then
+//     qualified), weighted by how the query mentions them;
+//   - path: files the query names, and the chunks that contain the lines of
+//     its stack-trace frames;
+//   - graph: callers and callees of the strongest fused hits;
+//   - rank: centrality (PageRank) as a weak prior.
+//
+// # Fusion
+//
+// Reciprocal-rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009): a
+// chunk's score is the sum over generators g of w_g / (k + rank_g), k = 60.
+// Weights are fixed per generator, tuned once on a development set and not
+// per repository. Each hit keeps its rank in every generator that found it
+// and a one-line "why" naming the strongest evidence. The final order sorts
+// chunks by fused score plus a share of their file's fused score, so that a
+// file many generators agree on leads, with its best chunks first.
+package fuse

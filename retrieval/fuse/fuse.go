@@ -1,0 +1,567 @@
+package fuse
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/bm25"
+	"github.com/cairn-dev/cairn/retrieval/query"
+	"github.com/cairn-dev/cairn/retrieval/tokens"
+)
+
+// Generator names.
+const (
+	GenText   = "text"
+	GenFile   = "file"
+	GenVector = "vector"
+	GenSymbol = "symbol"
+	GenPath   = "path"
+	GenGraph  = "graph"
+	GenRank   = "rank"
+)
+
+// AllGenerators in a stable order.
+var AllGenerators = []string{GenText, GenFile, GenVector, GenSymbol, GenPath, GenGraph, GenRank}
+
+// DefaultWeights of the generators in fusion.
+var DefaultWeights = map[string]float64{
+	GenText: 1, GenFile: 1, GenVector: 0.7, GenSymbol: 1.2, GenPath: 1.2, GenGraph: 0.4, GenRank: 0.2,
+}
+
+// rrfK is the k of reciprocal-rank fusion.
+const rrfK = 60.0
+
+// fileShare is how much of its file's fused score a chunk inherits.
+const fileShare = 1.0
+
+// VectorSearcher finds the chunks nearest to a query by embedding.
+type VectorSearcher interface {
+	SearchText(ctx context.Context, text string, k int) ([]ScoredChunk, error)
+}
+
+// ScoredChunk is a chunk id with a generator's score.
+type ScoredChunk struct {
+	ChunkID int64
+	Score   float64
+}
+
+// Engine runs the generators over one store generation.
+type Engine struct {
+	R       graph.Reader
+	Text    *bm25.Index    // nil: no text generator
+	Vectors VectorSearcher // nil: no vector generator
+	Weights map[string]float64
+}
+
+// Options shape one search.
+type Options struct {
+	Limit int // hits to return; default 20
+	// Only, when set, runs just these generators (to measure each alone).
+	Only []string
+}
+
+// Hit is one fused result.
+type Hit struct {
+	ChunkID   int64
+	Path      string
+	SymbolID  graph.SymbolID
+	Name      string // qualified symbol name; "" for a file chunk
+	Kind      graph.ChunkKind
+	StartLine uint32
+	EndLine   uint32
+	Score     float64
+	// Ranks holds the 1-based rank the hit (or its file, for file-level
+	// generators) had in each generator that found it.
+	Ranks map[string]int
+	Why   string
+}
+
+type cand struct {
+	ref      graph.ChunkRef
+	ranks    map[string]int
+	evidence map[string]string
+}
+
+type search struct {
+	e        *Engine
+	ctx      context.Context
+	q        query.Parsed
+	cands    map[int64]*cand
+	fileRank map[string]map[string]int // generator → path → rank
+	fileWhy  map[string]map[string]string
+	files    []graph.File
+	chunksOf map[string][]graph.ChunkRef
+	on       map[string]bool
+}
+
+// Search runs the generators for text and fuses them.
+func (e *Engine) Search(ctx context.Context, text string, opts Options) ([]Hit, error) {
+	if opts.Limit <= 0 {
+		opts.Limit = 20
+	}
+	s := &search{e: e, ctx: ctx, q: query.Parse(text), cands: map[int64]*cand{},
+		fileRank: map[string]map[string]int{}, fileWhy: map[string]map[string]string{},
+		chunksOf: map[string][]graph.ChunkRef{}, on: map[string]bool{}}
+	for _, g := range AllGenerators {
+		s.on[g] = len(opts.Only) == 0 || slices.Contains(opts.Only, g)
+	}
+	var err error
+	if s.files, err = e.R.Files(ctx); err != nil {
+		return nil, err
+	}
+	steps := []func() error{s.text, s.vector, s.symbols, s.paths}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	if s.on[GenGraph] || s.on[GenRank] {
+		if err := s.graphAndRank(); err != nil {
+			return nil, err
+		}
+	}
+	return s.fuse(opts.Limit), nil
+}
+
+func (s *search) weight(g string) float64 {
+	if w, ok := s.e.Weights[g]; ok {
+		return w
+	}
+	return DefaultWeights[g]
+}
+
+func (s *search) add(gen string, ref graph.ChunkRef, rank int, why string) {
+	c := s.cands[ref.ID]
+	if c == nil {
+		c = &cand{ref: ref, ranks: map[string]int{}, evidence: map[string]string{}}
+		s.cands[ref.ID] = c
+	}
+	if r, ok := c.ranks[gen]; !ok || rank < r {
+		c.ranks[gen] = rank
+		c.evidence[gen] = why
+	}
+}
+
+func (s *search) addFile(gen, p string, rank int, why string) {
+	if s.fileRank[gen] == nil {
+		s.fileRank[gen] = map[string]int{}
+		s.fileWhy[gen] = map[string]string{}
+	}
+	if r, ok := s.fileRank[gen][p]; !ok || rank < r {
+		s.fileRank[gen][p] = rank
+		s.fileWhy[gen][p] = why
+	}
+}
+
+func (s *search) fileChunks(p string) []graph.ChunkRef {
+	if cs, ok := s.chunksOf[p]; ok {
+		return cs
+	}
+	cs, err := s.e.R.ChunksInFile(s.ctx, p)
+	if err != nil {
+		cs = nil
+	}
+	s.chunksOf[p] = cs
+	return cs
+}
+
+// chunkAt returns the innermost chunk of file p covering line (the file
+// chunk when no function or type chunk does).
+func (s *search) chunkAt(p string, line uint32) (graph.ChunkRef, bool) {
+	var best graph.ChunkRef
+	found := false
+	for _, c := range s.fileChunks(p) {
+		if c.Range.StartLine <= line && line <= c.Range.EndLine {
+			if !found || c.Range.Lines() < best.Range.Lines() {
+				best, found = c, true
+			}
+		}
+	}
+	return best, found
+}
+
+// chunkOf returns the chunk of a definition.
+func (s *search) chunkOf(d *graph.Symbol) (graph.ChunkRef, bool) {
+	for _, c := range s.fileChunks(d.Path) {
+		if c.Symbol == d.ID && c.Range.StartLine <= d.Range.StartLine+1 && d.Range.StartLine <= c.Range.EndLine {
+			return c, true
+		}
+	}
+	return s.chunkAt(d.Path, d.Range.StartLine)
+}
+
+// text: BM25 over chunks, and the same hits summed per file.
+func (s *search) text() error {
+	if s.e.Text == nil || !(s.on[GenText] || s.on[GenFile]) {
+		return nil
+	}
+	var boosted []string
+	for i, id := range s.q.Identifiers {
+		if i >= 12 {
+			break
+		}
+		_, base := graph.SplitQualified(id.Name)
+		boosted = append(boosted, tokens.Lower(base))
+	}
+	text := s.q.Text
+	if len(text) > 6000 {
+		text = text[:6000]
+	}
+	hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: text, Boosted: boosted}, 300)
+	if err != nil {
+		return err
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ChunkID
+	}
+	refs, err := s.e.R.ChunksByID(s.ctx, ids)
+	if err != nil {
+		return err
+	}
+	byID := make(map[int64]graph.ChunkRef, len(refs))
+	for _, r := range refs {
+		byID[r.ID] = r
+	}
+	fileScore := map[string][]float64{}
+	rank := 0
+	for _, h := range hits {
+		ref, live := byID[h.ChunkID]
+		if !live {
+			continue // a document of a replaced chunk
+		}
+		rank++
+		if s.on[GenText] {
+			s.add(GenText, ref, rank, fmt.Sprintf("BM25 #%d", rank))
+		}
+		fileScore[ref.Path] = append(fileScore[ref.Path], h.Score)
+	}
+	if !s.on[GenFile] {
+		return nil
+	}
+	type fs struct {
+		path  string
+		score float64
+	}
+	var files []fs
+	for p, scores := range fileScore {
+		slices.SortFunc(scores, func(a, b float64) int { return cmp.Compare(b, a) })
+		total := 0.0
+		for i, sc := range scores {
+			if i >= 3 {
+				break
+			}
+			total += sc / float64(i+1)
+		}
+		files = append(files, fs{p, total})
+	}
+	slices.SortFunc(files, func(a, b fs) int { return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(a.path, b.path)) })
+	for i, f := range files {
+		s.addFile(GenFile, f.path, i+1, fmt.Sprintf("file BM25 #%d", i+1))
+	}
+	return nil
+}
+
+// vector: embedding similarity.
+func (s *search) vector() error {
+	if s.e.Vectors == nil || !s.on[GenVector] {
+		return nil
+	}
+	hits, err := s.e.Vectors.SearchText(s.ctx, s.q.Text, 200)
+	if err != nil {
+		return err
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ChunkID
+	}
+	refs, err := s.e.R.ChunksByID(s.ctx, ids)
+	if err != nil {
+		return err
+	}
+	byID := make(map[int64]graph.ChunkRef, len(refs))
+	for _, r := range refs {
+		byID[r.ID] = r
+	}
+	rank := 0
+	for _, h := range hits {
+		if ref, ok := byID[h.ChunkID]; ok {
+			rank++
+			s.add(GenVector, ref, rank, fmt.Sprintf("embedding #%d (cos %.2f)", rank, h.Score))
+		}
+	}
+	return nil
+}
+
+// symbols: definitions of identifiers the query names.
+func (s *search) symbols() error {
+	if !s.on[GenSymbol] {
+		return nil
+	}
+	type found struct {
+		ref  graph.ChunkRef
+		name string
+		w    float64
+	}
+	var all []found
+	seen := map[int64]bool{}
+	for i, id := range s.q.Identifiers {
+		if i >= 30 {
+			break
+		}
+		defs, err := graph.FindDefinitions(s.ctx, s.e.R, id.Name)
+		if err != nil {
+			return err
+		}
+		if len(defs) == 0 && strings.ContainsAny(id.Name, ".:#") {
+			// a.b.C where a.b is a module path we do not know: try the tail
+			_, base := graph.SplitQualified(id.Name)
+			if defs, err = graph.FindDefinitions(s.ctx, s.e.R, base); err != nil {
+				return err
+			}
+			if len(defs) > 3 {
+				defs = nil
+			}
+		}
+		if len(defs) == 0 || len(defs) > 12 {
+			continue // unknown, or too common a name to mean one place
+		}
+		w := id.Weight / float64(len(defs))
+		for _, d := range defs {
+			if d.IsTest {
+				w *= 0.5
+			}
+			if ref, ok := s.chunkOf(&d); ok && !seen[ref.ID] {
+				seen[ref.ID] = true
+				all = append(all, found{ref, id.Name, w})
+			}
+		}
+	}
+	slices.SortStableFunc(all, func(a, b found) int { return cmp.Compare(b.w, a.w) })
+	for i, f := range all {
+		s.add(GenSymbol, f.ref, i+1, "defines "+f.name+", named in the query")
+	}
+	return nil
+}
+
+// matchFile resolves a path as written (absolute, relative, or a bare file
+// name) to indexed files, by the longest common suffix of path elements.
+func (s *search) matchFile(p string) []string {
+	p = strings.ReplaceAll(p, `\`, "/")
+	parts := strings.Split(strings.Trim(p, "/"), "/")
+	best, bestN := []string(nil), 0
+	for _, f := range s.files {
+		fp := strings.Split(f.Path, "/")
+		n := 0
+		for n < len(parts) && n < len(fp) && parts[len(parts)-1-n] == fp[len(fp)-1-n] {
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		switch {
+		case n > bestN:
+			best, bestN = []string{f.Path}, n
+		case n == bestN:
+			best = append(best, f.Path)
+		}
+	}
+	if len(best) > 5 {
+		return nil // a name too common to pick
+	}
+	return best
+}
+
+// paths: files the query names, and frames of its stack traces.
+func (s *search) paths() error {
+	if !s.on[GenPath] {
+		return nil
+	}
+	rank := 0
+	// Frames: the innermost frames of a traceback come last.
+	for i := len(s.q.Frames) - 1; i >= 0; i-- {
+		f := s.q.Frames[i]
+		for _, p := range s.matchFile(f.Path) {
+			if c, ok := s.chunkAt(p, uint32(f.Line)); ok {
+				rank++
+				s.add(GenPath, c, rank, fmt.Sprintf("stack frame %s:%d", path.Base(f.Path), f.Line))
+			}
+		}
+	}
+	frank := 0
+	for _, mention := range s.q.Paths {
+		for _, p := range s.matchFile(mention) {
+			frank++
+			s.addFile(GenPath, p, frank, "file named in the query: "+mention)
+		}
+	}
+	return nil
+}
+
+// graphAndRank: neighbours of the strongest hits, and centrality.
+func (s *search) graphAndRank() error {
+	top := s.fuse(8)
+	var ids []graph.SymbolID
+	seen := map[graph.SymbolID]bool{}
+	for _, h := range top {
+		if h.SymbolID != "" && !seen[h.SymbolID] {
+			seen[h.SymbolID] = true
+			ids = append(ids, h.SymbolID)
+		}
+	}
+	if s.on[GenGraph] && len(ids) > 0 {
+		rank := 0
+		for _, dir := range []graph.Direction{graph.In, graph.Out} {
+			edges, err := s.e.R.Edges(s.ctx, ids, dir, graph.EdgeCalls)
+			if err != nil {
+				return err
+			}
+			for _, e := range edges {
+				other, via := e.From, e.To
+				if dir == graph.Out {
+					other, via = e.To, e.From
+				}
+				if seen[other] || e.Ambiguous {
+					continue
+				}
+				seen[other] = true
+				defs, err := s.e.R.SymbolsByID(s.ctx, other)
+				if err != nil || len(defs) == 0 {
+					continue
+				}
+				if ref, ok := s.chunkOf(&defs[0]); ok {
+					rank++
+					rel := "called by"
+					if dir == graph.In {
+						rel = "calls"
+					}
+					s.add(GenGraph, ref, rank, rel+" "+via.Display())
+				}
+				if rank >= 40 {
+					break
+				}
+			}
+		}
+	}
+	if s.on[GenRank] {
+		var syms []graph.SymbolID
+		for _, c := range s.cands {
+			if c.ref.Symbol != "" {
+				syms = append(syms, c.ref.Symbol)
+			}
+		}
+		ranks, err := s.e.R.Ranks(s.ctx, syms)
+		if err != nil {
+			return err
+		}
+		type rc struct {
+			c *cand
+			r float64
+		}
+		var list []rc
+		for _, c := range s.cands {
+			if r := ranks[c.ref.Symbol]; r > 0 {
+				list = append(list, rc{c, r})
+			}
+		}
+		slices.SortFunc(list, func(a, b rc) int { return cmp.Or(cmp.Compare(b.r, a.r), cmp.Compare(a.c.ref.ID, b.c.ref.ID)) })
+		for i, x := range list {
+			s.add(GenRank, x.c.ref, i+1, fmt.Sprintf("central (rank %.1f)", x.r))
+		}
+	}
+	return nil
+}
+
+// fuse merges the generators' rankings.
+func (s *search) fuse(limit int) []Hit {
+	// File scores: file-level generators plus each chunk generator's best
+	// chunk per file.
+	fileScore := map[string]float64{}
+	fileEvidence := map[string][]string{}
+	for gen, ranks := range s.fileRank {
+		for p, r := range ranks {
+			fileScore[p] += s.weight(gen) / (rrfK + float64(r))
+			fileEvidence[p] = append(fileEvidence[p], s.fileWhy[gen][p])
+		}
+	}
+	best := map[string]map[string]int{}
+	for _, c := range s.cands {
+		for gen, r := range c.ranks {
+			if best[gen] == nil {
+				best[gen] = map[string]int{}
+			}
+			if b, ok := best[gen][c.ref.Path]; !ok || r < b {
+				best[gen][c.ref.Path] = r
+			}
+		}
+	}
+	for gen, m := range best {
+		for p, r := range m {
+			fileScore[p] += s.weight(gen) / (rrfK + float64(r))
+		}
+	}
+	// Files found only by file-level generators get their best chunk in.
+	for p := range fileScore {
+		has := false
+		for _, c := range s.cands {
+			if c.ref.Path == p {
+				has = true
+				break
+			}
+		}
+		if !has {
+			cs := s.fileChunks(p)
+			if len(cs) > 0 {
+				s.cands[cs[0].ID] = &cand{ref: cs[0], ranks: map[string]int{}, evidence: map[string]string{}}
+			}
+		}
+	}
+	hits := make([]Hit, 0, len(s.cands))
+	for _, c := range s.cands {
+		score := 0.0
+		var whyGen string
+		var whyScore float64
+		for gen, r := range c.ranks {
+			v := s.weight(gen) / (rrfK + float64(r))
+			score += v
+			if v > whyScore {
+				whyGen, whyScore = gen, v
+			}
+		}
+		score += fileShare * fileScore[c.ref.Path]
+		why := c.evidence[whyGen]
+		if ev := fileEvidence[c.ref.Path]; len(ev) > 0 && (why == "" || fileScore[c.ref.Path] > whyScore) {
+			if why != "" {
+				why += "; "
+			}
+			why += ev[0]
+		}
+		ranks := map[string]int{}
+		for gen, r := range c.ranks {
+			ranks[gen] = r
+		}
+		for gen, m := range s.fileRank {
+			if r, ok := m[c.ref.Path]; ok {
+				ranks[gen] = r
+			}
+		}
+		h := Hit{ChunkID: c.ref.ID, Path: c.ref.Path, SymbolID: c.ref.Symbol, Kind: c.ref.Kind,
+			StartLine: c.ref.Range.StartLine, EndLine: c.ref.Range.EndLine, Score: score, Ranks: ranks, Why: why}
+		if c.ref.Kind != graph.ChunkFile {
+			h.Name = c.ref.Name
+		}
+		hits = append(hits, h)
+	}
+	slices.SortFunc(hits, func(a, b Hit) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path), cmp.Compare(a.StartLine, b.StartLine))
+	})
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits
+}

@@ -1,0 +1,239 @@
+// Package query understands issue-style text: it pulls out what a search
+// should match exactly — identifiers, file paths, stack-trace frames, error
+// messages and quoted code — so that retrieval can use them as candidate
+// generators of their own next to full-text search.
+//
+// Identifiers are recognised by shape, not by a dictionary: a word counts
+// when it looks like code (snake_case, camelCase, a dotted path, a call
+// "name(", text in backticks or a code block, a frame of a traceback) and
+// gets a weight by where it appeared: in a traceback or quoted code it is
+// stronger evidence than in prose.
+package query
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Ident is an identifier mentioned by the query.
+type Ident struct {
+	Name string // as written: "Session.request", "get_adapter", "HTTPAdapter"
+	// Weight grows with the strength of the evidence: quoted code and
+	// tracebacks weigh more than prose, repeated mentions add up.
+	Weight float64
+}
+
+// Frame is one stack-trace frame.
+type Frame struct {
+	Path string // as written; matched against the repository by suffix
+	Line int
+	Func string
+}
+
+// Parsed is what Parse found.
+type Parsed struct {
+	Text        string
+	Identifiers []Ident
+	Paths       []string
+	Frames      []Frame
+	Errors      []string
+	Quoted      []string
+}
+
+var (
+	fenceRE    = regexp.MustCompile("(?s)```[a-zA-Z0-9_+-]*\n?(.*?)```")
+	backtickRE = regexp.MustCompile("`([^`\n]{1,200})`")
+	// Python: File "/x/y.py", line 12, in func
+	pyFrameRE = regexp.MustCompile(`File "([^"]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<>.]*))?`)
+	// Go, Java, JS, Rust: path/file.ext:12 (optionally :col)
+	fileLineRE = regexp.MustCompile(`([\w./\\-]*[\w-]+\.(?:go|py|ts|tsx|js|jsx|java|rs|c|h|cc|cpp|hpp|rb|php|cs|kt|swift|scala|m|mm))(?::|", line |\()(\d+)`)
+	// Go panics: pkg.(*T).Method(0x...) or pkg.Func(...)
+	goFuncRE = regexp.MustCompile(`(?m)^\s*([\w./-]+)\.(?:\(\*?(\w+)\)\.)?(\w+)\(`)
+	// Java: at com.x.Y.method(Y.java:123)
+	javaFrameRE = regexp.MustCompile(`at ([\w$.]+)\.([\w$<>]+)\(([\w$]+\.java):(\d+)\)`)
+	pathRE      = regexp.MustCompile(`(?:^|[\s"'(\[{<:=,])((?:[\w.-]+/)*[\w-]+\.(?:go|py|pyi|ts|tsx|js|jsx|mjs|java|rs|c|h|cc|cpp|hpp|cxx|rb|php|cs|kt|swift|scala|proto|sql|yaml|yml|toml|json|cfg|ini|md|rst|txt))\b`)
+	errorRE     = regexp.MustCompile(`(?m)^\s*(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Warning|Failure|Fault)|panic|fatal error|error)(?::| -) ?(.{0,200})$`)
+	identRE     = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?`)
+)
+
+// Parse analyses issue text.
+func Parse(text string) Parsed {
+	p := Parsed{Text: text}
+	weights := map[string]float64{}
+	order := []string{}
+	add := func(name string, w float64) {
+		name = strings.TrimSuffix(strings.TrimSpace(name), "()")
+		name = strings.Trim(name, ".:#")
+		if name == "" || len(name) > 120 || !looksLikeCode(name) && w < 1.5 {
+			return
+		}
+		if _, ok := weights[name]; !ok {
+			order = append(order, name)
+		}
+		weights[name] += w
+	}
+
+	// Quoted code: fenced blocks and backticks.
+	code := text
+	for _, m := range fenceRE.FindAllStringSubmatch(text, -1) {
+		p.Quoted = append(p.Quoted, m[1])
+		code = strings.Replace(code, m[0], " ", 1)
+	}
+	for _, m := range backtickRE.FindAllStringSubmatch(code, -1) {
+		p.Quoted = append(p.Quoted, m[1])
+	}
+	for _, q := range p.Quoted {
+		for _, id := range identRE.FindAllString(q, -1) {
+			if !isKeyword(id) {
+				add(id, 1.5)
+			}
+		}
+	}
+
+	// Stack frames.
+	seenFrame := map[string]bool{}
+	addFrame := func(f Frame) {
+		key := f.Path + ":" + strconv.Itoa(f.Line) + ":" + f.Func
+		if seenFrame[key] {
+			return
+		}
+		seenFrame[key] = true
+		p.Frames = append(p.Frames, f)
+		if f.Func != "" && !strings.HasPrefix(f.Func, "<") {
+			add(f.Func, 2)
+		}
+	}
+	for _, m := range pyFrameRE.FindAllStringSubmatch(text, -1) {
+		n, _ := strconv.Atoi(m[2])
+		addFrame(Frame{Path: m[1], Line: n, Func: m[3]})
+	}
+	for _, m := range javaFrameRE.FindAllStringSubmatch(text, -1) {
+		n, _ := strconv.Atoi(m[4])
+		cls := m[1]
+		if i := strings.LastIndexByte(cls, '.'); i >= 0 {
+			cls = cls[i+1:]
+		}
+		addFrame(Frame{Path: m[3], Line: n, Func: cls + "." + m[2]})
+	}
+	for _, m := range fileLineRE.FindAllStringSubmatch(text, -1) {
+		n, _ := strconv.Atoi(m[2])
+		addFrame(Frame{Path: m[1], Line: n})
+	}
+	for _, m := range goFuncRE.FindAllStringSubmatch(text, -1) {
+		if strings.Contains(m[1], "/") || m[2] != "" {
+			name := m[3]
+			if m[2] != "" {
+				name = m[2] + "." + m[3]
+			}
+			add(name, 2)
+		}
+	}
+
+	// Paths.
+	seenPath := map[string]bool{}
+	for _, m := range pathRE.FindAllStringSubmatch(text, -1) {
+		path := strings.TrimPrefix(m[1], "./")
+		if !seenPath[path] && !strings.HasPrefix(path, "http") {
+			seenPath[path] = true
+			p.Paths = append(p.Paths, path)
+		}
+	}
+	for _, f := range p.Frames {
+		if !seenPath[f.Path] {
+			seenPath[f.Path] = true
+			p.Paths = append(p.Paths, f.Path)
+		}
+	}
+
+	// Error messages.
+	for _, m := range errorRE.FindAllStringSubmatch(text, -1) {
+		msg := strings.TrimSpace(m[1] + ": " + m[2])
+		if !slices.Contains(p.Errors, msg) {
+			p.Errors = append(p.Errors, msg)
+		}
+		if strings.HasSuffix(m[1], "Error") || strings.HasSuffix(m[1], "Exception") || strings.HasSuffix(m[1], "Warning") {
+			add(m[1], 1)
+		}
+	}
+
+	// Identifiers in prose: only code-shaped words.
+	prose := fenceRE.ReplaceAllString(text, " ")
+	for _, id := range identRE.FindAllString(prose, -1) {
+		if looksLikeCode(id) && !isKeyword(id) {
+			add(id, 1)
+		}
+	}
+	for _, name := range order {
+		p.Identifiers = append(p.Identifiers, Ident{Name: name, Weight: weights[name]})
+	}
+	slices.SortStableFunc(p.Identifiers, func(a, b Ident) int {
+		switch {
+		case a.Weight > b.Weight:
+			return -1
+		case a.Weight < b.Weight:
+			return 1
+		}
+		return 0
+	})
+	return p
+}
+
+// looksLikeCode reports whether a word is shaped like an identifier rather
+// than an English word: it has an underscore, inner capitals, a dot path,
+// call parentheses, digits inside, or is all capitals of some length.
+func looksLikeCode(s string) bool {
+	if strings.HasSuffix(s, "()") {
+		return true
+	}
+	if strings.ContainsAny(s, "_$") && strings.Trim(s, "_$") != "" {
+		return true
+	}
+	if strings.Contains(s, ".") || strings.Contains(s, "::") || strings.Contains(s, "->") {
+		parts := strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == ':' || r == '-' || r == '>' })
+		if len(parts) < 2 {
+			return false
+		}
+		// "e.g", "i.e", version numbers and file names are not code paths
+		for _, part := range parts {
+			if len(part) < 2 || unicode.IsDigit(rune(part[0])) {
+				return false
+			}
+		}
+		last := parts[len(parts)-1]
+		switch strings.ToLower(last) {
+		case "py", "go", "js", "ts", "java", "md", "txt", "rst", "html", "com", "org", "io", "net", "json", "yaml", "yml":
+			return false
+		}
+		return true
+	}
+	upper, lower := 0, 0
+	for i, r := range s {
+		switch {
+		case unicode.IsUpper(r):
+			upper++
+			if i > 0 && lower > 0 {
+				return true // camelCase, PascalCase with inner capital
+			}
+		case unicode.IsLower(r):
+			lower++
+		}
+	}
+	return upper >= 3 && lower == 0 && len(s) >= 4 // CONSTANT_NAMES without underscore, HTTP2
+}
+
+var keywords = map[string]bool{
+	"def": true, "class": true, "return": true, "import": true, "from": true, "self": true, "None": true,
+	"True": true, "False": true, "func": true, "var": true, "const": true, "let": true, "nil": true,
+	"true": true, "false": true, "null": true, "if": true, "else": true, "for": true, "while": true,
+	"print": true, "in": true, "is": true, "not": true, "and": true, "or": true, "with": true, "as": true,
+	"new": true, "this": true, "go": true, "err": true, "pass": true, "raise": true, "try": true,
+	"except": true, "assert": true, "lambda": true, "yield": true, "async": true, "await": true,
+	"package": true, "type": true, "struct": true, "interface": true, "string": true, "int": true,
+	"Traceback": true, "File": true, "line": true, "str": true, "dict": true, "list": true, "len": true,
+	"python": true, "pip": true, "pytest": true, "http": true, "https": true, "www": true,
+}
+
+func isKeyword(s string) bool { return keywords[s] || len(s) < 2 }
