@@ -52,9 +52,12 @@ type Index struct {
 	supers    map[graph.SymbolID][]graph.Symbol
 	// goMods maps a Go module path to its directory (from go.mod files).
 	goMods map[string]string
-	// Imports returns a file's imports, to resolve types named in it.
-	Imports  func(path string) []graph.Import
-	ctxMu    sync.Mutex
+	// Imports returns a file's imports, to resolve types named in it; the
+	// index caches its answers (see importsOf).
+	Imports   func(path string) []graph.Import
+	importsMu sync.Mutex
+	imports   map[string][]graph.Import
+	ctxMu     sync.Mutex
 	contexts map[string]*fileCtx
 	// jsPackages caches the files of bare JavaScript module specifiers.
 	jsMu       sync.Mutex
@@ -326,7 +329,7 @@ func (x *Index) contextOf(p string, r *Resolver) *fileCtx {
 	if lr == nil {
 		return nil
 	}
-	c := &fileCtx{r: r, x: x, ff: &graph.FileFacts{File: f, Imports: x.Imports(p)}, rules: lr,
+	c := &fileCtx{r: r, x: x, ff: &graph.FileFacts{File: f, Imports: x.importsOf(p)}, rules: lr,
 		imports: map[string][]graph.Import{}, locals: map[int32]map[string]bool{}, bindings: map[int32]map[string]string{},
 		topByName: map[string][]int{}, kinds: map[graph.SymbolID]graph.SymbolKind{}}
 	for _, im := range c.ff.Imports {
@@ -342,4 +345,25 @@ func (x *Index) contextOf(p string, r *Resolver) *fileCtx {
 	x.ctxMu.Unlock()
 	cc := *c
 	return &cc
+}
+
+// importsOf returns (and caches) the imports of a file.
+func (x *Index) importsOf(p string) []graph.Import {
+	if x.Imports == nil {
+		return nil
+	}
+	x.importsMu.Lock()
+	if v, ok := x.imports[p]; ok {
+		x.importsMu.Unlock()
+		return v
+	}
+	x.importsMu.Unlock()
+	v := x.Imports(p)
+	x.importsMu.Lock()
+	if x.imports == nil {
+		x.imports = map[string][]graph.Import{}
+	}
+	x.imports[p] = v
+	x.importsMu.Unlock()
+	return v
 }

@@ -609,7 +609,7 @@ func (c *fileCtx) jsModuleMember(cands []graph.Symbol, spec, name, from string, 
 	}
 	slices.Sort(paths)
 	for _, f := range paths {
-		for _, im := range c.x.Imports(f) {
+		for _, im := range c.x.importsOf(f) {
 			target := ""
 			switch {
 			case im.Alias == name && im.Name != "":

@@ -27,7 +27,7 @@ const MetaKey = "bm25.segments"
 // merges them.
 const MaxDeltas = 8
 
-const batchDocs = 2000
+const batchDocs = 5000
 
 // Field weights at query time.
 var fieldBoost = map[string]float64{"name": 3, "path": 1.5, "sig": 1.5, "doc": 1, "body": 1}
@@ -177,9 +177,17 @@ func (b *Builder) run() {
 			batch.Reset()
 		}
 	}
-	if err == nil && batch.Size() > 0 {
+	if err == nil {
+		// Batches are applied without waiting for the disk (unsafe_batch);
+		// the last one carries a callback that fires once everything up to
+		// it is persisted, and the segment is not published before that.
+		persisted := make(chan error, 1)
+		batch.SetInternal([]byte("cairn.complete"), []byte("1"))
+		batch.SetPersistedCallback(func(e error) { persisted <- e })
 		if err = b.idx.Batch(batch); err != nil {
 			err = fmt.Errorf("write text segment: %w", err)
+		} else if err = <-persisted; err != nil {
+			err = fmt.Errorf("persist text segment: %w", err)
 		}
 	}
 	b.done <- err
@@ -268,7 +276,7 @@ func (b *Builder) mergeDeltas(ctx context.Context, segs []string) ([]string, err
 	base, deltas := segs[0], segs[1:]
 	name := fmt.Sprintf("bm25-%06d", segmentSeq(segs[len(segs)-1])+1)
 	out, err := bleve.NewUsing(filepath.Join(b.dir, name), newMapping(true), scorch.Name, scorch.Name,
-		map[string]interface{}{"unsafe_batch": true})
+		nil)
 	if err != nil {
 		return nil, fmt.Errorf("merge text segments: %w", err)
 	}

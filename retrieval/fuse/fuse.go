@@ -39,6 +39,27 @@ const rrfK = 60.0
 // fileShare is how much of its file's fused score a chunk inherits.
 const fileShare = 1.0
 
+// testPenalty scales the score of chunks in test files.
+const testPenalty = 0.6
+
+// isTestPath recognises test files by the conventions of the languages
+// cairn indexes.
+func isTestPath(p string) bool {
+	b := path.Base(p)
+	switch {
+	case strings.HasSuffix(b, "_test.go"), strings.HasPrefix(b, "test_") && strings.HasSuffix(b, ".py"),
+		strings.HasSuffix(b, "_test.py"), b == "conftest.py", strings.Contains(b, ".test."), strings.Contains(b, ".spec."),
+		strings.HasSuffix(b, "Test.java"), strings.HasSuffix(b, "Tests.java"):
+		return true
+	}
+	for _, dir := range []string{"/test/", "/tests/", "/testing/", "/__tests__/", "/testdata/"} {
+		if strings.Contains("/"+p, dir) {
+			return true
+		}
+	}
+	return false
+}
+
 // VectorSearcher finds the chunks nearest to a query by embedding.
 type VectorSearcher interface {
 	SearchText(ctx context.Context, text string, k int) ([]ScoredChunk, error)
@@ -318,16 +339,6 @@ func (s *search) symbols() error {
 		if err != nil {
 			return err
 		}
-		if len(defs) == 0 && strings.ContainsAny(id.Name, ".:#") {
-			// a.b.C where a.b is a module path we do not know: try the tail
-			_, base := graph.SplitQualified(id.Name)
-			if defs, err = graph.FindDefinitions(s.ctx, s.e.R, base); err != nil {
-				return err
-			}
-			if len(defs) > 3 {
-				defs = nil
-			}
-		}
 		if len(defs) == 0 || len(defs) > 12 {
 			continue // unknown, or too common a name to mean one place
 		}
@@ -534,6 +545,11 @@ func (s *search) fuse(limit int) []Hit {
 			}
 		}
 		score += fileShare * fileScore[c.ref.Path]
+		if isTestPath(c.ref.Path) {
+			// Questions and issues are about behaviour: the code that has it
+			// outranks the tests that check it, all else being equal.
+			score *= testPenalty
+		}
 		why := c.evidence[whyGen]
 		if ev := fileEvidence[c.ref.Path]; len(ev) > 0 && (why == "" || fileScore[c.ref.Path] > whyScore) {
 			if why != "" {

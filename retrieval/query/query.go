@@ -87,7 +87,7 @@ func Parse(text string) Parsed {
 	}
 	for _, q := range p.Quoted {
 		for _, id := range identRE.FindAllString(q, -1) {
-			if !isKeyword(id) {
+			if !isKeyword(id) && looksLikeCode(id) {
 				add(id, 1.5)
 			}
 		}

@@ -1,0 +1,546 @@
+package embed
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/cairn-dev/cairn/retrieval/tokens"
+)
+
+// PPMIOptions tune training of the built-in embedder.
+type PPMIOptions struct {
+	Dim        int     // vector length; default 128
+	Vocab      int     // most frequent terms kept; default 30000
+	MinCount   int     // rarer terms are dropped; default 3
+	Window     int     // co-occurrence window each side; default 4
+	Subsample  float64 // frequent-term subsampling threshold; default 1e-4
+	Alpha      float64 // context distribution smoothing; default 0.75
+	Power      int     // power iterations of the randomized SVD; default 2
+	MaxTokens  int     // tokens used for co-occurrence counts; default 8M
+	SIF        float64 // smooth-inverse-frequency constant; default 1e-3
+	Seed       uint64  // randomness (deterministic for a seed); default 1
+	Oversample int     // extra SVD dimensions; default 16
+}
+
+func (o *PPMIOptions) defaults() {
+	o.Dim = cmp.Or(o.Dim, 128)
+	o.Vocab = cmp.Or(o.Vocab, 30000)
+	o.MinCount = cmp.Or(o.MinCount, 3)
+	o.Window = cmp.Or(o.Window, 4)
+	o.Subsample = cmp.Or(o.Subsample, 1e-4)
+	o.Alpha = cmp.Or(o.Alpha, 0.75)
+	o.Power = cmp.Or(o.Power, 2)
+	o.MaxTokens = cmp.Or(o.MaxTokens, 8_000_000)
+	o.SIF = cmp.Or(o.SIF, 1e-3)
+	o.Seed = cmp.Or(o.Seed, 1)
+	o.Oversample = cmp.Or(o.Oversample, 16)
+}
+
+// Terms are what the built-in embedder sees of a text: identifier parts
+// (an identifier made of several parts counts by its parts only) and
+// stemmed words, stop words dropped.
+func Terms(text []byte, fn func(string)) {
+	var pending string
+	tokens.Text(text, func(t tokens.Token) {
+		if t.Part {
+			pending = "" // the whole identifier gives way to its parts
+			fn(t.Term)
+			return
+		}
+		if pending != "" {
+			fn(pending)
+		}
+		pending = t.Term
+	})
+	if pending != "" {
+		fn(pending)
+	}
+}
+
+// Trainer collects documents, trains a PPMI model on them, and embeds them.
+type Trainer struct {
+	opts   PPMIOptions
+	ids    map[string]int32
+	terms  []string
+	counts []int64
+	docs   [][]int32
+	// set by Train
+	remap []int32
+	model *PPMI
+}
+
+// NewTrainer returns an empty trainer.
+func NewTrainer(opts PPMIOptions) *Trainer {
+	opts.defaults()
+	return &Trainer{opts: opts, ids: map[string]int32{}}
+}
+
+// Add records a document and returns its index.
+func (t *Trainer) Add(text string) int {
+	var seq []int32
+	Terms([]byte(text), func(term string) {
+		id, ok := t.ids[term]
+		if !ok {
+			id = int32(len(t.terms))
+			t.ids[term] = id
+			t.terms = append(t.terms, term)
+			t.counts = append(t.counts, 0)
+		}
+		t.counts[id]++
+		seq = append(seq, id)
+	})
+	t.docs = append(t.docs, seq)
+	return len(t.docs) - 1
+}
+
+// Docs is the number of documents added.
+func (t *Trainer) Docs() int { return len(t.docs) }
+
+// PPMI is a trained model.
+type PPMI struct {
+	dim    int
+	words  map[string]int32
+	vecs   []float32 // len(words) × dim
+	weight []float32 // SIF weight per word
+	pc     []float32 // common component
+	model  string
+}
+
+// ErrTooLittleText: the repository has too little text to train on.
+var ErrTooLittleText = errors.New("too little text to train an embedding model")
+
+// Train builds the model from the documents added so far.
+func (t *Trainer) Train(ctx context.Context) (*PPMI, error) {
+	o := t.opts
+	// Vocabulary: the most frequent terms, ties broken by spelling.
+	order := make([]int32, 0, len(t.terms))
+	for id, c := range t.counts {
+		if c >= int64(o.MinCount) {
+			order = append(order, int32(id))
+		}
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(t.counts[b], t.counts[a]), cmp.Compare(t.terms[a], t.terms[b]))
+	})
+	if len(order) > o.Vocab {
+		order = order[:o.Vocab]
+	}
+	V := len(order)
+	if V < o.Dim+o.Oversample+8 {
+		return nil, fmt.Errorf("%w (%d terms)", ErrTooLittleText, V)
+	}
+	remap := make([]int32, len(t.terms))
+	for i := range remap {
+		remap[i] = -1
+	}
+	var total int64
+	for newID, old := range order {
+		remap[old] = int32(newID)
+		total += t.counts[old]
+	}
+	freq := make([]float64, V)
+	for newID, old := range order {
+		freq[newID] = float64(t.counts[old]) / float64(total)
+	}
+	// Co-occurrences in a window, frequent terms subsampled.
+	rng := rand.New(rand.NewPCG(o.Seed, 2))
+	keep := make([]float64, V)
+	for i, f := range freq {
+		keep[i] = min(1, math.Sqrt(o.Subsample/f)+o.Subsample/f)
+	}
+	pairs := make(map[uint32]float32, 1<<20)
+	used := 0
+	buf := make([]int32, 0, 1024)
+	for _, doc := range t.docs {
+		if used >= o.MaxTokens {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		buf = buf[:0]
+		for _, old := range doc {
+			if id := remap[old]; id >= 0 && rng.Float64() < keep[id] {
+				buf = append(buf, id)
+			}
+		}
+		used += len(buf)
+		for i, w := range buf {
+			for j := i + 1; j < len(buf) && j <= i+o.Window; j++ {
+				c := buf[j]
+				if c == w {
+					continue
+				}
+				inc := float32(1) / float32(j-i)
+				pairs[uint32(w)*uint32(V)+uint32(c)] += inc
+				pairs[uint32(c)*uint32(V)+uint32(w)] += inc
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return nil, ErrTooLittleText
+	}
+	A := ppmiMatrix(pairs, V, o.Alpha)
+	pairs = nil
+	U, S, err := randomizedSVD(ctx, A, o.Dim, o.Oversample, o.Power, o.Seed)
+	if err != nil {
+		return nil, err
+	}
+	m := &PPMI{dim: o.Dim, words: make(map[string]int32, V), vecs: make([]float32, V*o.Dim), weight: make([]float32, V)}
+	for newID, old := range order {
+		m.words[t.terms[old]] = int32(newID)
+		m.weight[newID] = float32(o.SIF / (o.SIF + freq[newID]))
+		row := m.vecs[newID*o.Dim : (newID+1)*o.Dim]
+		for k := 0; k < o.Dim; k++ {
+			row[k] = float32(U.At(newID, k) * math.Sqrt(S[k]))
+		}
+		Normalize(row)
+	}
+	// The common component of document vectors, from a sample.
+	var sample [][]float32
+	step := max(1, len(t.docs)/20000)
+	for i := 0; i < len(t.docs); i += step {
+		if v := m.average(t.docs[i], remap); v != nil {
+			sample = append(sample, v)
+		}
+	}
+	m.pc = firstComponent(sample, o.Dim)
+	m.model = m.fingerprint()
+	t.remap = remap
+	t.model = m
+	return m, nil
+}
+
+// EmbedDoc embeds an added document with the trained model.
+func (t *Trainer) EmbedDoc(i int) []float32 {
+	v := t.model.average(t.docs[i], t.remap)
+	if v == nil {
+		return make([]float32, t.model.dim)
+	}
+	t.model.finish(v)
+	return v
+}
+
+// csr is a sparse matrix in compressed sparse row form.
+type csr struct {
+	n      int
+	rowPtr []int32
+	col    []int32
+	val    []float32
+}
+
+// ppmiMatrix turns co-occurrence counts into positive PMI values with
+// context distribution smoothing.
+func ppmiMatrix(pairs map[uint32]float32, V int, alpha float64) *csr {
+	rowSum := make([]float64, V)
+	colSum := make([]float64, V)
+	var total float64
+	keys := make([]uint32, 0, len(pairs))
+	for k, c := range pairs {
+		keys = append(keys, k)
+		w, ctx := int(k)/V, int(k)%V
+		rowSum[w] += float64(c)
+		colSum[ctx] += float64(c)
+		total += float64(c)
+	}
+	slices.Sort(keys)
+	var smooth float64
+	colPow := make([]float64, V)
+	for i, c := range colSum {
+		colPow[i] = math.Pow(c, alpha)
+		smooth += colPow[i]
+	}
+	m := &csr{n: V, rowPtr: make([]int32, V+1)}
+	for _, k := range keys {
+		w, c := int(k)/V, int(k)%V
+		pwc := float64(pairs[k]) / total
+		pw := rowSum[w] / total
+		pc := colPow[c] / smooth
+		v := math.Log(pwc / (pw * pc))
+		if v <= 0 {
+			continue
+		}
+		m.col = append(m.col, int32(c))
+		m.val = append(m.val, float32(v))
+		m.rowPtr[w+1]++
+	}
+	for i := 0; i < V; i++ {
+		m.rowPtr[i+1] += m.rowPtr[i]
+	}
+	return m
+}
+
+// mulDense returns A·X (transpose: Aᵀ·X) for dense X (n × l), in two
+// goroutines.
+func (a *csr) mulDense(X *mat.Dense, transpose bool) *mat.Dense {
+	_, l := X.Dims()
+	x := X.RawMatrix()
+	parts := 2
+	outs := make([]*mat.Dense, parts)
+	var wg sync.WaitGroup
+	for p := 0; p < parts; p++ {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			out := mat.NewDense(a.n, l, nil)
+			o := out.RawMatrix()
+			for i := p; i < a.n; i += parts {
+				for k := a.rowPtr[i]; k < a.rowPtr[i+1]; k++ {
+					j, v := int(a.col[k]), float64(a.val[k])
+					src, dst := j, i
+					if transpose {
+						src, dst = i, j
+					}
+					xr := x.Data[src*x.Stride : src*x.Stride+l]
+					or := o.Data[dst*o.Stride : dst*o.Stride+l]
+					for c := range xr {
+						or[c] += v * xr[c]
+					}
+				}
+			}
+			outs[p] = out
+		}(p)
+	}
+	wg.Wait()
+	outs[0].Add(outs[0], outs[1])
+	return outs[0]
+}
+
+func orthonormalize(Y *mat.Dense) *mat.Dense {
+	var qr mat.QR
+	qr.Factorize(Y)
+	r, c := Y.Dims()
+	var Q mat.Dense
+	qr.QTo(&Q)
+	return mat.DenseCopyOf(Q.Slice(0, r, 0, c))
+}
+
+// randomizedSVD returns the top-k left singular vectors and values of A.
+func randomizedSVD(ctx context.Context, A *csr, k, oversample, power int, seed uint64) (*mat.Dense, []float64, error) {
+	l := k + oversample
+	rng := rand.New(rand.NewPCG(seed, 3))
+	omega := mat.NewDense(A.n, l, nil)
+	raw := omega.RawMatrix().Data
+	for i := range raw {
+		raw[i] = rng.NormFloat64()
+	}
+	Y := A.mulDense(omega, false)
+	for q := 0; q < power; q++ {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		Q := orthonormalize(Y)
+		Z := orthonormalize(A.mulDense(Q, true))
+		Y = A.mulDense(Z, false)
+	}
+	Q := orthonormalize(Y)
+	// B = Qᵀ A, computed as (Aᵀ Q)ᵀ
+	Bt := A.mulDense(Q, true) // n × l
+	var svd mat.SVD
+	if ok := svd.Factorize(Bt.T(), mat.SVDThin); !ok {
+		return nil, nil, errors.New("embedding training: SVD did not converge")
+	}
+	var Ub mat.Dense
+	svd.UTo(&Ub) // l × l
+	S := svd.Values(nil)
+	var U mat.Dense
+	U.Mul(Q, &Ub) // n × l
+	return &U, S[:k], nil
+}
+
+// firstComponent is the dominant direction of vs (power iteration).
+func firstComponent(vs [][]float32, dim int) []float32 {
+	pc := make([]float32, dim)
+	if len(vs) == 0 {
+		return pc
+	}
+	for i := range pc {
+		pc[i] = 1 / float32(math.Sqrt(float64(dim)))
+	}
+	for it := 0; it < 30; it++ {
+		next := make([]float32, dim)
+		for _, v := range vs {
+			d := Dot(v, pc)
+			for i := range next {
+				next[i] += d * v[i]
+			}
+		}
+		Normalize(next)
+		pc = next
+	}
+	return pc
+}
+
+// average is the SIF-weighted mean of a document's word vectors (ids in the
+// trainer's provisional numbering when remap is given), or nil.
+func (m *PPMI) average(doc []int32, remap []int32) []float32 {
+	v := make([]float32, m.dim)
+	n := 0
+	for _, id := range doc {
+		if remap != nil {
+			id = remap[id]
+		}
+		if id < 0 {
+			continue
+		}
+		w := m.weight[id]
+		row := m.vecs[int(id)*m.dim : (int(id)+1)*m.dim]
+		for i := range v {
+			v[i] += w * row[i]
+		}
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return v
+}
+
+// finish removes the common component and normalises.
+func (m *PPMI) finish(v []float32) {
+	if m.pc != nil {
+		d := Dot(v, m.pc)
+		for i := range v {
+			v[i] -= d * m.pc[i]
+		}
+	}
+	Normalize(v)
+}
+
+// Model implements Embedder.
+func (m *PPMI) Model() string { return m.model }
+
+// Dim implements Embedder.
+func (m *PPMI) Dim() int { return m.dim }
+
+// Embed implements Embedder.
+func (m *PPMI) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		var ids []int32
+		Terms([]byte(t), func(term string) {
+			if id, ok := m.words[term]; ok {
+				ids = append(ids, id)
+			}
+		})
+		v := m.average(ids, nil)
+		if v == nil {
+			v = make([]float32, m.dim)
+		} else {
+			m.finish(v)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+const ppmiMagic = "CAIRN-PPMI-1\n"
+
+// Save writes the model.
+func (m *PPMI) Save(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("save embedding model: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	w.WriteString(ppmiMagic)
+	words := make([]string, len(m.words))
+	for t, id := range m.words {
+		words[id] = t
+	}
+	binary.Write(w, binary.LittleEndian, uint32(len(words)))
+	binary.Write(w, binary.LittleEndian, uint32(m.dim))
+	for _, t := range words {
+		binary.Write(w, binary.LittleEndian, uint16(len(t)))
+		w.WriteString(t)
+	}
+	binary.Write(w, binary.LittleEndian, m.weight)
+	binary.Write(w, binary.LittleEndian, m.vecs)
+	binary.Write(w, binary.LittleEndian, m.pc)
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("save embedding model: %w", err)
+	}
+	return f.Close()
+}
+
+// LoadPPMI reads a model written by Save.
+func LoadPPMI(path string) (*PPMI, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("load embedding model: %w", err)
+	}
+	if len(b) < len(ppmiMagic) || string(b[:len(ppmiMagic)]) != ppmiMagic {
+		return nil, fmt.Errorf("load embedding model %s: not a cairn PPMI model", path)
+	}
+	r := &byteReader{b: b[len(ppmiMagic):]}
+	var n, dim uint32
+	r.read(&n)
+	r.read(&dim)
+	if r.err != nil || n > 1<<22 || dim == 0 || dim > 4096 {
+		return nil, fmt.Errorf("load embedding model %s: corrupt header", path)
+	}
+	m := &PPMI{dim: int(dim), words: make(map[string]int32, n), weight: make([]float32, n), vecs: make([]float32, int(n)*int(dim)), pc: make([]float32, dim)}
+	for i := uint32(0); i < n && r.err == nil; i++ {
+		var l uint16
+		r.read(&l)
+		if int(l) > len(r.b) {
+			r.err = io.ErrUnexpectedEOF
+			break
+		}
+		m.words[string(r.b[:l])] = int32(i)
+		r.b = r.b[l:]
+	}
+	r.read(m.weight)
+	r.read(m.vecs)
+	r.read(m.pc)
+	if r.err != nil || len(r.b) != 0 {
+		return nil, fmt.Errorf("load embedding model %s: corrupt or truncated", path)
+	}
+	m.model = m.fingerprint()
+	return m, nil
+}
+
+type byteReader struct {
+	b   []byte
+	err error
+}
+
+func (r *byteReader) read(v any) {
+	if r.err != nil {
+		return
+	}
+	n := binary.Size(v)
+	if n < 0 || n > len(r.b) {
+		r.err = io.ErrUnexpectedEOF
+		return
+	}
+	if _, err := binary.Decode(r.b[:n], binary.LittleEndian, v); err != nil {
+		r.err = err
+		return
+	}
+	r.b = r.b[n:]
+}
+
+// fingerprint names the model by a hash of its content.
+func (m *PPMI) fingerprint() string {
+	h := sha256.New()
+	binary.Write(h, binary.LittleEndian, uint32(m.dim))
+	binary.Write(h, binary.LittleEndian, m.vecs)
+	binary.Write(h, binary.LittleEndian, m.pc)
+	return "cairn-ppmi-1:" + hex.EncodeToString(h.Sum(nil))[:12]
+}
