@@ -16,6 +16,8 @@ import (
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/scip"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
+	"github.com/cairn-dev/cairn/retrieval/embed"
+	"github.com/cairn-dev/cairn/retrieval/vector"
 )
 
 type indexOptions struct {
@@ -26,6 +28,7 @@ type indexOptions struct {
 	wait         time.Duration
 	scip         []string
 	noDiscovery  bool
+	embedder     string
 }
 
 func indexCmd(g *globals) *cobra.Command {
@@ -49,6 +52,7 @@ func indexCmd(g *globals) *cobra.Command {
 	f.DurationVar(&o.wait, "wait", 30*time.Second, "how long to wait for another indexer holding the lock")
 	f.StringArrayVar(&o.scip, "scip", nil, "merge a SCIP index: FILE or FILE:SUBDIR (paths in it are relative to SUBDIR); repeatable")
 	f.BoolVar(&o.noDiscovery, "no-scip-discovery", false, "do not merge index.scip files found in the repository")
+	f.StringVar(&o.embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "chunk embeddings: builtin (default), http (CAIRN_EMBED_URL/MODEL/KEY), onnx:DIR, none")
 	return c
 }
 
@@ -89,7 +93,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	for _, sp := range o.scip {
 		specs = append(specs, scip.ParseSpec(sp))
 	}
-	sinks, err := sideIndexes(ctx, w)
+	sinks, err := sideIndexes(ctx, g, w, dir, o.embedder)
 	if err != nil {
 		w.Abort()
 		return err
@@ -131,8 +135,9 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	return nil
 }
 
-// sideIndexes are the indexes built with every generation: BM25 text.
-func sideIndexes(ctx context.Context, w *embedded.Writer) ([]indexer.Sink, error) {
+// sideIndexes are the indexes built with every generation: BM25 text and
+// chunk vectors.
+func sideIndexes(ctx context.Context, g *globals, w *embedded.Writer, dir, embedder string) ([]indexer.Sink, error) {
 	var prev map[string]string
 	if fresh, _ := w.Fresh(); !fresh {
 		m, err := w.View().Meta(ctx)
@@ -149,5 +154,36 @@ func sideIndexes(ctx context.Context, w *embedded.Writer) ([]indexer.Sink, error
 		}
 		return out, err
 	}
-	return []indexer.Sink{bm25.NewBuilder(bm25.Segments(prev), live)}, nil
+	sinks := []indexer.Sink{bm25.NewBuilder(bm25.Segments(prev), live)}
+	e, err := chooseEmbedder(embedder)
+	if err != nil {
+		return nil, err
+	}
+	if embedder == "none" {
+		return sinks, nil
+	}
+	vo := vector.Options{Embedder: e, Live: live, Warn: func(msg string) { fmt.Fprintln(g.stderr, "cairn: warning:", msg) }}
+	if e != nil {
+		cache, err := vector.OpenCache(filepath.Join(dir, "embcache.db"))
+		if err != nil {
+			return nil, err
+		}
+		vo.Cache = cache
+	}
+	return append(sinks, vector.NewBuilder(prev, vo)), nil
+}
+
+// chooseEmbedder maps --embedder to an Embedder; nil is the built-in one.
+func chooseEmbedder(name string) (embed.Embedder, error) {
+	switch {
+	case name == "" || name == "builtin" || name == "none":
+		return nil, nil
+	case name == "http":
+		o, ok := embed.HTTPFromEnv()
+		if !ok {
+			return nil, usageError("--embedder http needs CAIRN_EMBED_URL (and CAIRN_EMBED_MODEL, CAIRN_EMBED_KEY)")
+		}
+		return embed.NewHTTP(o)
+	}
+	return nil, usageError("unknown embedder %q (want builtin, http, onnx:DIR or none)", name)
 }

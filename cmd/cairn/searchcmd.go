@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
+	"github.com/cairn-dev/cairn/retrieval/vector"
 )
 
 // hitView is a search result as published.
@@ -118,6 +119,18 @@ func (g *globals) openEngine(cmd *cobra.Command) (*fuse.Engine, func(), graph.Me
 		return nil, nil, m, err
 	default:
 		eng.Text = text
+	}
+	if len(vector.Segments(m.Extra)) > 0 {
+		qe, err := chooseEmbedder(os.Getenv("CAIRN_EMBEDDER"))
+		if err != nil {
+			return nil, nil, m, err
+		}
+		vx, err := vector.Open(s.EpochDir(), m.Extra, qe)
+		if err != nil {
+			fmt.Fprintln(g.stderr, "cairn: warning: searching without vectors:", err)
+		} else {
+			eng.Vectors = vx
+		}
 	}
 	return eng, func() {
 		if text != nil {

@@ -320,13 +320,57 @@ func (a *csr) mulDense(X *mat.Dense, transpose bool) *mat.Dense {
 	return outs[0]
 }
 
+// orthonormalize returns an orthonormal basis of Y's columns (thin, n × l)
+// by classical Gram-Schmidt applied twice, which is as accurate as
+// Householder QR for this purpose and never forms an n × n matrix.
 func orthonormalize(Y *mat.Dense) *mat.Dense {
-	var qr mat.QR
-	qr.Factorize(Y)
-	r, c := Y.Dims()
-	var Q mat.Dense
-	qr.QTo(&Q)
-	return mat.DenseCopyOf(Q.Slice(0, r, 0, c))
+	n, l := Y.Dims()
+	cols := make([][]float64, l)
+	raw := Y.RawMatrix()
+	for j := range cols {
+		c := make([]float64, n)
+		for i := 0; i < n; i++ {
+			c[i] = raw.Data[i*raw.Stride+j]
+		}
+		cols[j] = c
+	}
+	for j := 0; j < l; j++ {
+		c := cols[j]
+		for pass := 0; pass < 2; pass++ {
+			for k := 0; k < j; k++ {
+				q := cols[k]
+				var d float64
+				for i := range c {
+					d += c[i] * q[i]
+				}
+				for i := range c {
+					c[i] -= d * q[i]
+				}
+			}
+		}
+		var norm float64
+		for _, x := range c {
+			norm += x * x
+		}
+		norm = math.Sqrt(norm)
+		if norm < 1e-12 {
+			for i := range c {
+				c[i] = 0
+			}
+			continue
+		}
+		for i := range c {
+			c[i] /= norm
+		}
+	}
+	Q := mat.NewDense(n, l, nil)
+	qr := Q.RawMatrix()
+	for j, c := range cols {
+		for i := 0; i < n; i++ {
+			qr.Data[i*qr.Stride+j] = c[i]
+		}
+	}
+	return Q
 }
 
 // randomizedSVD returns the top-k left singular vectors and values of A.

@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/query"
 	"github.com/cairn-dev/cairn/retrieval/tokens"
+	"github.com/cairn-dev/cairn/retrieval/vector"
 )
 
 // Generator names.
@@ -62,13 +63,7 @@ func isTestPath(p string) bool {
 
 // VectorSearcher finds the chunks nearest to a query by embedding.
 type VectorSearcher interface {
-	SearchText(ctx context.Context, text string, k int) ([]ScoredChunk, error)
-}
-
-// ScoredChunk is a chunk id with a generator's score.
-type ScoredChunk struct {
-	ChunkID int64
-	Score   float64
+	SearchText(ctx context.Context, text string, k int) ([]vector.Scored, error)
 }
 
 // Engine runs the generators over one store generation.

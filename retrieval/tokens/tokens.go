@@ -165,7 +165,7 @@ func Stem(w string) string {
 // words dropped and words stemmed, so "refreshing" meets "refresh".
 func Text(b []byte, fn func(Token)) {
 	Code(b, func(t Token) {
-		if Stop[t.Term] {
+		if Stop[t.Term] || len(t.Term) < 2 {
 			return
 		}
 		t.Term = Stem(t.Term)

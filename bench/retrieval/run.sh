@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Retrieval benchmark on the issue-localization dev set
+# (../shared/bench/localization): cairn search fused, and each candidate
+# generator alone, against the BM25 baseline numbers in that README; plus
+# query latency on mono1m (served from an open index and one-shot).
+#   bench/retrieval/run.sh [--quick]     (--quick: fused only)
+# Needs the trees: ../shared/bench/localization/prepare.sh TREES CLONES.
+source "$(dirname "$0")/../lib.sh"
+build_cairn
+export PATH="$(dirname "$CAIRN"):$PATH"
+LOC="$REPO_ROOT/../shared/bench/localization"
+TREES=${LOC_TREES:-$WORK/loc/trees}
+OUT="$WORK/loc/out"; mkdir -p "$OUT"
+machine
+run() { # NAME EXTRA-SEARCH-FLAGS
+  local name=$1; shift
+  python3 "$LOC/score.py" --repos-root "$TREES" \
+    --prep-cmd "cairn index -q {repo_dir}" \
+    --cmd "cairn search --json --repo {repo_dir} --query-file {query_file} --limit 20 $*" \
+    --out "$OUT/$name.json" > "$OUT/$name.txt" 2>&1
+  echo "== $name"; grep -E "^(group|ALL|lang:)" "$OUT/$name.txt"
+}
+run fused
+if [ "${1:-}" != "--quick" ]; then
+  for g in text file vector symbol path; do run "only-$g" --only "$g"; done
+fi

@@ -1,0 +1,405 @@
+package vector
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/embed"
+)
+
+// Options configure a Builder.
+type Options struct {
+	// Embedder embeds chunks (a remote server, an ONNX model); nil means the
+	// built-in model, trained on the repository in full runs.
+	Embedder embed.Embedder
+	// Cache, when set, keeps vectors of external embedders by chunk content
+	// hash across runs.
+	Cache *Cache
+	PPMI  embed.PPMIOptions
+	// Warn receives problems that do not stop indexing (a server that
+	// cannot be reached: the generation is committed without new vectors).
+	Warn func(msg string)
+	// Live reports which chunk ids still exist (for merging deltas).
+	Live func(ctx context.Context, ids []int64) (map[int64]bool, error)
+}
+
+// Builder computes a generation's vectors. It implements indexer.Sink.
+type Builder struct {
+	o     Options
+	prev  map[string]string
+	dir   string
+	name  string
+	full  bool
+	model *embed.PPMI // built-in model of an incremental run
+
+	trainer *embed.Trainer
+	ids     []int64
+	hashes  []string
+	texts   []string
+	vecs    [][]float32 // built-in incremental: embedded as they come
+}
+
+// NewBuilder returns a builder extending the vectors of the generation
+// described by prev (its meta; nil for none).
+func NewBuilder(prev map[string]string, o Options) *Builder {
+	return &Builder{o: o, prev: prev}
+}
+
+func (b *Builder) warn(format string, args ...any) {
+	if b.o.Warn != nil {
+		b.o.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+func segSeq(name string) int {
+	n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(name, "vec-"), ".bin"))
+	return n
+}
+
+// Begin implements indexer.Sink.
+func (b *Builder) Begin(ctx context.Context, dir string, fresh bool) error {
+	b.dir = dir
+	prevModel := b.prev[MetaModel]
+	switch {
+	case fresh || len(Segments(b.prev)) == 0:
+		b.full = true
+	case b.o.Embedder != nil && b.o.Embedder.Model() != prevModel:
+		b.full = true // another embedder: every vector anew
+		b.warn("embedder changed (%s → %s): re-embedding every chunk", prevModel, b.o.Embedder.Model())
+	case b.o.Embedder == nil && !strings.HasPrefix(prevModel, "cairn-ppmi"):
+		b.full = true
+	}
+	if b.full && b.o.Embedder == nil && !fresh {
+		// The built-in model trains on the whole repository, which an
+		// incremental run does not read: keep the previous vectors.
+		b.warn("vectors from a different embedder; run `cairn index --full` to rebuild them with the built-in model")
+		b.full = false
+		b.prev = map[string]string{}
+	}
+	if b.full {
+		b.prev = map[string]string{}
+	}
+	seq := 0
+	for _, s := range Segments(b.prev) {
+		seq = max(seq, segSeq(s))
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "vec-") {
+			seq = max(seq, segSeq(e.Name()))
+		}
+	}
+	b.name = fmt.Sprintf("vec-%06d.bin", seq+1)
+	if b.o.Embedder == nil {
+		if b.full {
+			b.trainer = embed.NewTrainer(b.o.PPMI)
+		} else if mf := b.prev[MetaModelFile]; mf != "" {
+			m, err := embed.LoadPPMI(filepath.Join(dir, mf))
+			if err != nil {
+				return err
+			}
+			b.model = m
+		}
+	}
+	return nil
+}
+
+// Text is what a chunk's vector is computed from: its name, path and code.
+func Text(c *graph.Chunk) string {
+	return c.Name + "\n" + c.Path + "\n" + c.Text
+}
+
+// Put implements indexer.Sink.
+func (b *Builder) Put(ctx context.Context, ff *graph.FileFacts, ids []int64) error {
+	for i := range ff.Chunks {
+		if i >= len(ids) {
+			break
+		}
+		c := &ff.Chunks[i]
+		t := Text(c)
+		switch {
+		case b.trainer != nil:
+			b.trainer.Add(t)
+			b.ids = append(b.ids, ids[i])
+		case b.model != nil:
+			v, _ := b.model.Embed(ctx, []string{t})
+			b.ids = append(b.ids, ids[i])
+			b.vecs = append(b.vecs, v[0])
+		case b.o.Embedder != nil:
+			b.ids = append(b.ids, ids[i])
+			b.hashes = append(b.hashes, c.Hash)
+			b.texts = append(b.texts, t)
+		}
+	}
+	return nil
+}
+
+// Delete implements indexer.Sink: vectors of replaced chunks die with them.
+func (b *Builder) Delete(context.Context, string) error { return nil }
+
+// Finish implements indexer.Sink.
+func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
+	meta := map[string]string{}
+	for _, k := range []string{MetaSegments, MetaModel, MetaModelFile, MetaDim} {
+		if v, ok := b.prev[k]; ok {
+			meta[k] = v
+		}
+	}
+	var vecs [][]float32
+	var model string
+	switch {
+	case b.trainer != nil:
+		m, err := b.trainer.Train(ctx)
+		if errors.Is(err, embed.ErrTooLittleText) {
+			b.warn("no vectors: %v", err)
+			return meta, nil
+		} else if err != nil {
+			return nil, err
+		}
+		vecs = make([][]float32, b.trainer.Docs())
+		var wg sync.WaitGroup
+		for p := 0; p < 2; p++ {
+			wg.Add(1)
+			go func(p int) {
+				defer wg.Done()
+				for i := p; i < len(vecs); i += 2 {
+					vecs[i] = b.trainer.EmbedDoc(i)
+				}
+			}(p)
+		}
+		wg.Wait()
+		mf := strings.TrimSuffix(b.name, ".bin") + ".ppmi"
+		if err := m.Save(filepath.Join(b.dir, mf)); err != nil {
+			return nil, err
+		}
+		meta[MetaModelFile] = mf
+		model = m.Model()
+	case b.model != nil:
+		vecs, model = b.vecs, b.model.Model()
+	case b.o.Embedder != nil:
+		var err error
+		vecs, err = b.embedExternal(ctx)
+		if err != nil {
+			// Indexing of everything else goes on; the vectors stay as they
+			// were (stale for the files changed in this run).
+			b.warn("vectors not updated: %v", err)
+			return meta, nil
+		}
+		model = b.o.Embedder.Model()
+	default:
+		return meta, nil
+	}
+	if len(vecs) == 0 {
+		return meta, nil
+	}
+	dim := len(vecs[0])
+	w, err := createSegment(filepath.Join(b.dir, b.name), dim, model)
+	if err != nil {
+		return nil, err
+	}
+	for i, v := range vecs {
+		if err := w.add(b.ids[i], v); err != nil {
+			w.close()
+			return nil, err
+		}
+	}
+	if err := w.close(); err != nil {
+		return nil, err
+	}
+	segs := append(Segments(meta), b.name)
+	if len(segs) > MaxDeltas+1 && b.o.Live != nil {
+		if segs, err = b.merge(ctx, segs, model); err != nil {
+			return nil, err
+		}
+	}
+	meta[MetaSegments] = strings.Join(segs, ",")
+	meta[MetaModel] = model
+	meta[MetaDim] = strconv.Itoa(dim)
+	b.removeOrphans(segs, meta[MetaModelFile])
+	return meta, nil
+}
+
+// embedExternal embeds the collected chunks, reusing cached vectors.
+func (b *Builder) embedExternal(ctx context.Context) ([][]float32, error) {
+	vecs := make([][]float32, len(b.texts))
+	model := b.o.Embedder.Model()
+	var missing []int
+	for i, h := range b.hashes {
+		if b.o.Cache != nil {
+			if v, ok := b.o.Cache.Get(model, h); ok {
+				vecs[i] = v
+				continue
+			}
+		}
+		missing = append(missing, i)
+	}
+	const batch = 256
+	for start := 0; start < len(missing); start += batch {
+		idx := missing[start:min(start+batch, len(missing))]
+		texts := make([]string, len(idx))
+		for j, i := range idx {
+			texts[j] = b.texts[i]
+		}
+		out, err := b.o.Embedder.Embed(ctx, texts)
+		if err != nil {
+			return nil, err
+		}
+		for j, i := range idx {
+			vecs[i] = out[j]
+			if b.o.Cache != nil {
+				b.o.Cache.Put(model, b.hashes[i], out[j])
+			}
+		}
+	}
+	return vecs, nil
+}
+
+// merge rewrites the deltas (every segment after the base) into one,
+// leaving out dead vectors.
+func (b *Builder) merge(ctx context.Context, segs []string, model string) ([]string, error) {
+	base, deltas := segs[0], segs[1:]
+	name := fmt.Sprintf("vec-%06d.bin", segSeq(segs[len(segs)-1])+1)
+	var w *segWriter
+	for _, s := range deltas {
+		seg, err := readSegment(filepath.Join(b.dir, s))
+		if err != nil {
+			return nil, err
+		}
+		live, err := b.o.Live(ctx, seg.ids)
+		if err != nil {
+			return nil, err
+		}
+		if w == nil {
+			if w, err = createSegment(filepath.Join(b.dir, name), seg.dim, model); err != nil {
+				return nil, err
+			}
+		}
+		for i, id := range seg.ids {
+			if live[id] {
+				w.add(id, seg.vectorAt(i))
+			}
+		}
+	}
+	if w == nil {
+		return segs, nil
+	}
+	if err := w.close(); err != nil {
+		return nil, err
+	}
+	return []string{base, name}, nil
+}
+
+// removeOrphans deletes vector files no generation refers to.
+func (b *Builder) removeOrphans(keep []string, modelFile string) {
+	want := map[string]bool{modelFile: true, b.prev[MetaModelFile]: true}
+	for _, s := range append(slices.Clone(keep), Segments(b.prev)...) {
+		want[s] = true
+	}
+	entries, _ := os.ReadDir(b.dir)
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasPrefix(n, "vec-") && !want[n] {
+			os.Remove(filepath.Join(b.dir, n))
+		}
+	}
+}
+
+// Abort implements indexer.Sink.
+func (b *Builder) Abort() {
+	if b.name != "" {
+		os.Remove(filepath.Join(b.dir, b.name))
+	}
+}
+
+// Index searches a generation's vectors.
+type Index struct {
+	segs     []*segment
+	embedder embed.Embedder
+	model    string
+}
+
+// ErrNoVectors: the generation has no vectors.
+var ErrNoVectors = errors.New("no vectors in this generation")
+
+// Open loads a generation's vectors. The query embedder is the one that
+// made them: the built-in model from its file, or e (which must report the
+// same model).
+func Open(epochDir string, meta map[string]string, e embed.Embedder) (*Index, error) {
+	segs := Segments(meta)
+	if len(segs) == 0 {
+		return nil, ErrNoVectors
+	}
+	x := &Index{model: meta[MetaModel]}
+	if mf := meta[MetaModelFile]; mf != "" && strings.HasPrefix(x.model, "cairn-ppmi") {
+		m, err := embed.LoadPPMI(filepath.Join(epochDir, mf))
+		if err != nil {
+			return nil, err
+		}
+		e = m
+	}
+	if e == nil {
+		return nil, fmt.Errorf("vectors made by %s: configure that embedder to search them", x.model)
+	}
+	if e.Model() != x.model {
+		return nil, fmt.Errorf("vectors made by %s, query embedder is %s: re-index", x.model, e.Model())
+	}
+	x.embedder = e
+	for _, s := range segs {
+		seg, err := readSegment(filepath.Join(epochDir, s))
+		if err != nil {
+			return nil, err
+		}
+		x.segs = append(x.segs, seg)
+	}
+	return x, nil
+}
+
+// Len is the number of stored vectors (dead ones included).
+func (x *Index) Len() int {
+	n := 0
+	for _, s := range x.segs {
+		n += len(s.ids)
+	}
+	return n
+}
+
+// Search returns the k stored vectors nearest to v (a unit vector).
+func (x *Index) Search(v []float32, k int) []Scored {
+	if len(x.segs) == 0 || k <= 0 {
+		return nil
+	}
+	q := make([]int8, len(v))
+	qs := quantize(v, q)
+	h := &topK{}
+	for _, s := range x.segs {
+		if s.dim == len(v) {
+			s.search(q, qs, k, h)
+		}
+	}
+	out := make([]Scored, h.Len())
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(h).(Scored)
+	}
+	return out
+}
+
+// SearchText embeds text with the index's model and searches.
+func (x *Index) SearchText(ctx context.Context, text string, k int) ([]Scored, error) {
+	vs, err := x.embedder.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	return x.Search(vs[0], k), nil
+}
+
+// Embedder is the query embedder.
+func (x *Index) Embedder() embed.Embedder { return x.embedder }

@@ -1,0 +1,209 @@
+package vector
+
+import (
+	"bufio"
+	"container/heap"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+)
+
+// Meta keys.
+const (
+	MetaSegments  = "vec.segments"
+	MetaModel     = "vec.model"
+	MetaModelFile = "vec.modelfile"
+	MetaDim       = "vec.dim"
+)
+
+// MaxDeltas incremental segments may pile up before they are merged.
+const MaxDeltas = 8
+
+const segMagic = "CAIRNVEC1\n"
+
+// Segments parses the segment list of a generation's meta.
+func Segments(meta map[string]string) []string {
+	if v := meta[MetaSegments]; v != "" {
+		return strings.Split(v, ",")
+	}
+	return nil
+}
+
+// quantize maps a unit vector to int8 with a scale.
+func quantize(v []float32, out []int8) float32 {
+	var m float32
+	for _, x := range v {
+		if a := float32(math.Abs(float64(x))); a > m {
+			m = a
+		}
+	}
+	if m == 0 {
+		for i := range out {
+			out[i] = 0
+		}
+		return 0
+	}
+	s := m / 127
+	for i, x := range v {
+		out[i] = int8(math.Round(float64(x / s)))
+	}
+	return s
+}
+
+// segWriter writes one segment file.
+type segWriter struct {
+	f     *os.File
+	w     *bufio.Writer
+	dim   int
+	count uint32
+	buf   []int8
+}
+
+func createSegment(path string, dim int, model string) (*segWriter, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("create vector segment: %w", err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString(segMagic)
+	binary.Write(w, binary.LittleEndian, uint32(dim))
+	binary.Write(w, binary.LittleEndian, uint32(0)) // count, patched on close
+	binary.Write(w, binary.LittleEndian, uint16(len(model)))
+	w.WriteString(model)
+	return &segWriter{f: f, w: w, dim: dim, buf: make([]int8, dim)}, nil
+}
+
+func (s *segWriter) add(id int64, v []float32) error {
+	if len(v) != s.dim {
+		return fmt.Errorf("vector of %d dimensions in a %d-dimension segment", len(v), s.dim)
+	}
+	scale := quantize(v, s.buf)
+	binary.Write(s.w, binary.LittleEndian, id)
+	binary.Write(s.w, binary.LittleEndian, scale)
+	binary.Write(s.w, binary.LittleEndian, s.buf)
+	s.count++
+	return nil
+}
+
+func (s *segWriter) close() error {
+	if err := s.w.Flush(); err != nil {
+		s.f.Close()
+		return fmt.Errorf("write vector segment: %w", err)
+	}
+	var c [4]byte
+	binary.LittleEndian.PutUint32(c[:], s.count)
+	if _, err := s.f.WriteAt(c[:], int64(len(segMagic)+4)); err != nil {
+		s.f.Close()
+		return fmt.Errorf("write vector segment: %w", err)
+	}
+	if err := s.f.Sync(); err != nil {
+		s.f.Close()
+		return fmt.Errorf("write vector segment: %w", err)
+	}
+	return s.f.Close()
+}
+
+// segment is a segment read into memory.
+type segment struct {
+	dim    int
+	model  string
+	ids    []int64
+	scales []float32
+	data   []int8 // len(ids) × dim
+}
+
+func readSegment(path string) (*segment, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read vector segment: %w", err)
+	}
+	if len(b) < len(segMagic)+10 || string(b[:len(segMagic)]) != segMagic {
+		return nil, fmt.Errorf("vector segment %s: not a cairn vector segment", path)
+	}
+	p := b[len(segMagic):]
+	dim := int(binary.LittleEndian.Uint32(p))
+	count := int(binary.LittleEndian.Uint32(p[4:]))
+	ml := int(binary.LittleEndian.Uint16(p[8:]))
+	p = p[10:]
+	if ml > len(p) || dim <= 0 || dim > 8192 {
+		return nil, fmt.Errorf("vector segment %s: corrupt header", path)
+	}
+	s := &segment{dim: dim, model: string(p[:ml])}
+	p = p[ml:]
+	rec := 12 + dim
+	if len(p) != count*rec {
+		return nil, fmt.Errorf("vector segment %s: %d bytes for %d vectors: truncated or corrupt", path, len(p), count)
+	}
+	s.ids = make([]int64, count)
+	s.scales = make([]float32, count)
+	s.data = make([]int8, count*dim)
+	for i := 0; i < count; i++ {
+		r := p[i*rec:]
+		s.ids[i] = int64(binary.LittleEndian.Uint64(r))
+		s.scales[i] = math.Float32frombits(binary.LittleEndian.Uint32(r[8:]))
+		for j := 0; j < dim; j++ {
+			s.data[i*dim+j] = int8(r[12+j])
+		}
+	}
+	return s, nil
+}
+
+// vectorAt dequantises vector i.
+func (s *segment) vectorAt(i int) []float32 {
+	v := make([]float32, s.dim)
+	row := s.data[i*s.dim : (i+1)*s.dim]
+	for j, x := range row {
+		v[j] = float32(x) * s.scales[i]
+	}
+	return v
+}
+
+// Scored is a chunk with its cosine similarity to a query.
+type Scored struct {
+	ChunkID int64
+	Score   float32
+}
+
+type topK []Scored
+
+func (h topK) Len() int { return len(h) }
+func (h topK) Less(i, j int) bool {
+	if h[i].Score != h[j].Score {
+		return h[i].Score < h[j].Score
+	}
+	return h[i].ChunkID > h[j].ChunkID
+}
+func (h topK) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *topK) Push(x any)   { *h = append(*h, x.(Scored)) }
+func (h *topK) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// search scans the segment for the k best matches of q (quantised).
+func (s *segment) search(q []int8, qscale float32, k int, h *topK) {
+	dim := s.dim
+	for i := range s.ids {
+		row := s.data[i*dim : (i+1)*dim]
+		var acc int32
+		for j := 0; j+4 <= dim; j += 4 {
+			acc += int32(row[j])*int32(q[j]) + int32(row[j+1])*int32(q[j+1]) +
+				int32(row[j+2])*int32(q[j+2]) + int32(row[j+3])*int32(q[j+3])
+		}
+		for j := dim &^ 3; j < dim; j++ {
+			acc += int32(row[j]) * int32(q[j])
+		}
+		score := float32(acc) * s.scales[i] * qscale
+		if h.Len() < k {
+			heap.Push(h, Scored{s.ids[i], score})
+		} else if score > (*h)[0].Score {
+			(*h)[0] = Scored{s.ids[i], score}
+			heap.Fix(h, 0)
+		}
+	}
+}
+
