@@ -184,6 +184,8 @@ func chooseEmbedder(name string) (embed.Embedder, error) {
 			return nil, usageError("--embedder http needs CAIRN_EMBED_URL (and CAIRN_EMBED_MODEL, CAIRN_EMBED_KEY)")
 		}
 		return embed.NewHTTP(o)
+	case strings.HasPrefix(name, "onnx:"):
+		return embed.NewONNX(strings.TrimPrefix(name, "onnx:"))
 	}
 	return nil, usageError("unknown embedder %q (want builtin, http, onnx:DIR or none)", name)
 }
