@@ -32,6 +32,7 @@ func searchCmd(g *globals) *cobra.Command {
 	var queryFile string
 	var limit int
 	var only []string
+	var files int
 	c := &cobra.Command{
 		Use:   "search (QUERY | --query-file F)",
 		Short: "find the code a question or an issue is about (BM25, embeddings, symbols, paths, graph; fused)",
@@ -59,30 +60,41 @@ func searchCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer closeAll()
-			hits, err := eng.Search(ctx, q, fuse.Options{Limit: limit, Only: only})
+			res, err := eng.Search(ctx, q, fuse.Options{Limit: limit, Files: files, Only: only})
 			if err != nil {
 				return err
 			}
-			views := make([]hitView, len(hits))
-			for i, h := range hits {
-				views[i] = hitView{Path: h.Path, Symbol: h.Name, SymbolID: h.SymbolID, Kind: h.Kind.String(),
-					StartLine: h.StartLine, EndLine: h.EndLine, Score: h.Score, Why: h.Why, Ranks: h.Ranks}
+			// The ranked files come first (kind "file", no symbol), then the
+			// ranked definitions and chunks.
+			var views []hitView
+			for _, f := range res.Files {
+				views = append(views, hitView{Path: f.Path, Kind: "file", Score: f.Score, Why: f.Why, Ranks: f.Ranks})
+			}
+			for _, h := range res.Hits {
+				views = append(views, hitView{Path: h.Path, Symbol: h.Name, SymbolID: h.SymbolID, Kind: h.Kind.String(),
+					StartLine: h.StartLine, EndLine: h.EndLine, Score: h.Score, Why: h.Why, Ranks: h.Ranks})
 			}
 			if g.json {
 				return writeJSON(g.stdout, envelope{Query: firstLine(q), Index: viewIndex(m), Results: views})
 			}
-			for i, v := range views {
-				name := v.Symbol
+			fmt.Fprintln(g.stdout, "files:")
+			for i, f := range res.Files {
+				fmt.Fprintf(g.stdout, "%2d. %s\t%.4f\t%s\n", i+1, f.Path, f.Score, f.Why)
+			}
+			fmt.Fprintln(g.stdout, "code:")
+			for i, h := range res.Hits {
+				name := h.Name
 				if name == "" {
 					name = "(file)"
 				}
-				fmt.Fprintf(g.stdout, "%2d. %s:%d-%d\t%s\t%.4f\t%s\n", i+1, v.Path, v.StartLine, v.EndLine, name, v.Score, v.Why)
+				fmt.Fprintf(g.stdout, "%2d. %s:%d-%d\t%s\t%.4f\t%s\n", i+1, h.Path, h.StartLine, h.EndLine, name, h.Score, h.Why)
 			}
 			return nil
 		},
 	}
 	c.Flags().StringVar(&queryFile, "query-file", "", "read the query from a file (an issue, a stack trace)")
-	c.Flags().IntVar(&limit, "limit", 20, "hits to return")
+	c.Flags().IntVar(&limit, "limit", 20, "code hits to return")
+	c.Flags().IntVar(&files, "files", 10, "files to rank")
 	c.Flags().StringSliceVar(&only, "only", nil, "run only these generators: "+strings.Join(fuse.AllGenerators, ","))
 	return c
 }

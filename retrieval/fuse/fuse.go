@@ -77,6 +77,7 @@ type Engine struct {
 // Options shape one search.
 type Options struct {
 	Limit int // hits to return; default 20
+	Files int // files to rank; default 10
 	// Only, when set, runs just these generators (to measure each alone).
 	Only []string
 }
@@ -116,7 +117,7 @@ type search struct {
 }
 
 // Search runs the generators for text and fuses them.
-func (e *Engine) Search(ctx context.Context, text string, opts Options) ([]Hit, error) {
+func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result, error) {
 	if opts.Limit <= 0 {
 		opts.Limit = 20
 	}
@@ -128,20 +129,20 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) ([]Hit, 
 	}
 	var err error
 	if s.files, err = e.R.Files(ctx); err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	steps := []func() error{s.text, s.vector, s.symbols, s.paths}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return nil, err
+			return Result{}, err
 		}
 	}
 	if s.on[GenGraph] || s.on[GenRank] {
 		if err := s.graphAndRank(); err != nil {
-			return nil, err
+			return Result{}, err
 		}
 	}
-	return s.fuse(opts.Limit), nil
+	return s.result(opts.Limit, cmp.Or(opts.Files, 10)), nil
 }
 
 func (s *search) weight(g string) float64 {
@@ -483,46 +484,90 @@ func (s *search) graphAndRank() error {
 	return nil
 }
 
-// fuse merges the generators' rankings.
-func (s *search) fuse(limit int) []Hit {
-	// File scores: file-level generators plus each chunk generator's best
-	// chunk per file.
-	fileScore := map[string]float64{}
-	fileEvidence := map[string][]string{}
-	for gen, ranks := range s.fileRank {
-		for p, r := range ranks {
-			fileScore[p] += s.weight(gen) / (rrfK + float64(r))
-			fileEvidence[p] = append(fileEvidence[p], s.fileWhy[gen][p])
+// FileHit is a file in the fused file ranking.
+type FileHit struct {
+	Path  string
+	Score float64
+	Ranks map[string]int
+	Why   string
+}
+
+// Result is a search's answer: files ranked by fused file evidence, and
+// chunks ranked by fused chunk evidence (plus a share of their file's).
+type Result struct {
+	Files []FileHit
+	Hits  []Hit
+}
+
+// fileScores fuses file-level generators with each chunk generator's best
+// chunk per file.
+func (s *search) fileScores() (map[string]float64, map[string]map[string]int, map[string]string) {
+	score := map[string]float64{}
+	ranks := map[string]map[string]int{}
+	why := map[string]string{}
+	whyScore := map[string]float64{}
+	note := func(p, gen string, r int, ev string) {
+		v := s.weight(gen) / (rrfK + float64(r))
+		score[p] += v
+		if ranks[p] == nil {
+			ranks[p] = map[string]int{}
+		}
+		if old, ok := ranks[p][gen]; !ok || r < old {
+			ranks[p][gen] = r
+		}
+		if v > whyScore[p] {
+			whyScore[p], why[p] = v, ev
 		}
 	}
-	best := map[string]map[string]int{}
+	for gen, m := range s.fileRank {
+		for p, r := range m {
+			note(p, gen, r, s.fileWhy[gen][p])
+		}
+	}
+	type best struct {
+		r  int
+		ev string
+	}
+	bests := map[string]map[string]best{}
 	for _, c := range s.cands {
 		for gen, r := range c.ranks {
-			if best[gen] == nil {
-				best[gen] = map[string]int{}
+			if bests[gen] == nil {
+				bests[gen] = map[string]best{}
 			}
-			if b, ok := best[gen][c.ref.Path]; !ok || r < b {
-				best[gen][c.ref.Path] = r
+			if b, ok := bests[gen][c.ref.Path]; !ok || r < b.r {
+				bests[gen][c.ref.Path] = best{r, c.evidence[gen]}
 			}
 		}
 	}
-	for gen, m := range best {
-		for p, r := range m {
-			fileScore[p] += s.weight(gen) / (rrfK + float64(r))
+	for gen, m := range bests {
+		for p, b := range m {
+			note(p, gen, b.r, b.ev)
 		}
 	}
+	for p := range score {
+		if isTestPath(p) {
+			score[p] *= testPenalty
+		}
+	}
+	return score, ranks, why
+}
+
+// fuse merges the generators' rankings.
+func (s *search) fuse(limit int) []Hit {
+	return s.result(limit, 0).Hits
+}
+
+// result ranks files and chunks.
+func (s *search) result(limit, fileLimit int) Result {
+	fileScore, fileRanks, fileWhy := s.fileScores()
 	// Files found only by file-level generators get their best chunk in.
+	has := map[string]bool{}
+	for _, c := range s.cands {
+		has[c.ref.Path] = true
+	}
 	for p := range fileScore {
-		has := false
-		for _, c := range s.cands {
-			if c.ref.Path == p {
-				has = true
-				break
-			}
-		}
-		if !has {
-			cs := s.fileChunks(p)
-			if len(cs) > 0 {
+		if !has[p] {
+			if cs := s.fileChunks(p); len(cs) > 0 {
 				s.cands[cs[0].ID] = &cand{ref: cs[0], ranks: map[string]int{}, evidence: map[string]string{}}
 			}
 		}
@@ -539,27 +584,22 @@ func (s *search) fuse(limit int) []Hit {
 				whyGen, whyScore = gen, v
 			}
 		}
-		score += fileShare * fileScore[c.ref.Path]
 		if isTestPath(c.ref.Path) {
 			// Questions and issues are about behaviour: the code that has it
 			// outranks the tests that check it, all else being equal.
 			score *= testPenalty
 		}
+		score += fileShare * fileScore[c.ref.Path]
 		why := c.evidence[whyGen]
-		if ev := fileEvidence[c.ref.Path]; len(ev) > 0 && (why == "" || fileScore[c.ref.Path] > whyScore) {
+		if fw := fileWhy[c.ref.Path]; fw != "" && fw != why {
 			if why != "" {
 				why += "; "
 			}
-			why += ev[0]
+			why += fw
 		}
 		ranks := map[string]int{}
 		for gen, r := range c.ranks {
 			ranks[gen] = r
-		}
-		for gen, m := range s.fileRank {
-			if r, ok := m[c.ref.Path]; ok {
-				ranks[gen] = r
-			}
 		}
 		h := Hit{ChunkID: c.ref.ID, Path: c.ref.Path, SymbolID: c.ref.Symbol, Kind: c.ref.Kind,
 			StartLine: c.ref.Range.StartLine, EndLine: c.ref.Range.EndLine, Score: score, Ranks: ranks, Why: why}
@@ -574,5 +614,13 @@ func (s *search) fuse(limit int) []Hit {
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}
-	return hits
+	var files []FileHit
+	for p, sc := range fileScore {
+		files = append(files, FileHit{Path: p, Score: sc, Ranks: fileRanks[p], Why: fileWhy[p]})
+	}
+	slices.SortFunc(files, func(a, b FileHit) int { return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path)) })
+	if len(files) > fileLimit {
+		files = files[:fileLimit]
+	}
+	return Result{Files: files, Hits: hits}
 }
