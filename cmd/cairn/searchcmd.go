@@ -9,9 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
-	"github.com/cairn-dev/cairn/retrieval/vector"
 )
 
 // hitView is a search result as published.
@@ -112,42 +110,23 @@ func firstLine(s string) string {
 
 // openEngine opens the store and its side indexes as a search engine.
 func (g *globals) openEngine(cmd *cobra.Command) (*fuse.Engine, func(), graph.Meta, error) {
-	s, err := g.openStore()
+	dir, err := g.dir()
 	if err != nil {
 		return nil, nil, graph.Meta{}, err
 	}
-	m, err := s.Meta(cmd.Context())
+	qe, err := chooseEmbedder(os.Getenv("CAIRN_EMBEDDER"))
 	if err != nil {
-		s.Close()
-		return nil, nil, m, err
+		return nil, nil, graph.Meta{}, err
 	}
-	eng := &fuse.Engine{R: s}
-	text, err := bm25.Open(s.EpochDir(), m.Extra)
-	switch {
-	case errors.Is(err, bm25.ErrNoSegments):
-		fmt.Fprintln(g.stderr, "cairn: this index has no text index; re-index to search text")
-	case err != nil:
-		s.Close()
-		return nil, nil, m, err
-	default:
-		eng.Text = text
+	o, err := fuse.OpenEmbedded(cmd.Context(), dir, qe)
+	if errors.Is(err, graph.ErrNoIndex) {
+		return nil, nil, graph.Meta{}, fmt.Errorf("no index in %s: run `cairn index --repo %s` first", dir, g.repo)
 	}
-	if len(vector.Segments(m.Extra)) > 0 {
-		qe, err := chooseEmbedder(os.Getenv("CAIRN_EMBEDDER"))
-		if err != nil {
-			return nil, nil, m, err
-		}
-		vx, err := vector.Open(s.EpochDir(), m.Extra, qe)
-		if err != nil {
-			fmt.Fprintln(g.stderr, "cairn: warning: searching without vectors:", err)
-		} else {
-			eng.Vectors = vx
-		}
+	if err != nil {
+		return nil, nil, graph.Meta{}, err
 	}
-	return eng, func() {
-		if text != nil {
-			text.Close()
-		}
-		s.Close()
-	}, m, nil
+	for _, w := range o.Warnings {
+		fmt.Fprintln(g.stderr, "cairn: warning:", w)
+	}
+	return o.Engine, o.Close, o.Meta, nil
 }

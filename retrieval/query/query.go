@@ -56,6 +56,7 @@ var (
 	javaFrameRE = regexp.MustCompile(`at ([\w$.]+)\.([\w$<>]+)\(([\w$]+\.java):(\d+)\)`)
 	pathRE      = regexp.MustCompile(`(?:^|[\s"'(\[{<:=,])((?:[\w.-]+/)*[\w-]+\.(?:go|py|pyi|ts|tsx|js|jsx|mjs|java|rs|c|h|cc|cpp|hpp|cxx|rb|php|cs|kt|swift|scala|proto|sql|yaml|yml|toml|json|cfg|ini|md|rst|txt))\b`)
 	errorRE     = regexp.MustCompile(`(?m)^\s*(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Warning|Failure|Fault)|panic|fatal error|error)(?::| -) ?(.{0,200})$`)
+	excLineRE   = regexp.MustCompile(`^([\w.]+\.)?([A-Z]\w*): (.*)$`)
 	identRE     = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?`)
 )
 
@@ -67,6 +68,9 @@ func Parse(text string) Parsed {
 	add := func(name string, w float64) {
 		name = strings.TrimSuffix(strings.TrimSpace(name), "()")
 		name = strings.Trim(name, ".:#")
+		for _, self := range []string{"self.", "this.", "cls.", "self->", "this->"} {
+			name = strings.TrimPrefix(name, self)
+		}
 		if name == "" || len(name) > 120 || !looksLikeCode(name) && w < 1.5 {
 			return
 		}
@@ -96,7 +100,7 @@ func Parse(text string) Parsed {
 	// Stack frames.
 	seenFrame := map[string]bool{}
 	addFrame := func(f Frame) {
-		key := f.Path + ":" + strconv.Itoa(f.Line) + ":" + f.Func
+		key := f.Path + ":" + strconv.Itoa(f.Line)
 		if seenFrame[key] {
 			return
 		}
@@ -148,7 +152,21 @@ func Parse(text string) Parsed {
 		}
 	}
 
-	// Error messages.
+	// Error messages: the exception line that ends a Python traceback...
+	if i := strings.LastIndex(text, "Traceback (most recent call last)"); i >= 0 {
+		lines := strings.Split(text[i:], "\n")
+		for _, line := range lines[1:] {
+			if line == "" || line[0] == ' ' || line[0] == '\t' {
+				continue
+			}
+			if m := excLineRE.FindStringSubmatch(line); m != nil {
+				p.Errors = append(p.Errors, strings.TrimSpace(m[2]+": "+m[3]))
+				add(m[2], 1.5)
+			}
+			break
+		}
+	}
+	// ...and lines naming errors anywhere.
 	for _, m := range errorRE.FindAllStringSubmatch(text, -1) {
 		msg := strings.TrimSpace(m[1] + ": " + m[2])
 		if !slices.Contains(p.Errors, msg) {

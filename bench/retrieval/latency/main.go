@@ -1,0 +1,65 @@
+// Command latency measures search latency from an open index: it opens the
+// engine once, then runs queries made from the doc comments of sampled
+// definitions (a fixed seed, so every run asks the same questions) and
+// prints percentiles per generator set.
+//
+//	latency -index DIR [-n 200]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/fuse"
+)
+
+func main() {
+	dir := flag.String("index", "", "index directory")
+	n := flag.Int("n", 200, "queries")
+	flag.Parse()
+	ctx := context.Background()
+	start := time.Now()
+	o, err := fuse.OpenEmbedded(ctx, *dir, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer o.Close()
+	fmt.Printf("open: %s (%d files, %d chunks)\n", time.Since(start).Round(time.Millisecond), o.Meta.Files, o.Meta.Chunks)
+	var docs []string
+	o.Store.AllSymbols(ctx, func(s graph.Symbol) error {
+		if line, _, _ := strings.Cut(s.Doc, "\n"); len(line) > 30 && s.Kind.IsCallable() {
+			docs = append(docs, line)
+		}
+		return nil
+	})
+	rng := rand.New(rand.NewPCG(42, 42))
+	rng.Shuffle(len(docs), func(i, j int) { docs[i], docs[j] = docs[j], docs[i] })
+	if len(docs) > *n {
+		docs = docs[:*n]
+	}
+	for _, set := range []struct {
+		name string
+		only []string
+	}{{"fused (all generators)", nil}, {"text", []string{"text", "file"}}, {"vector", []string{"vector"}}} {
+		var lat []time.Duration
+		for i, q := range docs {
+			t := time.Now()
+			if _, err := o.Search(ctx, q, fuse.Options{Only: set.only}); err != nil {
+				log.Fatal(err)
+			}
+			if i > 0 { // the first query warms caches
+				lat = append(lat, time.Since(t))
+			}
+		}
+		slices.Sort(lat)
+		p := func(q float64) time.Duration { return lat[int(q*float64(len(lat)-1))].Round(100 * time.Microsecond) }
+		fmt.Printf("%-24s n=%d p50=%s p95=%s max=%s\n", set.name, len(lat), p(0.5), p(0.95), lat[len(lat)-1].Round(time.Millisecond))
+	}
+}
