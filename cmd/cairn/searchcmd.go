@@ -31,6 +31,7 @@ func searchCmd(g *globals) *cobra.Command {
 	var limit int
 	var only []string
 	var files int
+	var dump bool
 	c := &cobra.Command{
 		Use:   "search (QUERY | --query-file F)",
 		Short: "find the code a question or an issue is about (BM25, embeddings, symbols, paths, graph; fused)",
@@ -58,7 +59,7 @@ func searchCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer closeAll()
-			res, err := eng.Search(ctx, q, fuse.Options{Limit: limit, Files: files, Only: only})
+			res, err := eng.Search(ctx, q, fuse.Options{Limit: limit, Files: files, Only: only, Dump: dump})
 			if err != nil {
 				return err
 			}
@@ -71,6 +72,9 @@ func searchCmd(g *globals) *cobra.Command {
 			for _, h := range res.Hits {
 				views = append(views, hitView{Path: h.Path, Symbol: h.Name, SymbolID: h.SymbolID, Kind: h.Kind.String(),
 					StartLine: h.StartLine, EndLine: h.EndLine, Score: h.Score, Why: h.Why, Ranks: h.Ranks})
+			}
+			if dump {
+				return writeJSON(g.stdout, map[string]any{"query": firstLine(q), "index": viewIndex(m), "results": views, "generators": res.Dump})
 			}
 			if g.json {
 				return writeJSON(g.stdout, envelope{Query: firstLine(q), Index: viewIndex(m), Results: views})
@@ -93,6 +97,8 @@ func searchCmd(g *globals) *cobra.Command {
 	c.Flags().StringVar(&queryFile, "query-file", "", "read the query from a file (an issue, a stack trace)")
 	c.Flags().IntVar(&limit, "limit", 20, "code hits to return")
 	c.Flags().IntVar(&files, "files", 10, "files to rank")
+	c.Flags().BoolVar(&dump, "dump-generators", false, "add every generator's full ranking to the JSON (for evaluation)")
+	c.Flags().MarkHidden("dump-generators")
 	c.Flags().StringSliceVar(&only, "only", nil, "run only these generators: "+strings.Join(fuse.AllGenerators, ","))
 	return c
 }

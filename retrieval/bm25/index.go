@@ -18,6 +18,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/tokens"
 )
 
 // MetaKey is the store meta key listing the committed segments.
@@ -30,22 +31,28 @@ const MaxDeltas = 8
 const batchDocs = 5000
 
 // Field weights at query time.
-var fieldBoost = map[string]float64{"name": 3, "path": 1.5, "sig": 1.5, "doc": 1, "body": 1}
+var fieldBoost = map[string]float64{"name": 3, "path": 1.5, "sig": 1.5, "doc": 1, "body": 1, "ftext": 1, "fpath": 1.5}
 
+// fields of chunk documents; file documents have ftext and fpath only.
 var fields = []string{"name", "path", "sig", "doc", "body"}
+
+var allFields = []string{"name", "path", "sig", "doc", "body", "ftext", "fpath"}
+
+// maxQueryTerms bounds the distinct terms of a query.
+const maxQueryTerms = 300
 
 func newMapping(store bool) mapping.IndexMapping {
 	im := bleve.NewIndexMapping()
 	im.ScoringModel = index.BM25Scoring
 	im.DefaultAnalyzer = CodeAnalyzer
 	dm := bleve.NewDocumentStaticMapping()
-	for _, f := range fields {
+	for _, f := range allFields {
 		fm := bleve.NewTextFieldMapping()
 		fm.Analyzer = CodeAnalyzer
 		switch f {
 		case "doc":
 			fm.Analyzer = TextAnalyzer
-		case "path":
+		case "path", "fpath":
 			fm.Analyzer = PathAnalyzer
 		}
 		fm.Store = store
@@ -78,6 +85,15 @@ type Doc struct {
 	Doc  string `json:"doc"`
 	Body string `json:"body"`
 }
+
+// FileDoc is a whole file as indexed, under the id "f" + the id of its
+// first chunk (so it dies with the file's chunks).
+type FileDoc struct {
+	FText string `json:"ftext"`
+	FPath string `json:"fpath"`
+}
+
+func fileDocID(chunkID int64) string { return "f" + strconv.FormatInt(chunkID, 10) }
 
 // DocOf builds the document of chunk c of ff.
 func DocOf(ff *graph.FileFacts, c *graph.Chunk, syms map[graph.SymbolID]*graph.Symbol) Doc {
@@ -113,7 +129,7 @@ type Builder struct {
 
 type docJob struct {
 	id  string
-	doc Doc
+	doc any // Doc or FileDoc
 }
 
 // NewBuilder returns a builder that extends the segments prev (the meta
@@ -211,6 +227,21 @@ func (b *Builder) Put(ctx context.Context, ff *graph.FileFacts, ids []int64) err
 		}
 		b.docs++
 	}
+	// The whole file, as one document: the chunks' texts together are the
+	// file (each chunk leaves out the chunks nested in it).
+	if len(ids) > 0 && len(ff.Chunks) > 0 {
+		var sb strings.Builder
+		for i := range ff.Chunks {
+			sb.WriteString(ff.Chunks[i].Text)
+			sb.WriteByte('\n')
+		}
+		j := docJob{id: fileDocID(ids[0]), doc: FileDoc{FText: sb.String(), FPath: ff.File.Path}}
+		select {
+		case b.queue <- j:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	return nil
 }
 
@@ -288,7 +319,7 @@ func (b *Builder) mergeDeltas(ctx context.Context, segs []string) ([]string, err
 			return nil, fmt.Errorf("merge text segments: open %s: %w", s, err)
 		}
 		req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 1<<30, 0, false)
-		req.Fields = fields
+		req.Fields = allFields
 		res, err := idx.SearchInContext(ctx, req)
 		if err != nil {
 			idx.Close()
@@ -296,7 +327,7 @@ func (b *Builder) mergeDeltas(ctx context.Context, segs []string) ([]string, err
 		}
 		ids := make([]int64, 0, len(res.Hits))
 		for _, h := range res.Hits {
-			if id, err := strconv.ParseInt(h.ID, 10, 64); err == nil {
+			if id, err := strconv.ParseInt(strings.TrimPrefix(h.ID, "f"), 10, 64); err == nil {
 				ids = append(ids, id)
 			}
 		}
@@ -306,17 +337,16 @@ func (b *Builder) mergeDeltas(ctx context.Context, segs []string) ([]string, err
 			return nil, err
 		}
 		for _, h := range res.Hits {
-			id, _ := strconv.ParseInt(h.ID, 10, 64)
+			id, _ := strconv.ParseInt(strings.TrimPrefix(h.ID, "f"), 10, 64)
 			if !live[id] {
 				continue
 			}
-			d := Doc{}
-			d.Name, _ = h.Fields["name"].(string)
-			d.Path, _ = h.Fields["path"].(string)
-			d.Sig, _ = h.Fields["sig"].(string)
-			d.Doc, _ = h.Fields["doc"].(string)
-			d.Body, _ = h.Fields["body"].(string)
-			batch.Index(h.ID, d)
+			str := func(f string) string { v, _ := h.Fields[f].(string); return v }
+			if strings.HasPrefix(h.ID, "f") {
+				batch.Index(h.ID, FileDoc{FText: str("ftext"), FPath: str("fpath")})
+			} else {
+				batch.Index(h.ID, Doc{Name: str("name"), Path: str("path"), Sig: str("sig"), Doc: str("doc"), Body: str("body")})
+			}
 			if batch.Size() >= batchDocs {
 				if err := out.Batch(batch); err != nil {
 					idx.Close()
@@ -397,25 +427,34 @@ type Query struct {
 	Boosted []string
 }
 
-// Search returns up to k documents for q, best first.
-func (x *Index) Search(ctx context.Context, q Query, k int) ([]Hit, error) {
-	var qs []query.Query
-	for _, f := range fields {
-		mq := bleve.NewMatchQuery(q.Text)
-		mq.SetField(f)
-		mq.SetBoost(fieldBoost[f])
-		if f == "doc" {
-			mq.Analyzer = TextAnalyzer
+// terms analyses text into its distinct terms, in order of appearance.
+func terms(text string, analyzer func([]byte, func(tokens.Token))) []string {
+	seen := map[string]bool{}
+	var out []string
+	analyzer([]byte(text), func(t tokens.Token) {
+		if !seen[t.Term] && len(out) < maxQueryTerms {
+			seen[t.Term] = true
+			out = append(out, t.Term)
 		}
-		qs = append(qs, mq)
+	})
+	return out
+}
+
+// disjunction asks for any of the terms in the field; each distinct term
+// counts once, as in classic BM25 retrieval.
+func disjunction(qs []query.Query, field string, ts []string, boost float64) []query.Query {
+	for _, t := range ts {
+		tq := bleve.NewTermQuery(t)
+		tq.SetField(field)
+		tq.SetBoost(boost)
+		qs = append(qs, tq)
 	}
-	for _, t := range q.Boosted {
-		for _, f := range []string{"name", "body"} {
-			tq := bleve.NewTermQuery(t)
-			tq.SetField(f)
-			tq.SetBoost(fieldBoost[f] * 0.5)
-			qs = append(qs, tq)
-		}
+	return qs
+}
+
+func (x *Index) run(ctx context.Context, qs []query.Query, k int) ([]Hit, error) {
+	if len(qs) == 0 {
+		return nil, nil
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), k, 0, false)
 	req.SortBy([]string{"-_score", "_id"})
@@ -425,7 +464,7 @@ func (x *Index) Search(ctx context.Context, q Query, k int) ([]Hit, error) {
 	}
 	out := make([]Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		id, err := strconv.ParseInt(h.ID, 10, 64)
+		id, err := strconv.ParseInt(strings.TrimPrefix(h.ID, "f"), 10, 64)
 		if err != nil {
 			continue
 		}
@@ -434,3 +473,32 @@ func (x *Index) Search(ctx context.Context, q Query, k int) ([]Hit, error) {
 	return out, nil
 }
 
+// Search returns up to k chunk documents for q, best first.
+func (x *Index) Search(ctx context.Context, q Query, k int) ([]Hit, error) {
+	code := terms(q.Text, tokens.Code)
+	prose := terms(q.Text, tokens.Text)
+	var qs []query.Query
+	for _, f := range fields {
+		if f == "doc" {
+			qs = disjunction(qs, f, prose, fieldBoost[f])
+		} else {
+			qs = disjunction(qs, f, code, fieldBoost[f])
+		}
+	}
+	for _, t := range q.Boosted {
+		for _, f := range []string{"name", "body"} {
+			qs = disjunction(qs, f, []string{t}, fieldBoost[f]*0.5)
+		}
+	}
+	return x.run(ctx, qs, k)
+}
+
+// SearchFiles returns up to k whole-file documents for q, best first; the
+// hit's ChunkID is the id of the file's first chunk.
+func (x *Index) SearchFiles(ctx context.Context, q Query, k int) ([]Hit, error) {
+	code := terms(q.Text, tokens.Code)
+	var qs []query.Query
+	qs = disjunction(qs, "ftext", code, fieldBoost["ftext"])
+	qs = disjunction(qs, "fpath", code, fieldBoost["fpath"])
+	return x.run(ctx, qs, k)
+}

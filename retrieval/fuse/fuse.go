@@ -80,6 +80,19 @@ type Options struct {
 	Files int // files to rank; default 10
 	// Only, when set, runs just these generators (to measure each alone).
 	Only []string
+	// Dump returns every generator's full ranking in Result.Dump, for
+	// offline evaluation and tuning of the fusion.
+	Dump bool
+}
+
+// DumpEntry is one entry of one generator's ranking.
+type DumpEntry struct {
+	Gen    string `json:"gen"`
+	Rank   int    `json:"rank"`
+	Path   string `json:"path"`
+	Symbol string `json:"symbol,omitempty"`
+	File   bool   `json:"file,omitempty"` // a file-level ranking entry
+	Chunk  int64  `json:"chunk,omitempty"`
 }
 
 // Hit is one fused result.
@@ -142,7 +155,11 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 			return Result{}, err
 		}
 	}
-	return s.result(opts.Limit, cmp.Or(opts.Files, 10)), nil
+	res := s.result(opts.Limit, cmp.Or(opts.Files, 10))
+	if opts.Dump {
+		res.Dump = s.dump()
+	}
+	return res, nil
 }
 
 func (s *search) weight(g string) float64 {
@@ -245,7 +262,6 @@ func (s *search) text() error {
 	for _, r := range refs {
 		byID[r.ID] = r
 	}
-	fileScore := map[string][]float64{}
 	rank := 0
 	for _, h := range hits {
 		ref, live := byID[h.ChunkID]
@@ -256,30 +272,33 @@ func (s *search) text() error {
 		if s.on[GenText] {
 			s.add(GenText, ref, rank, fmt.Sprintf("BM25 #%d", rank))
 		}
-		fileScore[ref.Path] = append(fileScore[ref.Path], h.Score)
 	}
 	if !s.on[GenFile] {
 		return nil
 	}
-	type fs struct {
-		path  string
-		score float64
+	// Whole-file BM25.
+	fhits, err := s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: text}, 100)
+	if err != nil {
+		return err
 	}
-	var files []fs
-	for p, scores := range fileScore {
-		slices.SortFunc(scores, func(a, b float64) int { return cmp.Compare(b, a) })
-		total := 0.0
-		for i, sc := range scores {
-			if i >= 3 {
-				break
-			}
-			total += sc / float64(i+1)
+	fids := make([]int64, len(fhits))
+	for i, h := range fhits {
+		fids[i] = h.ChunkID
+	}
+	frefs, err := s.e.R.ChunksByID(s.ctx, fids)
+	if err != nil {
+		return err
+	}
+	pathOf := make(map[int64]string, len(frefs))
+	for _, r := range frefs {
+		pathOf[r.ID] = r.Path
+	}
+	frank := 0
+	for _, h := range fhits {
+		if p, ok := pathOf[h.ChunkID]; ok {
+			frank++
+			s.addFile(GenFile, p, frank, fmt.Sprintf("file BM25 #%d", frank))
 		}
-		files = append(files, fs{p, total})
-	}
-	slices.SortFunc(files, func(a, b fs) int { return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(a.path, b.path)) })
-	for i, f := range files {
-		s.addFile(GenFile, f.path, i+1, fmt.Sprintf("file BM25 #%d", i+1))
 	}
 	return nil
 }
@@ -497,6 +516,7 @@ type FileHit struct {
 type Result struct {
 	Files []FileHit
 	Hits  []Hit
+	Dump  []DumpEntry
 }
 
 // fileScores fuses file-level generators with each chunk generator's best
@@ -623,4 +643,27 @@ func (s *search) result(limit, fileLimit int) Result {
 		files = files[:fileLimit]
 	}
 	return Result{Files: files, Hits: hits}
+}
+
+// dump lists every generator's ranking.
+func (s *search) dump() []DumpEntry {
+	var out []DumpEntry
+	for _, c := range s.cands {
+		for gen, r := range c.ranks {
+			e := DumpEntry{Gen: gen, Rank: r, Path: c.ref.Path, Chunk: c.ref.ID}
+			if c.ref.Kind != graph.ChunkFile {
+				e.Symbol = c.ref.Name
+			}
+			out = append(out, e)
+		}
+	}
+	for gen, m := range s.fileRank {
+		for p, r := range m {
+			out = append(out, DumpEntry{Gen: gen, Rank: r, Path: p, File: true})
+		}
+	}
+	slices.SortFunc(out, func(a, b DumpEntry) int {
+		return cmp.Or(strings.Compare(a.Gen, b.Gen), cmp.Compare(a.Rank, b.Rank), strings.Compare(a.Path, b.Path), cmp.Compare(a.Chunk, b.Chunk))
+	})
+	return out
 }
