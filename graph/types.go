@@ -1,9 +1,22 @@
 package graph
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 )
+
+// BlobHash returns the git blob SHA-1 of content: the content hash cairn
+// stores for files, so that a file can be compared with its blob at a
+// revision without reading the repository's objects.
+func BlobHash(content []byte) string {
+	h := sha1.New()
+	h.Write([]byte("blob " + strconv.Itoa(len(content)) + "\x00"))
+	h.Write(content)
+	return hex.EncodeToString(h.Sum(nil))
+}
 
 // Range is a half-open byte range [StartByte, EndByte) with the line and
 // column of both ends. Lines are 1-based; columns are 0-based byte offsets

@@ -3,22 +3,14 @@ package indexer
 import (
 	"bytes"
 	"context"
-	"crypto/sha1"
-	"encoding/hex"
 	"os/exec"
-	"strconv"
 	"strings"
+
+	"github.com/cairn-dev/cairn/graph"
 )
 
-// BlobHash returns the git blob SHA-1 of content: the content hash cairn
-// stores, so a file can be compared with its blob at a revision without
-// reading the repository's objects.
-func BlobHash(content []byte) string {
-	h := sha1.New()
-	h.Write([]byte("blob " + strconv.Itoa(len(content)) + "\x00"))
-	h.Write(content)
-	return hex.EncodeToString(h.Sum(nil))
-}
+// BlobHash is graph.BlobHash.
+func BlobHash(content []byte) string { return graph.BlobHash(content) }
 
 // gitTree is the revision of a worktree and the blob of every tracked file.
 type gitTree struct {

@@ -20,3 +20,8 @@ var EmbeddedSQL string
 //
 //go:embed embedded_indexes.sql
 var EmbeddedIndexesSQL string
+
+// ContextPackJSONSchema is the JSON Schema of context packs.
+//
+//go:embed contextpack.schema.json
+var ContextPackJSONSchema string

@@ -326,6 +326,9 @@ func (s *search) vector() error {
 	}
 	rank := 0
 	for _, h := range hits {
+		if h.Score < 0.1 {
+			break // not similar at all
+		}
 		if ref, ok := byID[h.ChunkID]; ok {
 			rank++
 			s.add(GenVector, ref, rank, fmt.Sprintf("embedding #%d (cos %.2f)", rank, h.Score))
@@ -615,7 +618,7 @@ func (s *search) result(limit, fileLimit int) Result {
 			if why != "" {
 				why += "; "
 			}
-			why += fw
+			why += "file: " + fw
 		}
 		ranks := map[string]int{}
 		for gen, r := range c.ranks {

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cairn-dev/cairn/retrieval/contextpack"
+	"github.com/cairn-dev/cairn/retrieval/fuse"
+)
+
+func contextCmd(g *globals) *cobra.Command {
+	var queryFile, format, diff, tokenizer string
+	var budget int
+	var focus []string
+	c := &cobra.Command{
+		Use:   "context (TASK | --query-file F) --budget TOKENS",
+		Short: "the spans a model should read for a task, within a token budget, each cited and labelled",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			var task string
+			switch {
+			case queryFile != "":
+				b, err := os.ReadFile(queryFile)
+				if err != nil {
+					return usageError("--query-file: %v", err)
+				}
+				task = string(b)
+			case len(args) == 1:
+				task = args[0]
+			default:
+				return usageError("give a TASK or --query-file")
+			}
+			if strings.TrimSpace(task) == "" && len(focus) == 0 && diff == "" {
+				return usageError("empty task")
+			}
+			if budget <= 0 {
+				return usageError("--budget must be a positive number of tokens")
+			}
+			if g.json {
+				format = "json"
+			}
+			if format != "json" && format != "markdown" {
+				return usageError("--format: want json or markdown")
+			}
+			dir, err := g.dir()
+			if err != nil {
+				return err
+			}
+			qe, err := chooseEmbedder(os.Getenv("CAIRN_EMBEDDER"))
+			if err != nil {
+				return err
+			}
+			o, err := fuse.OpenEmbedded(ctx, dir, qe)
+			if err != nil {
+				return fmt.Errorf("open index %s: %w", dir, err)
+			}
+			defer o.Close()
+			tok, err := contextpack.NewTokenizer(tokenizer)
+			if err != nil {
+				return err
+			}
+			b := &contextpack.Builder{Engine: o.Engine, Root: o.Meta.Root, Meta: o.Meta, Tokenizer: tok}
+			pack, err := b.Build(ctx, contextpack.Request{Task: task, Budget: budget, Focus: focus, Diff: diff, Format: format})
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				_, err = g.stdout.Write(pack.JSON())
+			} else {
+				_, err = fmt.Fprint(g.stdout, pack.Markdown())
+			}
+			return err
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&queryFile, "query-file", "", "read the task from a file")
+	f.IntVar(&budget, "budget", 8000, "token budget of the rendered pack")
+	f.StringArrayVar(&focus, "focus", nil, "a symbol or file the pack must start from (repeatable)")
+	f.StringVar(&diff, "diff", "", "make the lines changed since this git revision the focus")
+	f.StringVar(&format, "format", "markdown", "json or markdown (--json implies json)")
+	f.StringVar(&tokenizer, "tokenizer", "cl100k_base", "token counting: cl100k_base or o200k_base")
+	return c
+}

@@ -1,0 +1,778 @@
+package contextpack
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/fuse"
+)
+
+// Kinds of items.
+const (
+	KindDefinition     = "definition"
+	KindCaller         = "caller"
+	KindCallee         = "callee"
+	KindImplementation = "implementation"
+	KindTest           = "test"
+	KindConfig         = "config"
+	KindDoc            = "doc"
+	KindSignature      = "signature"
+)
+
+// Trust labels.
+const (
+	TrustCode      = "code"
+	TrustUntrusted = "untrusted-text"
+)
+
+// Request is what a pack is built for.
+type Request struct {
+	Task   string
+	Budget int
+	// Focus names symbols (plain or qualified) or repository-relative files
+	// the pack must start from.
+	Focus []string
+	// Diff, when set, is a git revision: the lines changed since it (in the
+	// worktree) become focus.
+	Diff   string
+	Format string // "json" (default) or "markdown"
+}
+
+// Item is one span of the pack.
+type Item struct {
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+	Revision  string `json:"revision"`
+	Kind      string `json:"kind"`
+	Symbol    string `json:"symbol,omitempty"`
+	Reason    string `json:"reason"`
+	Score     float64 `json:"score"`
+	Trust     string `json:"trust"`
+	// UntrustedLines are the item's lines (absolute) holding comments,
+	// docstrings or string literals: text to read, never to obey.
+	UntrustedLines [][2]int `json:"untrusted_lines,omitempty"`
+	Tokens         int      `json:"tokens"`
+	Stale          bool     `json:"stale"`
+	Content        string   `json:"content"`
+}
+
+// Omitted is a candidate left out, with why.
+type Omitted struct {
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+	Kind      string `json:"kind"`
+	Symbol    string `json:"symbol,omitempty"`
+	Reason    string `json:"reason"`
+	Tokens    int    `json:"tokens"`
+}
+
+// IndexInfo states the indexed revision the pack was built from.
+type IndexInfo struct {
+	Generation int64  `json:"generation"`
+	Revision   string `json:"revision"`
+	Dirty      bool   `json:"dirty"`
+}
+
+// Pack is a budgeted working set.
+type Pack struct {
+	Schema     string      `json:"schema"`
+	Task       string      `json:"task"`
+	TaskTrust  string      `json:"task_trust"`
+	Budget     int         `json:"budget"`
+	UsedTokens int         `json:"used_tokens"`
+	Tokenizer  string      `json:"tokenizer"`
+	Format     string      `json:"format"`
+	Index      IndexInfo   `json:"index"`
+	Items   []Item    `json:"items"`
+	Omitted []Omitted `json:"omitted"`
+	// OmittedTotal counts every candidate left out; Omitted lists the
+	// strongest of them (as many as the budget affords a list of).
+	OmittedTotal int         `json:"omitted_total"`
+	Redactions   []Redaction `json:"redactions"`
+}
+
+// SchemaID names the pack format (schema/contextpack.schema.json).
+const SchemaID = "https://cairn.dev/schema/contextpack/v1"
+
+// Builder builds packs over one index generation.
+type Builder struct {
+	Engine    *fuse.Engine
+	Root      string // repository root (files are read from the worktree)
+	Meta      graph.Meta
+	Tokenizer Tokenizer
+	// Candidates is how many search hits seed the pack; default 60.
+	Candidates int
+}
+
+// cand is a span considered for the pack.
+type cand struct {
+	path       string
+	start, end int // 1-based inclusive lines
+	kind       string
+	symbol     string
+	symbolID   graph.SymbolID
+	reason     string
+	score      float64
+	lang       graph.Language
+	sigEnd     int // last line of the signature (for degrading), 0 if none
+	doc        string
+}
+
+// Build makes a pack for req.
+func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
+	if req.Budget <= 0 {
+		return nil, fmt.Errorf("budget must be positive")
+	}
+	if req.Format == "" {
+		req.Format = "json"
+	}
+	if req.Format != "json" && req.Format != "markdown" {
+		return nil, fmt.Errorf("unknown format %q (want json or markdown)", req.Format)
+	}
+	tok := b.Tokenizer
+	if tok == nil {
+		var err error
+		if tok, err = NewTokenizer(""); err != nil {
+			return nil, err
+		}
+	}
+	r := b.Engine.R
+	files, err := r.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fileInfo := make(map[string]graph.File, len(files))
+	for _, f := range files {
+		fileInfo[f.Path] = f
+	}
+	cands, err := b.candidates(ctx, req, fileInfo)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pack{
+		Schema: SchemaID, Task: req.Task, TaskTrust: TrustUntrusted, Budget: req.Budget, Tokenizer: tok.Name(),
+		Format: req.Format, Index: IndexInfo{Generation: b.Meta.Generation, Revision: b.Meta.Revision, Dirty: b.Meta.Dirty},
+		Items: []Item{}, Omitted: []Omitted{}, Redactions: []Redaction{},
+	}
+	// The pack's frame (the task echoed, headers) must fit before any item:
+	// a long task is shortened in the echo, a budget too small for even an
+	// empty pack is an error.
+	if err := b.fitFrame(p, tok); err != nil {
+		return nil, err
+	}
+	fc := &fileCache{root: b.Root, files: fileInfo, content: map[string][]string{}}
+	b.pack(p, cands, fc, tok)
+	return p, nil
+}
+
+// ErrBudgetTooSmall is returned when not even an empty pack fits.
+var ErrBudgetTooSmall = errors.New("budget too small for a pack")
+
+func (b *Builder) fitFrame(p *Pack, tok Tokenizer) error {
+	full := p.Task
+	if b.settle(p, tok) <= p.Budget {
+		return nil
+	}
+	runes := []rune(full)
+	lo, hi := 0, len(runes)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		p.Task = string(runes[:mid]) + "…[task truncated]"
+		if b.settle(p, tok) <= p.Budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	p.Task = string(runes[:lo]) + "…[task truncated]"
+	if n := b.settle(p, tok); n > p.Budget {
+		p.Task = full
+		return fmt.Errorf("%w: an empty %s pack takes %d tokens", ErrBudgetTooSmall, p.Format, n)
+	}
+	return nil
+}
+
+// candidates gathers spans from search and graph expansion.
+func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[string]graph.File) ([]cand, error) {
+	r := b.Engine.R
+	var out []cand
+	seen := map[string]bool{}
+	add := func(c cand) {
+		key := c.path + ":" + strconv.Itoa(c.start) + "-" + strconv.Itoa(c.end)
+		if seen[key] || c.end < c.start {
+			return
+		}
+		seen[key] = true
+		out = append(out, c)
+	}
+	chunkCand := func(ref graph.ChunkRef, kind, reason string, score float64) {
+		f := fileInfo[ref.Path]
+		c := cand{path: ref.Path, start: int(ref.Range.StartLine), end: int(ref.Range.EndLine), kind: kind,
+			symbolID: ref.Symbol, reason: reason, score: score, lang: f.Lang}
+		if ref.Kind != graph.ChunkFile {
+			c.symbol = ref.Name
+		}
+		if c.kind == KindDefinition && !f.Lang.HasParser() {
+			if f.Lang.IsConfig() {
+				c.kind = KindConfig
+			} else {
+				c.kind = KindDoc
+			}
+		}
+		if defs, _ := r.SymbolsByID(ctx, ref.Symbol); ref.Symbol != "" && len(defs) > 0 {
+			d := defs[0]
+			c.doc = d.Doc
+			c.sigEnd = int(d.NameRange.EndLine)
+			if d.Kind.IsType() {
+				// a type's chunk spans its methods, which are chunks of
+				// their own: its own text is the head, up to the first one
+				if first := firstNestedLine(ctx, r, ref); first > c.start {
+					c.end = first - 1
+				}
+			}
+		}
+		if ref.Kind == graph.ChunkFile && f.Lang.HasParser() {
+			// the rest of a source file: its head (package, imports,
+			// module docstring), up to the first definition
+			if first := firstNestedLine(ctx, r, ref); first > c.start {
+				c.end = first - 1
+			} else if first > 0 {
+				return
+			}
+			c.end = min(c.end, c.start+80)
+		}
+		add(c)
+	}
+
+	// Focus first: named symbols and files, and the lines of a diff.
+	focus := slices.Clone(req.Focus)
+	if req.Diff != "" {
+		ranges, err := diffRanges(ctx, b.Root, req.Diff)
+		if err != nil {
+			return nil, err
+		}
+		for _, dr := range ranges {
+			refs, _ := r.ChunksInFile(ctx, dr.path)
+			for _, ref := range refs {
+				if int(ref.Range.StartLine) <= dr.end && dr.start <= int(ref.Range.EndLine) && ref.Kind != graph.ChunkFile {
+					chunkCand(ref, KindDefinition, fmt.Sprintf("changed since %s", req.Diff), 10)
+					focus = append(focus, string(ref.Symbol))
+				}
+			}
+		}
+	}
+	var focusIDs []graph.SymbolID
+	for _, f := range focus {
+		if f == "" {
+			continue
+		}
+		if _, ok := fileInfo[strings.TrimPrefix(f, "./")]; ok {
+			refs, _ := r.ChunksInFile(ctx, strings.TrimPrefix(f, "./"))
+			for i, ref := range refs {
+				chunkCand(ref, KindDefinition, "in the focus file", 9-float64(i)*0.01)
+			}
+			continue
+		}
+		var defs []graph.Symbol
+		if strings.Contains(f, " ") {
+			defs, _ = r.SymbolsByID(ctx, graph.SymbolID(f))
+		} else {
+			defs, _ = graph.FindDefinitions(ctx, r, f)
+		}
+		for _, d := range defs {
+			if ref, ok := chunkOfSymbol(ctx, r, &d); ok {
+				chunkCand(ref, KindDefinition, "focus symbol "+f, 9)
+				focusIDs = append(focusIDs, d.ID)
+			}
+		}
+	}
+
+	// Search.
+	res, err := b.Engine.Search(ctx, req.Task, fuse.Options{Limit: cmp.Or(b.Candidates, 60), Files: 10})
+	if err != nil {
+		return nil, err
+	}
+	top := 0.0
+	for _, h := range res.Hits {
+		top = max(top, h.Score)
+	}
+	var seeds []graph.SymbolID
+	for i, h := range res.Hits {
+		refs, _ := r.ChunksByID(ctx, []int64{h.ChunkID})
+		if len(refs) == 0 {
+			continue
+		}
+		score := h.Score / max(top, 1e-9) // 0..1
+		chunkCand(refs[0], KindDefinition, h.Why, score)
+		if h.SymbolID != "" && i < 8 {
+			seeds = append(seeds, h.SymbolID)
+		}
+	}
+
+	// Expansion through the graph: callers, callees, implementations and
+	// tests of the strongest hits and of the focus.
+	seedScore := map[graph.SymbolID]float64{}
+	for _, c := range out {
+		if c.symbolID != "" && c.score > seedScore[c.symbolID] {
+			seedScore[c.symbolID] = c.score
+		}
+	}
+	expand := func(ids []graph.SymbolID, dir graph.Direction, kinds []graph.EdgeKind, kind string, factor float64, rel string) {
+		if len(ids) == 0 {
+			return
+		}
+		edges, err := r.Edges(ctx, ids, dir, kinds...)
+		if err != nil {
+			return
+		}
+		n := 0
+		for _, e := range edges {
+			other, via := e.From, e.To
+			if dir == graph.Out {
+				other, via = e.To, e.From
+			}
+			if e.Ambiguous || other == via || n >= 24 {
+				continue
+			}
+			defs, _ := r.SymbolsByID(ctx, other)
+			if len(defs) == 0 {
+				continue
+			}
+			d := defs[0]
+			k := kind
+			if kind == KindCaller && d.IsTest {
+				k = KindTest
+			}
+			if ref, ok := chunkOfSymbol(ctx, r, &d); ok {
+				chunkCand(ref, k, fmt.Sprintf("%s %s (%s)", rel, via.Display(), e.Confidence), seedScore[via]*factor)
+				n++
+			}
+		}
+	}
+	seeds = append(focusIDs, seeds...)
+	expand(seeds, graph.In, []graph.EdgeKind{graph.EdgeCalls}, KindCaller, 0.5, "calls")
+	expand(seeds, graph.Out, []graph.EdgeKind{graph.EdgeCalls}, KindCallee, 0.45, "called by")
+	expand(seeds, graph.In, []graph.EdgeKind{graph.EdgeImplements, graph.EdgeOverrides, graph.EdgeExtends}, KindImplementation, 0.5, "implements")
+	expand(seeds, graph.In, []graph.EdgeKind{graph.EdgeTests}, KindTest, 0.35, "tests")
+	return out, nil
+}
+
+// firstNestedLine is the first line of a chunk nested in ref, or 0.
+func firstNestedLine(ctx context.Context, r graph.Reader, ref graph.ChunkRef) int {
+	refs, _ := r.ChunksInFile(ctx, ref.Path)
+	first := 0
+	for _, o := range refs {
+		if o.ID != ref.ID && o.Range.StartLine > ref.Range.StartLine && o.Range.EndLine <= ref.Range.EndLine {
+			if first == 0 || int(o.Range.StartLine) < first {
+				first = int(o.Range.StartLine)
+			}
+		}
+	}
+	return first
+}
+
+// chunkOfSymbol returns the chunk of a definition (the chunk named by it,
+// else the innermost chunk around it).
+func chunkOfSymbol(ctx context.Context, r graph.Reader, d *graph.Symbol) (graph.ChunkRef, bool) {
+	refs, err := r.ChunksInFile(ctx, d.Path)
+	if err != nil {
+		return graph.ChunkRef{}, false
+	}
+	var best graph.ChunkRef
+	found := false
+	for _, c := range refs {
+		if c.Symbol == d.ID && c.Range.StartLine <= d.Range.StartLine+1 && d.Range.StartLine <= c.Range.EndLine {
+			return c, true
+		}
+		if c.Range.StartLine <= d.Range.StartLine && d.Range.EndLine <= c.Range.EndLine {
+			if !found || c.Range.Lines() < best.Range.Lines() {
+				best, found = c, true
+			}
+		}
+	}
+	if found && best.Kind != graph.ChunkFile {
+		return best, true
+	}
+	// a definition inside the file chunk (a variable, a field): its own lines
+	return graph.ChunkRef{Chunk: graph.Chunk{Path: d.Path, Range: d.Range, Kind: graph.ChunkFunction, Symbol: d.ID, Name: d.QualifiedName()}}, true
+}
+
+type diffRange struct {
+	path       string
+	start, end int
+}
+
+var hunkRE = regexp.MustCompile(`^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@`)
+
+// diffRanges lists the worktree's changed line ranges since rev.
+func diffRanges(ctx context.Context, root, rev string) ([]diffRange, error) {
+	if strings.HasPrefix(rev, "-") {
+		return nil, fmt.Errorf("invalid revision %q", rev)
+	}
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "diff", "--no-color", "-U0", rev, "--").Output()
+	if err != nil {
+		return nil, fmt.Errorf("git diff %s: %w", rev, err)
+	}
+	var ranges []diffRange
+	cur := ""
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "+++ "):
+			cur = strings.TrimPrefix(strings.TrimPrefix(line, "+++ "), "b/")
+			if cur == "/dev/null" {
+				cur = ""
+			}
+		case strings.HasPrefix(line, "@@") && cur != "":
+			if m := hunkRE.FindStringSubmatch(line); m != nil {
+				start, _ := strconv.Atoi(m[1])
+				n := 1
+				if m[2] != "" {
+					n, _ = strconv.Atoi(m[2])
+				}
+				if n == 0 {
+					n = 1 // a pure deletion: the line after it
+				}
+				ranges = append(ranges, diffRange{cur, start, start + n - 1})
+			}
+		}
+	}
+	return ranges, nil
+}
+
+// fileCache reads worktree files once.
+type fileCache struct {
+	root    string
+	files   map[string]graph.File
+	content map[string][]string
+	stale   map[string]bool
+	hash    map[string]string
+}
+
+func (fc *fileCache) lines(p string) []string {
+	if ls, ok := fc.content[p]; ok {
+		return ls
+	}
+	b, err := os.ReadFile(filepath.Join(fc.root, filepath.FromSlash(p)))
+	var ls []string
+	if err == nil {
+		ls = strings.Split(strings.TrimSuffix(strings.ToValidUTF8(string(b), "\uFFFD"), "\n"), "\n")
+		if fc.stale == nil {
+			fc.stale, fc.hash = map[string]bool{}, map[string]string{}
+		}
+		h := graph.BlobHash(b)
+		fc.hash[p] = h
+		fc.stale[p] = h != fc.files[p].Hash
+	}
+	fc.content[p] = ls
+	return ls
+}
+
+func (fc *fileCache) isStale(p string) bool {
+	fc.lines(p)
+	return fc.stale[p] || fc.content[p] == nil
+}
+
+// span returns lines [start, end] (1-based, inclusive), clamped.
+func (fc *fileCache) span(p string, start, end int) (string, int, int) {
+	ls := fc.lines(p)
+	if len(ls) == 0 {
+		return "", start, end
+	}
+	start = max(start, 1)
+	end = min(end, len(ls))
+	if end < start {
+		return "", start, end
+	}
+	return strings.Join(ls[start-1:end], "\n"), start, end
+}
+
+// revision is how an item cites its file: the indexed commit when the file
+// was committed content, the commit plus the content hash when dirty.
+func (b *Builder) revision(f graph.File) string {
+	rev := b.Meta.Revision
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	h := f.Hash
+	if len(h) > 12 {
+		h = h[:12]
+	}
+	switch {
+	case rev == "":
+		return "content:" + h
+	case f.Committed:
+		return rev
+	}
+	return rev + "+" + h
+}
+
+// pack selects and renders items within the budget.
+func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer) {
+	// Merge overlapping or adjacent candidates of a file.
+	slices.SortStableFunc(cands, func(a, c cand) int {
+		return cmp.Or(strings.Compare(a.path, c.path), cmp.Compare(a.start, c.start), cmp.Compare(c.end, a.end))
+	})
+	var merged []cand
+	for _, c := range cands {
+		if n := len(merged); n > 0 {
+			last := &merged[n-1]
+			if last.path == c.path && c.start <= last.end {
+				if c.end > last.end {
+					last.end = c.end
+				}
+				if c.score > last.score {
+					last.kind, last.score, last.symbol, last.symbolID = c.kind, c.score, c.symbol, c.symbolID
+				}
+				if !strings.Contains(last.reason, c.reason) {
+					last.reason += "; " + c.reason
+				}
+				if c.sigEnd > 0 && last.sigEnd == 0 {
+					last.sigEnd = c.sigEnd
+				}
+				continue
+			}
+		}
+		merged = append(merged, c)
+	}
+	// Priority: score, then a stable order.
+	slices.SortStableFunc(merged, func(a, c cand) int {
+		return cmp.Or(cmp.Compare(c.score, a.score), strings.Compare(a.path, c.path), cmp.Compare(a.start, c.start))
+	})
+
+	type chosen struct {
+		item Item
+		c    cand
+		prio int
+	}
+	var picked []chosen
+	var omitted []Omitted
+	overhead := tok.Count(b.render(p, p.Format))
+	// room for the list of omitted candidates
+	overhead += min(max(p.Budget/500, 3), 25) * 40
+	used := overhead
+	itemCost := func(it Item) int { return tok.Count(b.renderItem(it, p.Format)) + 2 }
+	makeItem := func(c cand, degraded bool) (Item, []Redaction) {
+		start, end, kind := c.start, c.end, c.kind
+		if degraded {
+			end = max(c.sigEnd, start)
+			kind = KindSignature
+		}
+		content, s, e := fc.span(c.path, start, end)
+		if degraded && c.doc != "" {
+			// signature + doc: the doc comment usually sits above the
+			// signature and is inside the span already; a docstring is not
+			content = strings.TrimRight(content, "\n")
+			if !strings.Contains(content, firstLine(c.doc)) {
+				content += "\n" + indentDoc(c.doc, c.lang)
+			}
+		}
+		f := fc.files[c.path]
+		content, reds := redact(c.path, s, content, f.Lang.HasParser())
+		it := Item{Path: c.path, StartLine: s, EndLine: e, Revision: b.revision(f), Kind: kind, Symbol: c.symbol,
+			Reason: c.reason, Score: math.Round(c.score*10000) / 10000, Trust: trustOf(f.Lang, kind),
+			Stale: fc.isStale(c.path), Content: content}
+		if it.Trust == TrustCode {
+			it.UntrustedLines = untrustedLines(content, s, f.Lang)
+		}
+		it.Tokens = tok.Count(content)
+		return it, reds
+	}
+	var allReds []Redaction
+	for i, c := range merged {
+		it, reds := makeItem(c, false)
+		if it.Content == "" {
+			continue
+		}
+		cost := itemCost(it)
+		// The strongest items come whole when they fit; any other item
+		// larger than a quarter of the budget is degraded to its signature
+		// and doc before it is dropped.
+		if used+cost <= p.Budget && (i < 3 || cost <= p.Budget/4) {
+			picked = append(picked, chosen{it, c, i})
+			allReds = append(allReds, reds...)
+			used += cost
+			continue
+		}
+		if c.sigEnd > 0 {
+			sit, sreds := makeItem(c, true)
+			if scost := itemCost(sit); used+scost <= p.Budget {
+				sit.Reason = c.reason + " (signature only: the whole is " + strconv.Itoa(it.Tokens) + " tokens)"
+				picked = append(picked, chosen{sit, c, i})
+				allReds = append(allReds, sreds...)
+				used += scost
+				continue
+			}
+		}
+		omitted = append(omitted, Omitted{Path: c.path, StartLine: it.StartLine, EndLine: it.EndLine, Kind: c.kind,
+			Symbol: c.symbol, Reason: "over budget (" + strconv.Itoa(it.Tokens) + " tokens)", Tokens: it.Tokens})
+	}
+	// Reading order: files by their best item, definitions before uses,
+	// then by line.
+	fileRank := map[string]int{}
+	for _, ch := range picked {
+		if r, ok := fileRank[ch.item.Path]; !ok || ch.prio < r {
+			fileRank[ch.item.Path] = ch.prio
+		}
+	}
+	kindRank := func(k string) int {
+		switch k {
+		case KindDefinition, KindSignature:
+			return 0
+		case KindImplementation:
+			return 1
+		case KindCallee, KindCaller:
+			return 2
+		case KindTest:
+			return 3
+		}
+		return 4
+	}
+	order := func(a, c chosen) int {
+		use := func(k string) int { return min(kindRank(k)/3, 1) } // tests and other uses after definitions
+		return cmp.Or(cmp.Compare(use(a.item.Kind), use(c.item.Kind)),
+			cmp.Compare(fileRank[a.item.Path], fileRank[c.item.Path]), strings.Compare(a.item.Path, c.item.Path),
+			cmp.Compare(a.item.StartLine, c.item.StartLine))
+	}
+	slices.SortStableFunc(picked, order)
+	// omitted is in priority order: list the strongest, count the rest.
+	maxListed := min(max(p.Budget/500, 3), 25)
+	p.OmittedTotal = len(omitted)
+	p.Omitted = append([]Omitted{}, omitted[:min(len(omitted), maxListed)]...)
+	// The rendered pack must fit: count it, and drop the lowest-priority
+	// items until it does (each item's estimate can differ slightly from
+	// its share of the whole).
+	for {
+		p.Items = p.Items[:0]
+		p.Redactions = p.Redactions[:0]
+		for _, ch := range picked {
+			p.Items = append(p.Items, ch.item)
+		}
+		for _, rd := range allReds {
+			for _, ch := range picked {
+				if rd.Path == ch.item.Path && rd.Line >= ch.item.StartLine && rd.Line <= ch.item.EndLine {
+					p.Redactions = append(p.Redactions, rd)
+					break
+				}
+			}
+		}
+		n := b.settle(p, tok)
+		if n <= p.Budget {
+			break
+		}
+		if len(picked) == 0 {
+			// Only the frame and the list of omissions are left: shorten
+			// the list (it keeps its total), then the task echo.
+			for len(p.Omitted) > 0 && b.settle(p, tok) > p.Budget {
+				p.Omitted = p.Omitted[:len(p.Omitted)-1]
+			}
+			b.fitFrame(p, tok)
+			break
+		}
+		// drop the lowest-priority item
+		worst := 0
+		for i, ch := range picked {
+			if ch.prio > picked[worst].prio {
+				worst = i
+			}
+		}
+		w := picked[worst].item
+		p.OmittedTotal++
+		if len(p.Omitted) < maxListed {
+			p.Omitted = append(p.Omitted, Omitted{Path: w.Path, StartLine: w.StartLine, EndLine: w.EndLine, Kind: w.Kind,
+				Symbol: w.Symbol, Reason: "over budget once rendered", Tokens: w.Tokens})
+		}
+		picked = slices.Delete(picked, worst, worst+1)
+	}
+}
+
+// settle sets UsedTokens to the token count of the rendered pack, which
+// includes the number itself: iterate to the fixed point.
+func (b *Builder) settle(p *Pack, tok Tokenizer) int {
+	p.UsedTokens = 0
+	for i := 0; i < 5; i++ {
+		n := tok.Count(b.render(p, p.Format))
+		if n == p.UsedTokens {
+			return n
+		}
+		p.UsedTokens = n
+	}
+	return p.UsedTokens
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return strings.TrimSpace(s)
+}
+
+func indentDoc(doc string, lang graph.Language) string {
+	prefix := "// "
+	if lang == graph.LangPython {
+		prefix = "# "
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(doc, "\n") {
+		b.WriteString(prefix + l + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func trustOf(lang graph.Language, kind string) string {
+	if kind == KindDoc || lang == graph.LangMarkdown || lang == graph.LangText {
+		return TrustUntrusted
+	}
+	return TrustCode
+}
+
+var (
+	lineCommentRE = regexp.MustCompile(`^\s*(//|#|--|\*|/\*)`)
+	tripleQuoteRE = regexp.MustCompile(`"""|'''`)
+)
+
+// untrustedLines finds comment and docstring lines of a code item.
+func untrustedLines(content string, first int, lang graph.Language) [][2]int {
+	var out [][2]int
+	inDoc := false
+	mark := func(n int) {
+		if len(out) > 0 && out[len(out)-1][1] == n-1 {
+			out[len(out)-1][1] = n
+			return
+		}
+		out = append(out, [2]int{n, n})
+	}
+	for i, l := range strings.Split(content, "\n") {
+		n := first + i
+		if lang == graph.LangPython {
+			q := len(tripleQuoteRE.FindAllStringIndex(l, -1))
+			if inDoc || q > 0 {
+				mark(n)
+				if q%2 == 1 {
+					inDoc = !inDoc
+				}
+				continue
+			}
+		}
+		if lineCommentRE.MatchString(l) && !(lang == graph.LangPython && strings.HasPrefix(strings.TrimSpace(l), "*")) {
+			mark(n)
+		}
+	}
+	return out
+}
+

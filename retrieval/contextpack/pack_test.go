@@ -1,0 +1,345 @@
+package contextpack_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/indexer"
+	"github.com/cairn-dev/cairn/retrieval/bm25"
+	"github.com/cairn-dev/cairn/retrieval/contextpack"
+	"github.com/cairn-dev/cairn/retrieval/fuse"
+	"github.com/cairn-dev/cairn/retrieval/vector"
+	"github.com/cairn-dev/cairn/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite golden packs")
+
+// fixture is a small service: a store, a handler, a test, configuration
+// with secrets and a README.
+var fixture = map[string]string{
+	"go.mod": "module example.com/tasks\n\ngo 1.22\n",
+	"store/store.go": `package store
+
+// Task is an asynchronous job and what it produced.
+type Task struct {
+	ID          int
+	Status      string
+	ArtifactURL string
+}
+
+// Store keeps tasks in memory.
+type Store struct {
+	tasks map[int]*Task
+}
+
+// New returns an empty store.
+func New() *Store { return &Store{tasks: map[int]*Task{}} }
+
+// Complete marks a task done and records its artifact.
+func (s *Store) Complete(id int, url string) {
+	t := s.tasks[id]
+	t.Status = "done"
+	t.ArtifactURL = url
+}
+
+// Load returns a task by id.
+func (s *Store) Load(id int) *Task { return s.tasks[id] }
+`,
+	"api/handler.go": `package api
+
+import "example.com/tasks/store"
+
+const apiKey = "AKIAIOSFODNN7EXAMPLE"
+
+// TaskView is what the API returns for a task.
+type TaskView struct {
+	ID     int    ` + "`json:\"id\"`" + `
+	Status string ` + "`json:\"status\"`" + `
+}
+
+// ToView maps a task for the response: it drops the artifact URL.
+func ToView(t *store.Task) TaskView {
+	return TaskView{ID: t.ID, Status: t.Status}
+}
+
+// GetTask serves GET /tasks/{id}.
+func GetTask(s *store.Store, id int) TaskView {
+	return ToView(s.Load(id))
+}
+`,
+	"api/handler_test.go": `package api
+
+import (
+	"testing"
+
+	"example.com/tasks/store"
+)
+
+func TestGetTask(t *testing.T) {
+	s := store.New()
+	s.Complete(1, "s3://bucket/a")
+	if v := GetTask(s, 1); v.Status != "done" {
+		t.Fatal(v)
+	}
+}
+`,
+	"config/settings.yaml": "database:\n  host: db.internal\n  password: hunter2-Xy9q!ZZ\nartifacts:\n  bucket: s3://bucket\n",
+	".env":                 "API_TOKEN=zxcv-12345-SECRET-qwer\nDEBUG=1\n",
+	"config/tls.yaml":      "tls:\n  cert: /etc/tls/cert.pem\n  key: |\n    -----BEGIN RSA PRIVATE KEY-----\n    MIIEowIBAAKCAQEA1234567890abcdef\n    -----END RSA PRIVATE KEY-----\n",
+	"README.md":            "# tasks\n\nAfter a page refresh the artifact disappears: the API drops the artifact URL.\n",
+}
+
+func writeRepo(t testing.TB, root string) {
+	t.Helper()
+	for p, c := range fixture {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(abs), 0o755)
+		if err := os.WriteFile(abs, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Hour)
+		os.Chtimes(abs, old, old)
+	}
+}
+
+// build indexes root with the text and vector side indexes and opens a
+// pack builder over it.
+func build(t testing.TB, root string) (*contextpack.Builder, func()) {
+	t.Helper()
+	dir := filepath.Join(root, ".cairn")
+	ctx := context.Background()
+	w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sinks := []indexer.Sink{bm25.NewBuilder(nil, nil), vector.NewBuilder(nil, vector.Options{PPMI: embedPPMI()})}
+	if _, err := indexer.Run(ctx, w, indexer.Options{Root: root, StateDir: dir, Sinks: sinks, ExcludeDirs: []string{".cairn"}}); err != nil {
+		t.Fatal(err)
+	}
+	o, err := fuse.OpenEmbedded(ctx, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := contextpack.NewTokenizer("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &contextpack.Builder{Engine: o.Engine, Root: o.Meta.Root, Meta: o.Meta, Tokenizer: tok}, o.Close
+}
+
+const task = "After a page refresh the task's artifact URL disappears from GET /tasks/{id}. Where is ArtifactURL written and why is it missing from the response?"
+
+func TestPackInvariantsAndSchema(t *testing.T) {
+	root := t.TempDir()
+	writeRepo(t, root)
+	b, done := build(t, root)
+	defer done()
+	tok, _ := contextpack.NewTokenizer("")
+	c := jsonschema.NewCompiler()
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema.ContextPackJSONSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddResource("contextpack.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("contextpack.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	budgets := []int{150, 400, 900, 2000, 5000}
+	if _, err := b.Build(context.Background(), contextpack.Request{Task: task, Budget: 20, Format: "json"}); !errors.Is(err, contextpack.ErrBudgetTooSmall) {
+		t.Errorf("budget 20: %v, want ErrBudgetTooSmall", err)
+	}
+	for i := 0; i < 10; i++ {
+		budgets = append(budgets, 100+rng.IntN(4000))
+	}
+	for _, budget := range budgets {
+		for _, format := range []string{"json", "markdown"} {
+			p, err := b.Build(context.Background(), contextpack.Request{Task: task, Budget: budget, Format: format})
+			if errors.Is(err, contextpack.ErrBudgetTooSmall) && budget < 300 {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			rendered := p.Markdown()
+			if format == "json" {
+				rendered = string(p.JSON())
+			}
+			if n := tok.Count(rendered); n != p.UsedTokens || n > budget {
+				t.Errorf("budget %d %s: rendered %d tokens, used_tokens %d", budget, format, n, p.UsedTokens)
+			}
+			// no line of the repository appears twice
+			seen := map[string]bool{}
+			for _, it := range p.Items {
+				for l := it.StartLine; l <= it.EndLine; l++ {
+					k := fmt.Sprintf("%s:%d", it.Path, l)
+					if seen[k] {
+						t.Errorf("budget %d: line %s in two items", budget, k)
+					}
+					seen[k] = true
+				}
+			}
+			if format == "json" {
+				inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(p.JSON()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := sch.Validate(inst); err != nil {
+					t.Errorf("budget %d: pack does not match its schema: %v", budget, err)
+				}
+			}
+		}
+	}
+}
+
+// FuzzBudget: for any budget the rendered pack fits.
+func FuzzBudget(f *testing.F) {
+	root := f.TempDir()
+	writeRepo(f, root)
+	b, done := build(f, root)
+	f.Cleanup(done)
+	tok, _ := contextpack.NewTokenizer("")
+	f.Add(uint16(300), false)
+	f.Add(uint16(3000), true)
+	f.Fuzz(func(t *testing.T, budget uint16, md bool) {
+		if budget == 0 {
+			return
+		}
+		format := "json"
+		if md {
+			format = "markdown"
+		}
+		p, err := b.Build(context.Background(), contextpack.Request{Task: task, Budget: int(budget), Format: format})
+		if errors.Is(err, contextpack.ErrBudgetTooSmall) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := string(p.JSON())
+		if md {
+			out = p.Markdown()
+		}
+		if n := tok.Count(out); n > int(budget) && len(p.Items) > 0 {
+			t.Fatalf("budget %d: %d tokens", budget, n)
+		}
+	})
+}
+
+func TestPackFindsTheEvidenceAndIsDeterministic(t *testing.T) {
+	root := t.TempDir()
+	writeRepo(t, root)
+	b, done := build(t, root)
+	defer done()
+	p1, err := b.Build(context.Background(), contextpack.Request{Task: task, Budget: 4000, Format: "json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, _ := b.Build(context.Background(), contextpack.Request{Task: task, Budget: 4000, Format: "json"})
+	if !bytes.Equal(p1.JSON(), p2.JSON()) {
+		t.Error("same index and input gave different packs")
+	}
+	syms := map[string]string{}
+	for _, it := range p1.Items {
+		syms[it.Symbol] = it.Kind
+		if it.Path == "README.md" && it.Trust != contextpack.TrustUntrusted {
+			t.Errorf("README item trusted as %s", it.Trust)
+		}
+		if !strings.Contains(it.Reason, "") || it.Revision == "" {
+			t.Errorf("item without reason or revision: %+v", it)
+		}
+	}
+	for _, want := range []string{"ToView", "Store.Complete"} {
+		if _, ok := syms[want]; !ok {
+			t.Errorf("pack lacks %s: %v", want, syms)
+		}
+	}
+	golden := filepath.Join("testdata", "task.golden.md")
+	p3, _ := b.Build(context.Background(), contextpack.Request{Task: task, Budget: 1500, Format: "markdown"})
+	got := strings.ReplaceAll(p3.Markdown(), root, "$ROOT")
+	if *update {
+		os.WriteFile(golden, []byte(got), 0o644)
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("pack differs from %s; rerun with -update and review:\n%s", golden, got)
+	}
+}
+
+func TestSecretsNeverLeave(t *testing.T) {
+	root := t.TempDir()
+	writeRepo(t, root)
+	b, done := build(t, root)
+	defer done()
+	p, err := b.Build(context.Background(), contextpack.Request{Task: "database password, API token, api key and the deploy private key in settings.yaml, .env, key.pem and handler.go",
+		Budget: 6000, Format: "json", Focus: []string{"config/settings.yaml", ".env", "config/tls.yaml", "api/handler.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(p.JSON()) + p.Markdown()
+	for _, secret := range []string{"hunter2-Xy9q!ZZ", "zxcv-12345-SECRET-qwer", "MIIEowIBAAKCAQEA1234567890abcdef", "AKIAIOSFODNN7EXAMPLE"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("secret %q leaked", secret)
+		}
+	}
+	kinds := map[string]bool{}
+	for _, r := range p.Redactions {
+		kinds[r.Path+" "+r.Kind] = true
+	}
+	for _, want := range []string{"config/settings.yaml credential-assignment", ".env env-value", "config/tls.yaml private-key", "api/handler.go aws-access-key"} {
+		if !kinds[want] {
+			t.Errorf("redactions %v lack %q", kinds, want)
+		}
+	}
+	// values that are not secrets stay
+	if !strings.Contains(out, "db.internal") || !strings.Contains(out, "/etc/tls/cert.pem") {
+		t.Error("non-secret configuration was redacted")
+	}
+}
+
+func TestStaleItems(t *testing.T) {
+	root := t.TempDir()
+	writeRepo(t, root)
+	b, done := build(t, root)
+	defer done()
+	os.WriteFile(filepath.Join(root, "api/handler.go"), []byte(fixture["api/handler.go"]+"\n// edited after indexing\n"), 0o644)
+	p, err := b.Build(context.Background(), contextpack.Request{Task: task, Budget: 4000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, it := range p.Items {
+		if it.Path == "api/handler.go" {
+			n++
+			if !it.Stale {
+				t.Errorf("%s not marked stale", it.Cite())
+			}
+		} else if it.Stale {
+			t.Errorf("%s marked stale", it.Cite())
+		}
+	}
+	if n == 0 {
+		t.Fatal("no item from the edited file")
+	}
+	var j map[string]any
+	json.Unmarshal(p.JSON(), &j)
+}

@@ -1,0 +1,146 @@
+package contextpack
+
+import (
+	"math"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Redaction records one secret removed from an item.
+type Redaction struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Kind string `json:"kind"`
+}
+
+// secretPatterns are credentials recognisable by their shape alone.
+var secretPatterns = []struct {
+	kind string
+	re   *regexp.Regexp
+}{
+	{"private-key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`)},
+	{"aws-access-key", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+	{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`)},
+	{"gitlab-token", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}\b`)},
+	{"slack-token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`)},
+	{"openai-key", regexp.MustCompile(`\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}\b`)},
+	{"stripe-key", regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b`)},
+	{"google-api-key", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
+	{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b`)},
+	{"url-credentials", regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[^\s:/@"']+:([^\s@/"']{3,})@`)},
+}
+
+// assignRE finds values assigned to credential-like names:
+// password = "…", api_key: '…', SECRET_TOKEN=…
+var assignRE = regexp.MustCompile(`(?i)\b([A-Za-z0-9_.-]*(?:passw(?:or)?d|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth)[A-Za-z0-9_.-]*)["']?\s*(?::=|=|:)\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|([^\s"',;#)]{8,}))`)
+
+// entropy is the Shannon entropy of s in bits per character.
+func entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	counts := map[rune]int{}
+	for _, r := range s {
+		counts[r]++
+	}
+	n := float64(len([]rune(s)))
+	h := 0.0
+	for _, c := range counts {
+		p := float64(c) / n
+		h -= p * math.Log2(p)
+	}
+	return h
+}
+
+// looksSecret tells a credential value from a placeholder or a reference.
+func looksSecret(v string) bool {
+	lv := strings.ToLower(v)
+	for _, placeholder := range []string{"xxx", "changeme", "example", "your_", "your-", "<", "${", "{{", "%(", "os.environ", "getenv", "env(", "settings.", "config.", "none", "null", "password", "secret", "token", "redacted", "dummy", "test"} {
+		if strings.Contains(lv, placeholder) {
+			return false
+		}
+	}
+	return len(v) >= 8 && entropy(v) >= 3.0
+}
+
+// isEnvFile reports files whose values are secrets by convention.
+func isEnvFile(p string) bool {
+	b := path.Base(p)
+	return b == ".env" || strings.HasPrefix(b, ".env.") || strings.HasSuffix(b, ".env")
+}
+
+// redact replaces credentials in content (lines firstLine… of path) with
+// [REDACTED:kind] and reports where. In source code only string literals
+// count as assigned values (an expression is not a secret); in configuration
+// and text, bare values do too.
+func redact(p string, firstLine int, content string, code bool) (string, []Redaction) {
+	var found []Redaction
+	lineOf := func(offset int) int { return firstLine + strings.Count(content[:offset], "\n") }
+	type span struct {
+		start, end int
+		kind       string
+	}
+	var spans []span
+	for _, sp := range secretPatterns {
+		for _, m := range sp.re.FindAllStringSubmatchIndex(content, -1) {
+			s, e := m[0], m[1]
+			if len(m) >= 4 && m[2] >= 0 { // a captured group is the secret part
+				s, e = m[2], m[3]
+			}
+			spans = append(spans, span{s, e, sp.kind})
+		}
+	}
+	for _, m := range assignRE.FindAllStringSubmatchIndex(content, -1) {
+		last := 4
+		if code {
+			last = 3
+		}
+		for g := 2; g <= last; g++ {
+			if s, e := m[2*g], m[2*g+1]; s >= 0 && looksSecret(content[s:e]) {
+				spans = append(spans, span{s, e, "credential-assignment"})
+			}
+		}
+	}
+	if isEnvFile(p) {
+		// every value of a .env file
+		off := 0
+		for _, line := range strings.SplitAfter(content, "\n") {
+			t := strings.TrimSpace(line)
+			if eq := strings.IndexByte(line, '='); eq > 0 && !strings.HasPrefix(t, "#") {
+				val := strings.TrimRight(line[eq+1:], "\r\n")
+				if strings.TrimSpace(val) != "" {
+					spans = append(spans, span{off + eq + 1, off + eq + 1 + len(val), "env-value"})
+				}
+			}
+			off += len(line)
+		}
+	}
+	if len(spans) == 0 {
+		return content, nil
+	}
+	// apply from the end, skipping spans inside already replaced ones
+	sortSpans := func() {
+		for i := 1; i < len(spans); i++ {
+			for j := i; j > 0 && spans[j].start > spans[j-1].start; j-- {
+				spans[j], spans[j-1] = spans[j-1], spans[j]
+			}
+		}
+	}
+	sortSpans()
+	out := content
+	lastStart := len(content) + 1
+	for _, s := range spans {
+		if s.end > lastStart {
+			continue // overlaps a later (already applied) span
+		}
+		found = append(found, Redaction{Path: p, Line: lineOf(s.start), Kind: s.kind})
+		out = out[:s.start] + "[REDACTED:" + s.kind + "]" + out[s.end:]
+		lastStart = s.start
+	}
+	// report in line order
+	for i, j := 0, len(found)-1; i < j; i, j = i+1, j-1 {
+		found[i], found[j] = found[j], found[i]
+	}
+	return out, found
+}
