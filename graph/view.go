@@ -58,3 +58,25 @@ func ViewRef(r *Reference) RefView {
 	}
 	return v
 }
+
+// CiteRevision is how every surface cites the revision of a file's indexed
+// content: the indexed commit (12 hex digits) when the file equalled its
+// blob there, the commit plus the content hash ("abc123def456+0a1b2c3d4e5f")
+// when it was dirty, "content:<hash>" outside git.
+func CiteRevision(m Meta, f File) string {
+	rev := m.Revision
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	h := f.Hash
+	if len(h) > 12 {
+		h = h[:12]
+	}
+	switch {
+	case rev == "":
+		return "content:" + h
+	case f.Committed:
+		return rev
+	}
+	return rev + "+" + h
+}

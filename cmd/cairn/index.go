@@ -2,11 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -15,9 +16,8 @@ import (
 	"github.com/cairn-dev/cairn/graph/embedded"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/scip"
-	"github.com/cairn-dev/cairn/retrieval/bm25"
+	"github.com/cairn-dev/cairn/lsp/engine"
 	"github.com/cairn-dev/cairn/retrieval/embed"
-	"github.com/cairn-dev/cairn/retrieval/vector"
 )
 
 type indexOptions struct {
@@ -136,56 +136,20 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 }
 
 // sideIndexes are the indexes built with every generation: BM25 text and
-// chunk vectors.
+// chunk vectors (engine.SideIndexes, shared with the servers).
 func sideIndexes(ctx context.Context, g *globals, w *embedded.Writer, dir, embedder string) ([]indexer.Sink, error) {
-	var prev map[string]string
-	if fresh, _ := w.Fresh(); !fresh {
-		m, err := w.View().Meta(ctx)
-		if err != nil {
-			return nil, err
-		}
-		prev = m.Extra
+	sinks, err := engine.SideIndexes(ctx, w, dir, embedder, func(msg string) { fmt.Fprintln(g.stderr, "cairn: warning:", msg) })
+	if ee := (*engine.Error)(nil); errors.As(err, &ee) && ee.Category == engine.InvalidArgument {
+		return nil, usageError("--embedder: %s", ee.Message)
 	}
-	live := func(ctx context.Context, ids []int64) (map[int64]bool, error) {
-		refs, err := w.View().ChunksByID(ctx, ids)
-		out := make(map[int64]bool, len(refs))
-		for _, r := range refs {
-			out[r.ID] = true
-		}
-		return out, err
-	}
-	sinks := []indexer.Sink{bm25.NewBuilder(bm25.Segments(prev), live)}
-	e, err := chooseEmbedder(embedder)
-	if err != nil {
-		return nil, err
-	}
-	if embedder == "none" {
-		return sinks, nil
-	}
-	vo := vector.Options{Embedder: e, Live: live, Warn: func(msg string) { fmt.Fprintln(g.stderr, "cairn: warning:", msg) }}
-	if e != nil {
-		cache, err := vector.OpenCache(filepath.Join(dir, "embcache.db"))
-		if err != nil {
-			return nil, err
-		}
-		vo.Cache = cache
-	}
-	return append(sinks, vector.NewBuilder(prev, vo)), nil
+	return sinks, err
 }
 
 // chooseEmbedder maps --embedder to an Embedder; nil is the built-in one.
 func chooseEmbedder(name string) (embed.Embedder, error) {
-	switch {
-	case name == "" || name == "builtin" || name == "none":
-		return nil, nil
-	case name == "http":
-		o, ok := embed.HTTPFromEnv()
-		if !ok {
-			return nil, usageError("--embedder http needs CAIRN_EMBED_URL (and CAIRN_EMBED_MODEL, CAIRN_EMBED_KEY)")
-		}
-		return embed.NewHTTP(o)
-	case strings.HasPrefix(name, "onnx:"):
-		return embed.NewONNX(strings.TrimPrefix(name, "onnx:"))
+	e, err := engine.ChooseEmbedder(name)
+	if ee := (*engine.Error)(nil); errors.As(err, &ee) && ee.Category == engine.InvalidArgument {
+		return nil, usageError("%s", ee.Message)
 	}
-	return nil, usageError("unknown embedder %q (want builtin, http, onnx:DIR or none)", name)
+	return e, err
 }

@@ -143,6 +143,27 @@ func (s *Store) DB() *sql.DB { return s.db }
 
 var _ graph.Reader = (*Store)(nil)
 
+// Generation reads the number of the committed generation the store now
+// sees: a cheap check for long-running readers (servers) of whether an
+// index run committed since they last looked.
+func (s *Store) Generation(ctx context.Context) (int64, error) {
+	var v string
+	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='generation'`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("read generation: %w", err)
+	}
+	return strconv.ParseInt(v, 10, 64)
+}
+
+// Epoch names the epoch directory the store reads; a full index run
+// publishes a new one (see CurrentEpoch).
+func (s *Store) Epoch() string { return s.epoch }
+
+// CurrentEpoch names the epoch dir's CURRENT pointer designates now.
+func CurrentEpoch(dir string) (string, error) {
+	c, err := readCurrent(dir)
+	return c.Epoch, err
+}
+
 // Meta reads the generation's description.
 func (v view) Meta(ctx context.Context) (graph.Meta, error) {
 	return readMeta(ctx, v.q)

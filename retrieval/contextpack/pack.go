@@ -504,25 +504,8 @@ func (fc *fileCache) span(p string, start, end int) (string, int, int) {
 	return strings.Join(ls[start-1:end], "\n"), start, end
 }
 
-// revision is how an item cites its file: the indexed commit when the file
-// was committed content, the commit plus the content hash when dirty.
-func (b *Builder) revision(f graph.File) string {
-	rev := b.Meta.Revision
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	h := f.Hash
-	if len(h) > 12 {
-		h = h[:12]
-	}
-	switch {
-	case rev == "":
-		return "content:" + h
-	case f.Committed:
-		return rev
-	}
-	return rev + "+" + h
-}
+// revision is how an item cites its file (graph.CiteRevision).
+func (b *Builder) revision(f graph.File) string { return graph.CiteRevision(b.Meta, f) }
 
 // pack selects and renders items within the budget.
 func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer) {

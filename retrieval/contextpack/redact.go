@@ -144,3 +144,10 @@ func redact(p string, firstLine int, content string, code bool) (string, []Redac
 	}
 	return out, found
 }
+
+// Redact replaces credentials in content, lines firstLine… of path, as packs
+// do (code: the file is source code, where only string literals count as
+// assigned secrets). Servers use it for every span they return.
+func Redact(path string, firstLine int, content string, code bool) (string, []Redaction) {
+	return redact(path, firstLine, content, code)
+}

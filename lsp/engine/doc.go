@@ -1,0 +1,48 @@
+// Package engine is the façade cairn's servers (the MCP server in lsp/mcp,
+// the LSP server in lsp) share: it opens an index once — the store, the
+// fused search engine over its text and vector side indexes — and hands each
+// request a Snapshot of one committed generation.
+//
+// # Snapshots
+//
+// A server keeps one open handle per generation. Acquire returns the current
+// one with a reference held; a request works on it from start to end and
+// Releases it. At most every Options.CheckEvery, Acquire asks the store for
+// its generation and the CURRENT pointer for its epoch (two cheap reads);
+// when an index run (cairn index, a watcher, the LSP server's own re-index
+// after an edit) committed since, it opens a handle on the new generation,
+// makes it current, and closes the old one when its last request releases
+// it. Requests already running finish on the handle they started with, so
+// a response never mixes the answers of two side-index generations. (The
+// embedded store commits an incremental generation into the same SQLite
+// database; rows a request reads after such a commit come from the newer
+// generation, which the response's index block does not claim.)
+//
+// A server may start before any index exists: Acquire then fails with a
+// stale_index error saying to run `cairn index`, and the server picks the
+// index up as soon as one is committed.
+//
+// # Errors
+//
+// Every failure a client can act on is an *Error with a Category
+// (not_found, ambiguous with candidates, stale_index, outside_repository,
+// invalid_argument); both servers map categories to their protocol (MCP
+// tool errors, LSP response errors). Anything else is internal.
+//
+// # The repository boundary
+//
+// RepoPath is the only way a request names a file: it refuses absolute
+// paths, paths that climb out with "..", paths inside .git, and paths that
+// resolve through a symlink to somewhere outside the root. ReadSpan reads
+// only files the index holds, redacts credentials as context packs do, and
+// is pinned to a revision: the worktree content when it is the content
+// cited, else the committed blob (git show) for a commit, else a stale_index
+// error.
+//
+// # Re-indexing
+//
+// Reindex runs the incremental indexer (indexer.Run with Options.Paths) on
+// a set of files, with the same side indexes as `cairn index`
+// (SideIndexes), serialised with other writers by the store's lock, and
+// makes the new generation current before it returns.
+package engine

@@ -1,0 +1,236 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/lsp/engine"
+	"github.com/cairn-dev/cairn/lsp/engine/enginetest"
+	"github.com/cairn-dev/cairn/retrieval/fuse"
+)
+
+func category(err error) engine.Category {
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return e.Category
+	}
+	return ""
+}
+
+func open(t *testing.T, root string) *engine.Engine {
+	t.Helper()
+	e, err := engine.Open(context.Background(), engine.Options{Root: root, Embedder: "none", CheckEvery: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.Close)
+	return e
+}
+
+func TestNoIndexThenIndex(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc Alpha() {}\n"), 0o644)
+	e := open(t, root)
+	if _, err := e.Acquire(ctx); category(err) != engine.StaleIndex || !strings.Contains(err.Error(), "cairn index") {
+		t.Fatalf("Acquire without index = %v, want stale_index telling to run cairn index", err)
+	}
+	if _, err := e.Reindex(ctx, nil, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Release()
+	defs, err := s.Resolve(ctx, "Alpha", "", "", true)
+	if err != nil || len(defs) != 1 || defs[0].Path != "a.go" {
+		t.Fatalf("Resolve(Alpha) = %v, %v", defs, err)
+	}
+}
+
+func TestSnapshotSurvivesReindex(t *testing.T) {
+	ctx := context.Background()
+	root := enginetest.Repo(t)
+	e := open(t, root)
+	old, err := e.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A new function, indexed through the incremental path.
+	p := filepath.Join(root, "server", "greet.go")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, []byte("\n// Farewell says goodbye.\nfunc Farewell() string { return \"bye\" }\n")...), 0o644)
+	res, err := e.Reindex(ctx, []string{"server/greet.go"}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Parsed != 1 {
+		t.Errorf("incremental re-index parsed %d files, want 1", res.Parsed)
+	}
+	cur, err := e.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cur.Release()
+	if cur.Meta.Generation <= old.Meta.Generation {
+		t.Fatalf("generation %d after re-index, was %d", cur.Meta.Generation, old.Meta.Generation)
+	}
+	if _, err := cur.Resolve(ctx, "Farewell", "", "", true); err != nil {
+		t.Fatalf("new symbol not found after Reindex: %v", err)
+	}
+	hits, err := cur.Search.Search(ctx, "Farewell goodbye", fuse.Options{Limit: 5})
+	if err != nil || len(hits.Hits) == 0 || hits.Hits[0].Path != "server/greet.go" {
+		t.Fatalf("search after re-index = %+v, %v", hits.Hits, err)
+	}
+	// The old snapshot still answers from its generation.
+	if _, err := old.Search.Search(ctx, "Greet", fuse.Options{Limit: 5}); err != nil {
+		t.Fatalf("old snapshot after swap: %v", err)
+	}
+	old.Release()
+	old.Release() // idempotent
+}
+
+func TestRepoPath(t *testing.T) {
+	root := enginetest.Repo(t)
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("secret\n"), 0o644)
+	os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "leak.txt"))
+	os.Symlink(outside, filepath.Join(root, "leakdir"))
+	os.Symlink("store/store.go", filepath.Join(root, "alias.go"))
+	for _, c := range []struct {
+		path string
+		want engine.Category
+	}{
+		{"/etc/passwd", engine.OutsideRepository},
+		{filepath.Join(root, "store/store.go"), engine.OutsideRepository},
+		{"../../etc/passwd", engine.OutsideRepository},
+		{"store/../../x", engine.OutsideRepository},
+		{`..\..\etc\passwd`, engine.OutsideRepository},
+		{".git/config", engine.OutsideRepository},
+		{"leak.txt", engine.OutsideRepository},
+		{"leakdir/secret.txt", engine.OutsideRepository},
+		{"missing.go", engine.NotFound},
+		{"", engine.InvalidArgument},
+		{"store/store.go", ""},
+		{"./store//store.go", ""},
+		{"alias.go", ""},
+	} {
+		rel, _, err := engine.RepoPath(root, c.path)
+		if category(err) != c.want {
+			t.Errorf("RepoPath(%q) = %q, %v; want category %q", c.path, rel, err, c.want)
+		}
+	}
+}
+
+func TestReadSpanPinned(t *testing.T) {
+	ctx := context.Background()
+	root := enginetest.Repo(t)
+	e := open(t, root)
+	s, err := e.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Release()
+	sp, err := s.ReadSpan(ctx, "server/server.go", 12, 14, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.Stale || len(sp.Lines) != 3 || !strings.Contains(sp.Lines[0], "func (s *Server) Serve()") {
+		t.Fatalf("span = %+v", sp)
+	}
+	if !strings.HasPrefix(s.Meta.Revision, sp.Revision) || sp.TotalLines != 23 {
+		t.Fatalf("revision %q (index %q), total %d", sp.Revision, s.Meta.Revision, sp.TotalLines)
+	}
+	if !strings.Contains(sp.Numbered(), "12\tfunc (s *Server) Serve()") {
+		t.Fatalf("numbered: %q", sp.Numbered())
+	}
+	commit := sp.Revision
+	// The worktree changes: lines move down by two.
+	p := filepath.Join(root, "server", "server.go")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(b), "package server\n", "package server\n\n// moved\n", 1)), 0o644)
+	cur, err := s.ReadSpan(ctx, "server/server.go", 12, 14, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cur.Stale || cur.Revision == commit || !strings.HasPrefix(cur.Revision, commit+"+") {
+		t.Fatalf("changed file read as %+v", cur)
+	}
+	// Pinned to the commit the answer cited: the committed lines, from git.
+	pinned, err := s.ReadSpan(ctx, "server/server.go", 12, 14, commit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(pinned.Lines[0], "func (s *Server) Serve()") || pinned.Revision != commit {
+		t.Fatalf("pinned read = %+v", pinned)
+	}
+	// Pinned to content that exists nowhere any more.
+	if _, err := s.ReadSpan(ctx, "server/server.go", 1, 2, commit+"+0123456789ab"); category(err) != engine.StaleIndex {
+		t.Fatalf("gone content: %v, want stale_index", err)
+	}
+	if _, err := s.ReadSpan(ctx, "server/server.go", 1, 2, "HEAD; rm -rf /"); category(err) != engine.InvalidArgument {
+		t.Fatalf("bad revision: %v", err)
+	}
+	if _, err := s.ReadSpan(ctx, "server/server.go", 500, 510, ""); category(err) != engine.InvalidArgument {
+		t.Fatalf("past the end: %v", err)
+	}
+	// Credentials are redacted.
+	sec, err := s.ReadSpan(ctx, "app/settings.py", 1, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(sec.Lines, "\n"), "sk-proj-") || len(sec.Redactions) == 0 {
+		t.Fatalf("secret not redacted: %q", sec.Lines)
+	}
+}
+
+func TestResolveAmbiguous(t *testing.T) {
+	ctx := context.Background()
+	root := enginetest.Repo(t)
+	e := open(t, root)
+	s, err := e.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Release()
+	_, err = s.Resolve(ctx, "Serve", "", "", true)
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Category != engine.Ambiguous || len(ee.Candidates) != 2 {
+		t.Fatalf("Resolve(Serve) = %v", err)
+	}
+	defs, err := s.Resolve(ctx, "Serve", "server", "", true)
+	if err != nil || len(defs) != 1 || defs[0].Path != "server/server.go" {
+		t.Fatalf("Resolve(Serve, server) = %v, %v", defs, err)
+	}
+	byID, err := s.Resolve(ctx, string(ee.Candidates[0].SymbolID), "", "", true)
+	if err != nil || len(byID) != 1 {
+		t.Fatalf("Resolve(id) = %v, %v", byID, err)
+	}
+	if _, err := s.Resolve(ctx, "NoSuchThing", "", "", true); category(err) != engine.NotFound {
+		t.Fatalf("missing: %v", err)
+	}
+	if _, err := s.Resolve(ctx, "Serve", "", "bogus-kind", true); category(err) != engine.InvalidArgument {
+		t.Fatalf("bad kind: %v", err)
+	}
+}
+
+func TestWorktreeHead(t *testing.T) {
+	root := enginetest.Repo(t)
+	want := strings.TrimSpace(enginetest.Git(t, root, "rev-parse", "HEAD"))
+	if got := engine.WorktreeHead(root); got != want {
+		t.Fatalf("WorktreeHead = %q, want %q", got, want)
+	}
+	enginetest.Git(t, root, "pack-refs", "--all")
+	if got := engine.WorktreeHead(root); got != want {
+		t.Fatalf("WorktreeHead after pack-refs = %q, want %q", got, want)
+	}
+	if got := engine.WorktreeHead(t.TempDir()); got != "" {
+		t.Fatalf("no git: %q", got)
+	}
+}

@@ -1,0 +1,223 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/contextpack"
+)
+
+// RepoPath checks a path a client named and returns it repository-relative
+// ('/'-separated, cleaned) and absolute. It refuses, as outside_repository,
+// absolute paths, paths climbing out with "..", paths into .git, and paths
+// whose real location (symlinks resolved) is not under the root. A path
+// that does not exist is not_found.
+func RepoPath(root, p string) (rel, abs string, err error) {
+	if strings.TrimSpace(p) == "" {
+		return "", "", Errorf(InvalidArgument, "empty path")
+	}
+	if strings.ContainsRune(p, 0) {
+		return "", "", Errorf(InvalidArgument, "path contains a NUL byte")
+	}
+	slashed := strings.ReplaceAll(p, `\`, "/")
+	if filepath.IsAbs(p) || strings.HasPrefix(slashed, "/") || filepath.VolumeName(p) != "" {
+		return "", "", Errorf(OutsideRepository, "%q is absolute: give a path relative to the repository root", p)
+	}
+	rel = path.Clean(slashed)
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", "", Errorf(OutsideRepository, "%q leaves the repository root", p)
+	}
+	if rel == ".git" || strings.HasPrefix(rel, ".git/") {
+		return "", "", Errorf(OutsideRepository, "%q is inside .git", p)
+	}
+	abs = filepath.Join(root, filepath.FromSlash(rel))
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", "", Errorf(NotFound, "%s does not exist", rel)
+		}
+		return "", "", Errorf(NotFound, "%s: %v", rel, err)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", "", Classify(err)
+	}
+	if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", "", Errorf(OutsideRepository, "%s resolves (through a symlink) to outside the repository", rel)
+	}
+	return rel, abs, nil
+}
+
+// Span limits.
+const (
+	MaxSpanLines = 400
+	MaxSpanBytes = 48 << 10
+)
+
+// Span is a piece of a file as read.
+type Span struct {
+	Path string `json:"path"`
+	// Revision cites the content the lines were read from (see
+	// graph.CiteRevision).
+	Revision  string `json:"revision"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+	// TotalLines is the file's length in lines.
+	TotalLines int `json:"total_lines"`
+	// Stale: the lines are not the indexed content (the file changed since).
+	Stale bool `json:"stale"`
+	// Truncated: the span was cut at the line or byte cap; NextStartLine
+	// continues it.
+	Truncated     bool `json:"truncated"`
+	NextStartLine int  `json:"next_start_line,omitempty"`
+	// Lines are the lines' text without line breaks.
+	Lines      []string                `json:"-"`
+	Redactions []contextpack.Redaction `json:"redactions,omitempty"`
+}
+
+var revRE = regexp.MustCompile(`^(?:([0-9a-f]{7,40})(?:\+([0-9a-f]{7,40}))?|content:([0-9a-f]{7,40}))$`)
+
+// ReadSpan reads lines start..end (1-based, inclusive; end 0: to the cap) of
+// an indexed file. revision, when set, pins the content: it must be the
+// revision the index cites for the file (as answers give it) or a commit.
+func (s *Snapshot) ReadSpan(ctx context.Context, p string, start, end int, revision string) (*Span, error) {
+	if start < 1 {
+		start = 1
+	}
+	if end != 0 && end < start {
+		return nil, Errorf(InvalidArgument, "end_line %d is before start_line %d", end, start)
+	}
+	rel, abs, err := RepoPath(s.Root, p)
+	if err != nil {
+		return nil, err
+	}
+	f, err := s.R.File(ctx, rel)
+	if err != nil {
+		return nil, Errorf(NotFound, "%s is not indexed (it may be ignored, generated or binary; see index_status)", rel)
+	}
+	cited := graph.CiteRevision(s.Meta, f)
+	content, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, Errorf(NotFound, "%s: %v", rel, err)
+	}
+	hash := graph.BlobHash(content)
+	sp := &Span{Path: rel}
+	switch {
+	case hash == f.Hash:
+		sp.Revision = cited
+	default:
+		sp.Stale = true
+		sp.Revision = worktreeRevision(s.Meta, hash)
+	}
+	if revision != "" {
+		m := revRE.FindStringSubmatch(revision)
+		if m == nil {
+			return nil, Errorf(InvalidArgument, "revision %q is not a revision cairn cites (commit, commit+hash, content:hash)", revision)
+		}
+		switch {
+		case revision == sp.Revision || revision == cited && !sp.Stale:
+			// the worktree holds the cited content
+		case m[3] != "" || m[2] != "":
+			h := m[2] + m[3]
+			if !strings.HasPrefix(hash, h) {
+				return nil, Errorf(StaleIndex, "%s no longer has the content of revision %s (it changed since): read it without revision for the current content", rel, revision)
+			}
+			sp.Revision = revision
+		default:
+			blob, err := gitShow(ctx, s.Root, m[1], rel)
+			if err != nil {
+				return nil, err
+			}
+			content = blob
+			sp.Revision = revision
+			sp.Stale = graph.BlobHash(blob) != f.Hash
+		}
+	}
+	text := strings.ToValidUTF8(string(content), "\uFFFD")
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if len(content) == 0 {
+		lines = nil
+	}
+	sp.TotalLines = len(lines)
+	if start > len(lines) {
+		if len(lines) == 0 && start == 1 {
+			sp.StartLine, sp.EndLine = 1, 0
+			return sp, nil
+		}
+		return nil, Errorf(InvalidArgument, "start_line %d is past the end of %s (%d lines)", start, rel, len(lines))
+	}
+	if end == 0 || end > len(lines) {
+		end = len(lines)
+	}
+	stop := start - 1
+	size := 0
+	for stop < end && stop-start+1 < MaxSpanLines && size+len(lines[stop]) < MaxSpanBytes {
+		size += len(lines[stop]) + 1
+		stop++
+	}
+	if stop == start-1 { // one huge line: cut it
+		l := lines[start-1]
+		cut := min(len(l), MaxSpanBytes)
+		for cut > 0 && cut < len(l) && l[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		lines[start-1] = l[:cut] + "…[line cut]"
+		stop = start
+	}
+	if stop < end {
+		sp.Truncated, sp.NextStartLine = true, stop+1
+	}
+	sp.StartLine, sp.EndLine = start, stop
+	body, reds := contextpack.Redact(rel, start, strings.Join(lines[start-1:stop], "\n"), f.Lang.HasParser())
+	sp.Lines = strings.Split(body, "\n")
+	sp.Redactions = reds
+	return sp, nil
+}
+
+// Numbered renders the span's lines with their numbers, one per line.
+func (sp *Span) Numbered() string {
+	var b strings.Builder
+	w := len(fmt.Sprint(sp.EndLine))
+	for i, l := range sp.Lines {
+		fmt.Fprintf(&b, "%*d\t%s\n", w, sp.StartLine+i, l)
+	}
+	return b.String()
+}
+
+// worktreeRevision cites content that is not the indexed content.
+func worktreeRevision(m graph.Meta, hash string) string {
+	rev := m.Revision
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev == "" {
+		return "content:" + hash[:12]
+	}
+	return rev + "+" + hash[:12]
+}
+
+// gitShow reads path at commit rev.
+func gitShow(ctx context.Context, root, rev, rel string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", "-C", root, "show", "--no-textconv", rev+":./"+rel)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, Errorf(NotFound, "%s at revision %s: %s", rel, rev, msg)
+	}
+	return out, nil
+}
