@@ -502,3 +502,34 @@ func (x *Index) SearchFiles(ctx context.Context, q Query, k int) ([]Hit, error) 
 	qs = disjunction(qs, "fpath", code, fieldBoost["fpath"])
 	return x.run(ctx, qs, k)
 }
+
+// FilesWithTerms returns the first-chunk ids of up to k files whose text
+// holds any of the terms (analysed as code: lower-case, whole identifiers
+// kept), and whether more files matched.
+func (x *Index) FilesWithTerms(ctx context.Context, ts []string, k int) ([]int64, bool, error) {
+	var qs []query.Query
+	for _, t := range ts {
+		for _, term := range terms(t, tokens.Code) {
+			tq := bleve.NewTermQuery(term)
+			tq.SetField("ftext")
+			qs = append(qs, tq)
+			break // the whole identifier; its parts would match far more
+		}
+	}
+	if len(qs) == 0 {
+		return nil, false, nil
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), k, 0, false)
+	req.SortBy([]string{"_id"})
+	res, err := x.alias.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, false, fmt.Errorf("text search: %w", err)
+	}
+	out := make([]int64, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		if id, err := strconv.ParseInt(strings.TrimPrefix(h.ID, "f"), 10, 64); err == nil && strings.HasPrefix(h.ID, "f") {
+			out = append(out, id)
+		}
+	}
+	return out, res.Total > uint64(len(res.Hits)), nil
+}

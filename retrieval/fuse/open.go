@@ -65,3 +65,32 @@ func OpenEmbedded(ctx context.Context, dir string, queryEmbedder embed.Embedder)
 	}
 	return o, nil
 }
+
+// FilesWithTerms lists the files whose text holds any of the terms (whole
+// identifiers); it lets a trace read only the files that can matter.
+func (o *Opened) FilesWithTerms(ctx context.Context, terms []string) ([]string, error) {
+	if o.text == nil {
+		return nil, bm25.ErrNoSegments
+	}
+	const most = 20000
+	ids, more, err := o.text.FilesWithTerms(ctx, terms, most)
+	if err != nil {
+		return nil, err
+	}
+	if more {
+		return nil, fmt.Errorf("more than %d files mention %v", most, terms)
+	}
+	refs, err := o.Store.ChunksByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	out := make([]string, 0, len(refs))
+	for _, r := range refs {
+		if !seen[r.Path] {
+			seen[r.Path] = true
+			out = append(out, r.Path)
+		}
+	}
+	return out, nil
+}

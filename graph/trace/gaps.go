@@ -1,0 +1,390 @@
+package trace
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cairn-dev/cairn/graph"
+)
+
+var gapOrder = map[string]int{"dropped": 0, "not-persisted": 1, "never-written": 2, "never-read": 3}
+
+// typeFields lists the fields of the type a carrier belongs to.
+func (t *tracer) typeFields(c *Carrier) ([]graph.Symbol, error) {
+	ss, err := t.r.SymbolsInFile(t.ctx, c.Path)
+	if err != nil {
+		return nil, err
+	}
+	var out []graph.Symbol
+	for _, s := range ss {
+		if s.Container == c.container && fieldKind(s.Kind) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// touches maps each function to the normalized names of the given fields
+// it reads (kind EdgeReads) or writes (EdgeWrites).
+func (t *tracer) touches(fields []graph.Symbol, kind graph.EdgeKind) (map[graph.SymbolID]map[string]bool, error) {
+	ids := make([]graph.SymbolID, len(fields))
+	name := map[graph.SymbolID]string{}
+	for i, f := range fields {
+		ids[i] = f.ID
+		name[f.ID] = normalize(f.Name)
+	}
+	es, err := t.r.Edges(t.ctx, ids, graph.In, kind)
+	if err != nil {
+		return nil, err
+	}
+	out := map[graph.SymbolID]map[string]bool{}
+	for _, e := range es {
+		if out[e.From] == nil {
+			out[e.From] = map[string]bool{}
+		}
+		out[e.From][name[e.To]] = true
+	}
+	return out, nil
+}
+
+func (t *tracer) certainty() string {
+	if len(t.unknown) > 0 {
+		return "unknown"
+	}
+	return "certain"
+}
+
+func (t *tracer) gaps() ([]Gap, error) {
+	var out []Gap
+	g1, err := t.droppedGaps()
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, g1...)
+	g2, err := t.persistGaps()
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, g2...)
+	g3, err := t.unwrittenUnread()
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, g3...)
+	slices.SortStableFunc(out, func(a, b Gap) int { return gapOrder[a.Kind] - gapOrder[b.Kind] })
+	return out, nil
+}
+
+// droppedGaps finds mappers: functions that read fields of one carrier's
+// type and write the same-named fields of another's, but not this one.
+func (t *tracer) droppedGaps() ([]Gap, error) {
+	type typ struct {
+		c      *Carrier
+		fields []graph.Symbol
+	}
+	var types []typ
+	seen := map[string]bool{}
+	for _, c := range t.carriers {
+		if c.Kind != "field" || c.container == "" || c.Symbol == "" || seen[c.Path+"|"+c.container] {
+			continue
+		}
+		seen[c.Path+"|"+c.container] = true
+		fs, err := t.typeFields(c)
+		if err != nil {
+			return nil, err
+		}
+		types = append(types, typ{c, fs})
+	}
+	if len(types) < 2 || len(types) > 40 {
+		return nil, nil
+	}
+	reads := make([]map[graph.SymbolID]map[string]bool, len(types))
+	writes := make([]map[graph.SymbolID]map[string]bool, len(types))
+	for i, ty := range types {
+		var err error
+		if reads[i], err = t.touches(ty.fields, graph.EdgeReads); err != nil {
+			return nil, err
+		}
+		if writes[i], err = t.touches(ty.fields, graph.EdgeWrites); err != nil {
+			return nil, err
+		}
+	}
+	var out []Gap
+	for a := range types {
+		for b := range types {
+			if a == b {
+				continue
+			}
+			for fn, rd := range reads[a] {
+				wr := writes[b][fn]
+				if wr == nil {
+					continue
+				}
+				var shared []string
+				for n := range rd {
+					if wr[n] && n != t.key {
+						shared = append(shared, n)
+					}
+				}
+				if len(shared) == 0 || rd[t.key] && wr[t.key] {
+					continue
+				}
+				sort.Strings(shared)
+				sym := t.symbol(fn)
+				if sym == nil {
+					continue
+				}
+				A, B := types[a].c, types[b].c
+				what := "copies " + strings.Join(shared, ", ")
+				var msg string
+				switch {
+				case rd[t.key]:
+					msg = fmt.Sprintf("%s maps %s to %s (%s) and reads %s but never sets %s", sym.QualifiedName(), A.container, B.container, what, A.Name, B.Name)
+				default:
+					msg = fmt.Sprintf("%s maps %s to %s (%s) but drops %s: %s is never set here", sym.QualifiedName(), A.container, B.container, what, A.Name, B.Name)
+				}
+				out = append(out, Gap{Kind: "dropped", Message: msg, Loc: t.loc(sym.Path, sym.NameRange), Func: t.funcOf(sym),
+					Evidence: []Loc{A.Loc, B.Loc}, Certainty: t.certainty()})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Gap) int { return strings.Compare(a.Path+a.Message, b.Path+b.Message) })
+	return out, nil
+}
+
+// saveCalls store a whole object, every field with it.
+var saveCalls = map[string]bool{"save": true, "Save": true, "Create": true, "Updates": true, "persist": true, "Persist": true, "merge": true, "saveAndFlush": true, "bulk_create": true, "add": true, "Insert": true, "InsertOne": true, "ReplaceOne": true}
+
+// persistGaps finds values set in memory on a type that is stored in a
+// table, with no write of the column reachable from there; and columns
+// read but never written.
+func (t *tracer) persistGaps() ([]Gap, error) {
+	var out []Gap
+	for _, col := range t.columns {
+		var colWrites, colReads []*Site
+		for _, s := range t.sites {
+			if s.carrier == col && s.Access == "write" {
+				colWrites = append(colWrites, s)
+			}
+			if s.carrier == col && s.Access == "read" {
+				colReads = append(colReads, s)
+			}
+		}
+		unsaved := 0
+		for _, w := range t.sites {
+			if w.Access != "write" || w.Load || w.carrier == nil || w.carrier.Kind != "field" || w.carrier.Table != col.Table || w.Func == nil || w.Func.ID == "" {
+				continue
+			}
+			reach, err := t.reachable(w.Func.ID, 4)
+			if err != nil {
+				return nil, err
+			}
+			stored := false
+			for _, cw := range colWrites {
+				if cw.Func != nil && reach[cw.Func.ID] {
+					stored = true
+				}
+			}
+			if !stored {
+				if ok, err := t.savesObject(reach); err != nil {
+					return nil, err
+				} else if ok {
+					stored = true
+				}
+			}
+			if stored {
+				continue
+			}
+			unsaved++
+			ev, others := t.tableWrites(reach, col.Table)
+			msg := fmt.Sprintf("%s is set in %s but never stored: no write of %s is reachable from here", w.Carrier, w.Func.Name, col.Name)
+			if len(others) > 0 {
+				msg += "; " + strings.Join(others, "; ") + " without " + col.Column
+			}
+			if len(colWrites) > 0 {
+				msg += fmt.Sprintf(" (%s is written only on other paths, e.g. %s:%d)", col.Name, colWrites[0].Path, colWrites[0].Line)
+			}
+			out = append(out, Gap{Kind: "not-persisted", Message: msg, Loc: w.Loc, Func: w.Func, Evidence: ev, Certainty: t.certainty()})
+		}
+		if len(colWrites) == 0 && len(colReads) > 0 {
+			r := colReads[0]
+			msg := fmt.Sprintf("%s is read (%s in %s) but nothing in the indexed code writes it", col.Name, r.How, funcName(r.Func))
+			var ev []Loc
+			for _, rr := range colReads {
+				ev = append(ev, rr.Loc)
+			}
+			out = append(out, Gap{Kind: "never-written", Message: msg, Loc: r.Loc, Func: r.Func, Evidence: ev, Certainty: t.certainty()})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Gap) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
+}
+
+func funcName(f *Func) string {
+	if f == nil {
+		return "?"
+	}
+	return f.Name
+}
+
+// reachable is id and what it calls, depth levels down.
+func (t *tracer) reachable(id graph.SymbolID, depth int) (map[graph.SymbolID]bool, error) {
+	out := map[graph.SymbolID]bool{id: true}
+	frontier := []graph.SymbolID{id}
+	for d := 0; d < depth && len(frontier) > 0; d++ {
+		var next []graph.SymbolID
+		for _, f := range frontier {
+			cs, err := t.callees(f)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range cs {
+				if !out[c.id] {
+					out[c.id] = true
+					next = append(next, c.id)
+				}
+			}
+		}
+		frontier = next
+	}
+	return out, nil
+}
+
+// savesObject: a function among reach stores a whole object (ORM save).
+func (t *tracer) savesObject(reach map[graph.SymbolID]bool) (bool, error) {
+	for id := range reach {
+		sym := t.symbol(id)
+		if sym == nil {
+			continue
+		}
+		ff, err := t.fileFacts(sym.Path)
+		if err != nil {
+			return false, err
+		}
+		for _, o := range ff.Occurrences {
+			if o.Role&graph.RoleCall != 0 && saveCalls[o.Name] && sym.Range.Contains(o.Range) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// tableWrites finds the SQL writes of a table in the functions of reach.
+func (t *tracer) tableWrites(reach map[graph.SymbolID]bool, table string) ([]Loc, []string) {
+	re := regexp.MustCompile(`(?is)\b(update\s+"?` + regexp.QuoteMeta(table) + `"?\s+set|insert\s+(?:or\s+\w+\s+)?into\s+"?` + regexp.QuoteMeta(table) + `"?)\b`)
+	var locs []Loc
+	var what []string
+	ids := make([]graph.SymbolID, 0, len(reach))
+	for id := range reach {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		sym := t.symbol(id)
+		if sym == nil {
+			continue
+		}
+		src := t.src(sym.Path)
+		if src == nil || int(sym.Range.EndByte) > len(src) {
+			continue
+		}
+		body := src[sym.Range.StartByte:sym.Range.EndByte]
+		for _, m := range re.FindAllIndex(body, -1) {
+			line, col := t.lineCol(sym.Path, int(sym.Range.StartByte)+m[0])
+			locs = append(locs, Loc{Path: sym.Path, Line: line, Col: col, Stale: t.stale[sym.Path]})
+			verb := strings.ToUpper(strings.Fields(string(body[m[0]:m[1]]))[0])
+			what = append(what, fmt.Sprintf("%s (%s:%d) %ss %s", sym.QualifiedName(), path.Base(sym.Path), line, strings.ToLower(verb), table))
+		}
+	}
+	return locs, what
+}
+
+// unwrittenUnread finds values read where nothing writes them (a client
+// field whose server counterpart is never set) and values written that
+// nothing reads.
+func (t *tracer) unwrittenUnread() ([]Gap, error) {
+	writes := map[*Carrier][]*Site{}
+	reads := map[*Carrier][]*Site{}
+	unresolvedReads := map[string]bool{}
+	for _, s := range t.sites {
+		if s.carrier == nil {
+			continue
+		}
+		if s.Access == "write" {
+			writes[s.carrier] = append(writes[s.carrier], s)
+		} else {
+			reads[s.carrier] = append(reads[s.carrier], s)
+		}
+		if s.Access == "read" && strings.Contains(s.carrier.Name, "(one of") {
+			unresolvedReads[strings.Fields(s.carrier.Name)[0]] = true
+		}
+	}
+	var out []Gap
+	for _, c := range t.carriers {
+		if c.Kind != "field" || c.Symbol == "" {
+			continue
+		}
+		name := c.Name[strings.LastIndexByte(c.Name, '.')+1:]
+		switch {
+		case len(reads[c]) > 0 && len(writes[c]) == 0 && c.Wire != "":
+			// a consumer of a wire field: who sends it?
+			var producers []*Carrier
+			for _, p := range t.carriers {
+				if p != c && p.Kind == "field" && p.Lang != c.Lang && p.Wire != "" && normalize(p.Wire) == normalize(c.Wire) {
+					producers = append(producers, p)
+				}
+			}
+			var silent []*Carrier
+			live := 0
+			for _, p := range producers {
+				built, err := t.typeBuilt(p)
+				if err != nil {
+					return nil, err
+				}
+				if !built {
+					continue // a request type, filled by decoding
+				}
+				live++
+				if len(writes[p]) == 0 {
+					silent = append(silent, p)
+				}
+			}
+			if live > 0 && len(silent) == live {
+				for _, p := range silent {
+					r := reads[c][0]
+					out = append(out, Gap{Kind: "never-written",
+						Message:  fmt.Sprintf("%s (sent as %q) is never set, yet %s reads %s (%s:%d)", p.Name, p.Wire, funcName(r.Func), c.Name, r.Path, r.Line),
+						Loc:      p.Loc, Evidence: []Loc{r.Loc}, Certainty: t.certainty()})
+				}
+			}
+		case len(writes[c]) > 0 && len(reads[c]) == 0 && !unresolvedReads[name] && !t.tagged(c):
+			w := writes[c][0]
+			how := w.How
+			out = append(out, Gap{Kind: "never-read",
+				Message:  fmt.Sprintf("%s is written (%s in %s) but nothing reads it", c.Name, how, funcName(w.Func)),
+				Loc:      w.Loc, Func: w.Func, Evidence: []Loc{c.Loc}, Certainty: t.certainty()})
+		}
+	}
+	return out, nil
+}
+
+// tagged: the field carries a serialization tag (encoders read it).
+func (t *tracer) tagged(c *Carrier) bool {
+	return c.Wire != "" && (c.Lang == "go" || c.Lang == "rust" || c.Lang == "java")
+}
+
+// typeBuilt: some code sets fields of the carrier's type (it is built,
+// not only decoded).
+func (t *tracer) typeBuilt(c *Carrier) (bool, error) {
+	fs, err := t.typeFields(c)
+	if err != nil {
+		return false, err
+	}
+	w, err := t.touches(fs, graph.EdgeWrites)
+	return len(w) > 0, err
+}

@@ -1,0 +1,643 @@
+package trace
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cairn-dev/cairn/graph"
+)
+
+// ErrNoTarget: nothing in the index or the text carries the target.
+var ErrNoTarget = errors.New("nothing found for the target")
+
+type tracer struct {
+	ctx  context.Context
+	r    graph.Reader
+	o    Options
+	root string
+	meta graph.Meta
+
+	target string
+	key    string // normalized words: "artifact url"
+	qual   string // the type or table the target names, if any
+	dotted string // a dotted config key, when the target is one
+
+	facts map[string]*graph.FileFacts
+	srcs  map[string][]byte
+	stale map[string]bool
+	lines map[string][]int
+
+	carriers []*Carrier
+	byID     map[graph.SymbolID]*Carrier
+	byName   map[string][]*Carrier // exact spelling of field carriers
+	columns  map[string]*Carrier   // table → column carrier
+	sites    []*Site
+	siteAt   map[string]bool // path:offset already recorded
+
+	unknown []string
+
+	routes       []route
+	clients      []clientCall
+	httpLoaded   bool
+	entryCache   map[graph.SymbolID]*Entry
+	calleesCache map[graph.SymbolID][]callee
+}
+
+// Trace finds who writes and who reads the value target names, through
+// which call paths from which entry points, and where its path breaks.
+// target is a field ("Task.ArtifactURL", "task.artifact_url", "artifact"),
+// a column ("tasks.artifact_url"), a JSON or map key ("artifact_url"), a
+// config key ("server.port") or a variable.
+func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Result, error) {
+	if strings.TrimSpace(target) == "" {
+		return nil, fmt.Errorf("trace: empty target")
+	}
+	o.Depth = cmp.Or(o.Depth, 8)
+	o.Paths = cmp.Or(o.Paths, 3)
+	m, err := r.Meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t := &tracer{
+		ctx: ctx, r: r, o: o, meta: m, root: cmp.Or(o.Root, m.Root), target: strings.TrimSpace(target),
+		facts: map[string]*graph.FileFacts{}, srcs: map[string][]byte{}, stale: map[string]bool{}, lines: map[string][]int{},
+		byID: map[graph.SymbolID]*Carrier{}, byName: map[string][]*Carrier{}, columns: map[string]*Carrier{},
+		siteAt: map[string]bool{}, entryCache: map[graph.SymbolID]*Entry{}, calleesCache: map[graph.SymbolID][]callee{},
+	}
+	res := &Result{Target: t.target, Revision: m.Revision, Dirty: m.Dirty}
+	if err := t.parseTarget(); err != nil {
+		return nil, err
+	}
+	res.Key = t.key
+	if t.dotted != "" {
+		res.Key = t.dotted
+	}
+	if err := t.findCarriers(); err != nil {
+		return nil, err
+	}
+	if err := t.symbolSites(); err != nil {
+		return nil, err
+	}
+	if err := t.textSites(); err != nil {
+		return nil, err
+	}
+	if len(t.carriers) == 0 && len(t.sites) == 0 {
+		return nil, fmt.Errorf("%w: no field, column, key or config entry spells %q", ErrNoTarget, t.target)
+	}
+	t.persistedTypes()
+	for _, s := range t.sites {
+		if err := t.pathsTo(s); err != nil {
+			return nil, err
+		}
+	}
+	gaps, err := t.gaps()
+	if err != nil {
+		return nil, err
+	}
+	flows, err := t.flows(gaps)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(t.carriers, func(a, b *Carrier) int {
+		if a.Primary != b.Primary {
+			if a.Primary {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(strings.Compare(a.Path, b.Path), a.Line-b.Line)
+	})
+	for _, c := range t.carriers {
+		res.Carriers = append(res.Carriers, *c)
+	}
+	for _, s := range t.sites {
+		if s.Access == "write" {
+			res.Writes = append(res.Writes, *s)
+		} else {
+			res.Reads = append(res.Reads, *s)
+		}
+	}
+	res.Flows, res.Gaps, res.Unknown = flows, gaps, t.unknown
+	if res.Writes == nil {
+		res.Writes = []Site{}
+	}
+	if res.Reads == nil {
+		res.Reads = []Site{}
+	}
+	if res.Flows == nil {
+		res.Flows = []Flow{}
+	}
+	if res.Gaps == nil {
+		res.Gaps = []Gap{}
+	}
+	return res, nil
+}
+
+// parseTarget splits the target into a key and an optional type or table.
+func (t *tracer) parseTarget() error {
+	tg := strings.TrimPrefix(strings.TrimPrefix(t.target, "config:"), "key:")
+	if tg != t.target && strings.Contains(tg, ".") {
+		t.dotted = tg
+		t.key = normalize(tg[strings.LastIndexByte(tg, '.')+1:])
+		return nil
+	}
+	qual, name := graph.SplitQualified(tg)
+	t.key, t.qual = normalize(name), qual
+	if t.key == "" {
+		return fmt.Errorf("trace: %q names no identifier", t.target)
+	}
+	if strings.Count(tg, ".") >= 2 && strings.ToLower(tg) == tg {
+		// "server.http.port": a config key unless a type says otherwise
+		t.dotted = tg
+	}
+	return nil
+}
+
+// fieldKinds are the symbol kinds that hold a value.
+func fieldKind(k graph.SymbolKind) bool {
+	switch k {
+	case graph.KindField, graph.KindProperty, graph.KindVariable, graph.KindConstant, graph.KindEnumMember:
+		return true
+	}
+	return false
+}
+
+var reTag = regexp.MustCompile(`(\w+):"([^"]*)"`)
+
+func (t *tracer) addCarrier(s *graph.Symbol, primary bool) {
+	if _, ok := t.byID[s.ID]; ok {
+		return
+	}
+	c := &Carrier{Kind: "field", Name: s.QualifiedName(), Lang: s.Lang.String(), Symbol: s.ID, Primary: primary,
+		Loc: t.loc(s.Path, s.NameRange), container: s.Container}
+	if s.Container == "" {
+		c.Kind = "variable"
+	}
+	if s.Kind.IsCallable() {
+		c.Kind = "accessor"
+	}
+	// tags on the field's line: json:"artifact_url,omitempty" db:"artifact_url"
+	if src := t.src(s.Path); src != nil && int(s.Range.EndByte) <= len(src) {
+		line := t.lineText(s.Path, int(s.NameRange.StartLine))
+		for _, m := range reTag.FindAllStringSubmatch(line, -1) {
+			name := strings.Split(m[2], ",")[0]
+			switch m[1] {
+			case "json", "yaml", "msgpack", "xml", "form", "bson", "mapstructure":
+				if name != "" && name != "-" && c.Wire == "" {
+					c.Wire = name
+				}
+			case "db", "sql", "pg":
+				if name != "" && name != "-" {
+					c.Column = name
+				}
+			case "gorm":
+				for _, part := range strings.Split(m[2], ";") {
+					if col, ok := strings.CutPrefix(part, "column:"); ok {
+						c.Column = col
+					}
+				}
+			}
+		}
+	}
+	if c.Wire == "" && (s.Lang == graph.LangTypeScript || s.Lang == graph.LangTSX || s.Lang == graph.LangJavaScript) && s.Container != "" {
+		c.Wire = s.Name // a TypeScript member is its JSON key
+	}
+	t.carriers = append(t.carriers, c)
+	t.byID[s.ID] = c
+	t.byName[s.Name] = append(t.byName[s.Name], c)
+}
+
+// findCarriers collects the fields, properties and variables spelling the
+// key, in every language.
+func (t *tracer) findCarriers() error {
+	seen := map[graph.SymbolID]bool{}
+	var cands, accessors []graph.Symbol
+	for _, sp := range spellings(t.key) {
+		ss, err := t.r.SymbolsByName(t.ctx, sp)
+		if err != nil {
+			return err
+		}
+		for _, s := range ss {
+			if !seen[s.ID] && fieldKind(s.Kind) && normalize(s.Name) == t.key {
+				seen[s.ID] = true
+				cands = append(cands, s)
+			}
+		}
+	}
+	if len(cands) == 0 && t.qual != "" {
+		// "Task.Artifact" for Task.ArtifactURL: a field of the type whose
+		// name starts with the words asked for
+		types, err := t.r.SymbolsByName(t.ctx, t.qual[strings.LastIndexByte(t.qual, '.')+1:])
+		if err != nil {
+			return err
+		}
+		for _, ty := range types {
+			if !ty.Kind.IsType() {
+				continue
+			}
+			ss, err := t.r.SymbolsInFile(t.ctx, ty.Path)
+			if err != nil {
+				return err
+			}
+			for _, s := range ss {
+				if s.Container == ty.Name && fieldKind(s.Kind) && strings.HasPrefix(normalize(s.Name)+" ", t.key+" ") {
+					t.key = normalize(s.Name)
+					return t.findCarriers()
+				}
+			}
+		}
+	}
+	primary := 0
+	for i := range cands {
+		if t.qual == "" || typeMatches(cands[i].Container, t.qual) {
+			primary++
+		}
+	}
+	for i := range cands {
+		p := t.qual == "" || typeMatches(cands[i].Container, t.qual)
+		if t.dotted != "" {
+			p = false
+		}
+		t.addCarrier(&cands[i], p)
+	}
+	for i := range accessors {
+		t.addCarrier(&accessors[i], t.qual == "" || typeMatches(accessors[i].Container, t.qual))
+	}
+	// setters, getters and builder methods of the key
+	for _, pre := range []string{"set", "get", "with", "is", "has"} {
+		for _, sp := range spellings(pre + " " + t.key) {
+			if strings.Contains(sp, "-") {
+				continue
+			}
+			ss, err := t.r.SymbolsByName(t.ctx, sp)
+			if err != nil {
+				return err
+			}
+			for _, s := range ss {
+				if !seen[s.ID] && s.Kind.IsCallable() && s.Container != "" {
+					seen[s.ID] = true
+					t.addCarrier(&s, t.qual == "" || typeMatches(s.Container, t.qual))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// symbolSites records the occurrences of the carriers: resolved to one of
+// them, or unresolved with a carrier's spelling.
+func (t *tracer) symbolSites() error {
+	names := make([]string, 0, len(t.byName))
+	for n := range t.byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		files, err := t.r.FilesMentioning(t.ctx, name)
+		if err != nil {
+			return err
+		}
+		for _, p := range files {
+			ff, err := t.fileFacts(p)
+			if err != nil {
+				return err
+			}
+			for i := range ff.Occurrences {
+				o := &ff.Occurrences[i]
+				if o.Name != name || o.Role&graph.RoleDefinition != 0 {
+					continue
+				}
+				var c *Carrier
+				conf := graph.ConfNameOnly
+				switch {
+				case o.Symbol != "" && t.byID[o.Symbol] != nil:
+					c = t.byID[o.Symbol]
+					conf = cmp.Or(o.Confidence, graph.ConfResolved)
+					if !o.Symbol.IsHeuristic() {
+						conf = graph.ConfPrecise
+					}
+				case o.Symbol != "":
+					continue // something else of the same name
+				default:
+					cs := t.byName[name]
+					if len(cs) == 1 {
+						c = cs[0]
+					} else {
+						c = t.unresolvedCarrier(name, cs)
+					}
+				}
+				t.addSymbolSite(ff, o, c, conf)
+			}
+		}
+	}
+	return nil
+}
+
+// unresolvedCarrier stands for "one of these fields": an occurrence whose
+// receiver's type is unknown.
+func (t *tracer) unresolvedCarrier(name string, cs []*Carrier) *Carrier {
+	var owners []string
+	for _, c := range cs {
+		owners = append(owners, c.container)
+	}
+	return &Carrier{Kind: "field", Name: name + " (one of " + strings.Join(owners, ", ") + ")"}
+}
+
+// loadCalls fill their pointer arguments from storage or the wire.
+var loadCalls = map[string]string{"Scan": "row", "ScanRow": "row", "ScanStruct": "row", "Get": "row", "Select": "row", "QueryRow": "row", "Find": "row", "First": "row", "Take": "row",
+	"Decode": "wire", "Unmarshal": "wire", "Bind": "wire", "BindJSON": "wire", "ShouldBindJSON": "wire"}
+
+func (t *tracer) addSymbolSite(ff *graph.FileFacts, o *graph.Occurrence, c *Carrier, conf graph.Confidence) {
+	p := ff.File.Path
+	s := &Site{Carrier: c.Name, Loc: t.loc(p, o.Range), Confidence: conf.String(), carrier: c}
+	s.Snippet = strings.TrimSpace(t.lineText(p, int(o.Range.StartLine)))
+	s.Func = t.enclosingOcc(ff, o)
+	src := t.src(p)
+	switch {
+	case c.Kind == "accessor":
+		if o.Role&graph.RoleCall == 0 {
+			return
+		}
+		_, write, _ := accessorKey(o.Name)
+		if !write && normalize(o.Name) == t.key {
+			write = hasArgs(src, int(o.Range.EndByte))
+		}
+		s.Access, s.How = access(write), "accessor "+o.Name+"(…)"
+	case o.Role&graph.RoleWrite != 0:
+		s.Access, s.How = "write", "assignment"
+		if isLiteralKey(src, int(o.Range.EndByte)) {
+			s.How = "literal field"
+		}
+	case o.Role&graph.RoleRead != 0 || o.Role == 0:
+		s.Access, s.How = "read", "read"
+		if call, ok := addressPassed(src, int(o.Range.StartByte)); ok {
+			s.Access, s.How = "write", "pointer passed to "+call+"(…)"
+			if kind, ok := loadCalls[call]; ok {
+				s.How = call + "(&…) fills it from the " + map[string]string{"row": "query result", "wire": "decoded input"}[kind]
+				s.Load = kind == "row"
+			}
+		}
+	default:
+		return
+	}
+	t.addSite(s, p, int(o.Range.StartByte))
+}
+
+func access(write bool) string {
+	if write {
+		return "write"
+	}
+	return "read"
+}
+
+func (t *tracer) addSite(s *Site, path string, off int) {
+	k := fmt.Sprintf("%s:%d", path, off)
+	if t.siteAt[k] {
+		return
+	}
+	t.siteAt[k] = true
+	t.sites = append(t.sites, s)
+}
+
+// hasArgs: the call whose name ends at end passes arguments.
+func hasArgs(src []byte, end int) bool {
+	rest := bytes.TrimLeft(src[min(end, len(src)):], " \t")
+	if !bytes.HasPrefix(rest, []byte("(")) {
+		return false
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t\n")
+	return !bytes.HasPrefix(rest, []byte(")"))
+}
+
+// isLiteralKey: "Name:" right after the identifier, as in a struct or
+// object literal.
+func isLiteralKey(src []byte, end int) bool {
+	rest := bytes.TrimLeft(src[min(end, len(src)):], " \t")
+	return bytes.HasPrefix(rest, []byte(":")) && !bytes.HasPrefix(rest, []byte(":="))
+}
+
+// addressPassed reports whether the selector ending in the identifier at
+// start has its address taken as a call argument: Scan(&t.ArtifactURL).
+func addressPassed(src []byte, start int) (call string, ok bool) {
+	i := start
+	// back over the receiver chain "t." / "row.t."
+	for i > 0 {
+		j := i
+		if j > 0 && src[j-1] == '.' {
+			j--
+			for j > 0 && isWordByte(src[j-1]) {
+				j--
+			}
+		}
+		if j == i {
+			break
+		}
+		i = j
+	}
+	b := bytes.TrimRight(src[:i], " \t")
+	if len(b) == 0 || b[len(b)-1] != '&' {
+		return "", false
+	}
+	name := enclosingCall(string(src[:i]), i)
+	return name, name != ""
+}
+
+// textSites scans the sources that mention the key for SQL columns, map
+// and JSON keys, ORM and builder calls and config entries.
+func (t *tracer) textSites() error {
+	paths, err := t.candidateFiles()
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		ff, err := t.fileFacts(p)
+		if errors.Is(err, graph.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		src := t.src(p)
+		if src == nil {
+			continue
+		}
+		lang := ff.File.Lang
+		if !ff.File.Status.Analysed() && ff.File.Status != graph.ParseTextOnly {
+			if t.mentions(src) {
+				t.unknown = append(t.unknown, fmt.Sprintf("%s: %s (%s), mentions the key", p, ff.File.Status, ff.File.Error))
+			}
+			continue
+		}
+		var found []textSite
+		switch {
+		case lang == graph.LangYAML || lang == graph.LangTOML || lang == graph.LangConfig:
+			found = scanConfig(src, t.key, t.dotted)
+		case lang == graph.LangSQL:
+			if t.dotted == "" {
+				found = scanSQL(src, t.key, t.tableQual())
+			}
+		case lang == graph.LangJSON:
+			found = scanKeys(src, t.key, t.dotted, false)
+			for i := range found {
+				found[i].How = "key in " + filepath.Base(p)
+			}
+		case lang.HasParser():
+			if t.dotted == "" {
+				found = scanSQL(src, t.key, t.tableQual())
+			}
+			found = append(found, scanKeys(src, t.key, t.dotted, lang == graph.LangPython)...)
+		}
+		for _, ts := range found {
+			t.addTextSite(ff, src, ts)
+		}
+	}
+	return nil
+}
+
+// tableQual is the table a "table.column" target names.
+func (t *tracer) tableQual() string {
+	if t.qual == "" {
+		return ""
+	}
+	return t.qual
+}
+
+func (t *tracer) mentions(src []byte) bool {
+	low := bytes.ToLower(src)
+	for _, sp := range spellings(t.key) {
+		if bytes.Contains(low, []byte(sp)) {
+			return true
+		}
+	}
+	return t.dotted != "" && bytes.Contains(low, []byte(strings.ToLower(t.dotted)))
+}
+
+func (t *tracer) candidateFiles() ([]string, error) {
+	terms := spellings(t.key)
+	if t.dotted != "" {
+		terms = append(terms, strings.ToLower(t.dotted))
+	}
+	if t.o.Texts != nil {
+		ps, err := t.o.Texts.FilesWithTerms(t.ctx, terms)
+		if err == nil {
+			sort.Strings(ps)
+			return ps, nil
+		}
+		t.unknown = append(t.unknown, "text index unavailable ("+err.Error()+"): every file read instead")
+	}
+	files, err := t.r.Files(t.ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range files {
+		src := t.readFile(f.Path)
+		if src != nil && t.mentions(src) {
+			out = append(out, f.Path)
+			t.srcs[f.Path] = src
+		}
+	}
+	return out, nil
+}
+
+func (t *tracer) addTextSite(ff *graph.FileFacts, src []byte, ts textSite) {
+	p := ff.File.Path
+	line, col := t.lineCol(p, ts.Offset)
+	loc := Loc{Path: p, Line: line, Col: col, Stale: t.stale[p]}
+	if ts.Table != "" {
+		c := t.column(ts.Table, ts.Column)
+		if ts.Def {
+			c.Loc = loc
+			return
+		}
+		s := &Site{Access: access(ts.Write), Carrier: c.Name, How: ts.How, Loc: loc, Confidence: graph.ConfNameOnly.String(),
+			Load: ts.Load, Persist: ts.Write, carrier: c}
+		if t.qual != "" && typeMatches(ts.Table, t.qual) {
+			s.Confidence = graph.ConfResolved.String()
+		}
+		s.Snippet = strings.TrimSpace(t.lineText(p, line))
+		s.Func = t.enclosingOffset(ff, ts.Offset)
+		t.addSite(s, p, ts.Offset)
+		return
+	}
+	kind := "key"
+	if strings.HasPrefix(ts.How, "config entry") || ff.File.Lang == graph.LangJSON {
+		kind = "config"
+	}
+	name := ts.Column
+	if kind == "config" && t.dotted != "" {
+		name = t.dotted
+	}
+	c := t.keyCarrier(kind, name, ff.File.Lang)
+	if c.Path == "" && kind == "config" {
+		c.Loc = loc
+	}
+	s := &Site{Access: access(ts.Write), Carrier: c.Name, How: ts.How, Loc: loc, Confidence: graph.ConfNameOnly.String(), carrier: c,
+		Persist: ts.Write && (strings.Contains(ts.How, "update") || strings.Contains(ts.How, "create") || strings.Contains(ts.How, "Update") || strings.Contains(ts.How, "Insert"))}
+	s.Snippet = strings.TrimSpace(t.lineText(p, line))
+	s.Func = t.enclosingOffset(ff, ts.Offset)
+	t.addSite(s, p, ts.Offset)
+}
+
+// column returns the carrier of table.column, creating it.
+func (t *tracer) column(table, col string) *Carrier {
+	k := strings.ToLower(table)
+	if c, ok := t.columns[k]; ok {
+		return c
+	}
+	c := &Carrier{Kind: "column", Name: table + "." + col, Table: table, Column: col, Lang: "sql",
+		Primary: t.qual != "" && typeMatches(table, t.qual) || t.qual == ""}
+	t.columns[k] = c
+	t.carriers = append(t.carriers, c)
+	return c
+}
+
+func (t *tracer) keyCarrier(kind, name string, lang graph.Language) *Carrier {
+	for _, c := range t.carriers {
+		if c.Kind == kind && c.Name == name {
+			return c
+		}
+	}
+	c := &Carrier{Kind: kind, Name: name, Lang: lang.String(), Primary: t.qual == ""}
+	t.carriers = append(t.carriers, c)
+	return c
+}
+
+// persistedTypes links types to the tables their values are loaded from:
+// a struct scanned from a SELECT of the table, or tagged with its columns
+// and named like it.
+func (t *tracer) persistedTypes() {
+	tables := map[string]bool{}
+	for _, c := range t.columns {
+		tables[c.Table] = true
+	}
+	for _, c := range t.carriers {
+		if c.Kind != "field" || c.container == "" {
+			continue
+		}
+		for tbl := range tables {
+			if typeMatches(c.container, tbl) && (c.Column != "" || normalize(c.Name[strings.LastIndexByte(c.Name, '.')+1:]) == t.key) {
+				c.Table = tbl
+			}
+		}
+	}
+	// a row scanned into a field, in a function that selects from a table
+	for _, s := range t.sites {
+		if !s.Load || s.carrier == nil || s.carrier.Kind != "field" || s.Func == nil {
+			continue
+		}
+		for _, o := range t.sites {
+			if o.carrier != nil && o.carrier.Kind == "column" && o.Func != nil && o.Func.ID == s.Func.ID && o.Load {
+				s.carrier.Table = o.carrier.Table
+			}
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package trace
+
+import (
+	"context"
+
+	"github.com/cairn-dev/cairn/graph"
+)
+
+// TextFinder narrows the files worth reading for a key: those whose text
+// holds any of the terms (lower-case identifiers, whole). The text index
+// implements it; without one, Trace reads every indexed file.
+type TextFinder interface {
+	FilesWithTerms(ctx context.Context, terms []string) ([]string, error)
+}
+
+// Options tune a trace.
+type Options struct {
+	Texts TextFinder
+	// Depth bounds call paths, up from sites to entry points and down
+	// from entry points (default 8).
+	Depth int
+	// Paths is the number of call paths kept per site (default 3).
+	Paths int
+	// Root overrides the worktree the sources are read from (default: the
+	// root the index was built from).
+	Root string
+}
+
+// Loc is a place in the repository.
+type Loc struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Col  int    `json:"col,omitempty"`
+	// Stale: the file changed after it was indexed.
+	Stale bool `json:"stale,omitempty"`
+}
+
+// Func is a function or method (or a file's top-level code when Name is
+// the file).
+type Func struct {
+	Name string         `json:"name"`
+	ID   graph.SymbolID `json:"symbol,omitempty"`
+	Loc
+}
+
+// Carrier is one representation of the traced value: a field or property
+// of a type, a database column, a map or JSON key, a config entry.
+type Carrier struct {
+	Kind string `json:"kind"` // field, column, key, config, variable, accessor
+	Name string `json:"name"` // Task.ArtifactURL, tasks.artifact_url
+	Lang string `json:"lang,omitempty"`
+	Loc
+	Symbol graph.SymbolID `json:"symbol,omitempty"`
+	// Primary: what the target named (the others carry the same value
+	// under another spelling or representation).
+	Primary bool `json:"primary,omitempty"`
+	// Wire is the JSON key the field is serialized as; Column the
+	// database column it maps to (from tags).
+	Wire   string `json:"wire,omitempty"`
+	Column string `json:"column,omitempty"`
+	// Table is the table of a column, or the table a type's values are
+	// loaded from and stored to.
+	Table string `json:"table,omitempty"`
+
+	container string
+}
+
+// Site is one place that writes or reads the value.
+type Site struct {
+	Access  string `json:"access"` // write, read
+	Carrier string `json:"carrier"`
+	How     string `json:"how"` // assignment, struct literal, SQL UPDATE tasks, …
+	Loc
+	Snippet    string `json:"snippet"`
+	Func       *Func  `json:"function,omitempty"`
+	Confidence string `json:"confidence"`
+	// Load: a write that stores what was read from persistence (a row
+	// scanned into a struct); it does not need persisting again.
+	Load bool `json:"load,omitempty"`
+	// Persist: a write to the database (SQL, ORM).
+	Persist bool       `json:"persist,omitempty"`
+	Paths   []CallPath `json:"paths,omitempty"`
+
+	carrier *Carrier
+}
+
+// Entry is where a call path starts: an HTTP route, main, a CLI command,
+// a job, a test, a UI event handler or route loader, or a function nothing
+// calls ("root").
+type Entry struct {
+	Kind  string `json:"kind"` // http, main, cli, job, test, ui, loader, root
+	Label string `json:"label"`
+	Func  Func   `json:"function"`
+	// Registered is where a route or command is bound to the function.
+	Registered *Loc `json:"registered,omitempty"`
+}
+
+// Hop is one step of a call path.
+type Hop struct {
+	Func
+	// Via says how the previous hop reaches this one: "call" or "http GET
+	// /tasks/{id}" (a client request served by this handler).
+	Via        string `json:"via"`
+	At         *Loc   `json:"at,omitempty"` // the call site
+	Confidence string `json:"confidence"`
+}
+
+// CallPath leads from an entry point to a site's function.
+type CallPath struct {
+	Entry Entry `json:"entry"`
+	Hops  []Hop `json:"hops"` // entry function first, the site's function last
+}
+
+// Step is one function of a flow and what it does with the value.
+type Step struct {
+	Hop
+	Depth int `json:"depth"`
+	// Entry is set when the step is an entry point itself (a route the
+	// flow reaches through a client request, a loader it calls).
+	Entry string   `json:"entry,omitempty"`
+	Does  []string `json:"does,omitempty"`
+	Gap   string   `json:"gap,omitempty"`
+}
+
+// Flow is the path the value takes from one entry point: the functions
+// reached, in call order, that touch it or lead to one that does.
+type Flow struct {
+	Kind     string  `json:"kind"` // write, read
+	Entry    Entry   `json:"entry"`
+	AlsoFrom []Entry `json:"also_from,omitempty"`
+	Steps    []Step  `json:"steps"`
+}
+
+// Gap is a break in the value's path.
+type Gap struct {
+	// Kind: dropped (a mapper copies sibling fields but not this one),
+	// not-persisted (written in memory, never stored), never-written (read
+	// where nothing writes it), never-read (written, never read).
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	Loc
+	Func     *Func `json:"function,omitempty"`
+	Evidence []Loc `json:"evidence,omitempty"`
+	// Certainty is "certain" or "unknown" (some files that mention the
+	// key could not be analysed).
+	Certainty string `json:"certainty"`
+}
+
+// Result is a trace.
+type Result struct {
+	Target   string    `json:"target"`
+	Key      string    `json:"key"`
+	Revision string    `json:"revision"`
+	Dirty    bool      `json:"dirty"`
+	Carriers []Carrier `json:"carriers"`
+	Writes   []Site    `json:"writes"`
+	Reads    []Site    `json:"reads"`
+	Flows    []Flow    `json:"flows"`
+	Gaps     []Gap     `json:"gaps"`
+	// Unknown lists files that mention the key but could not be
+	// analysed, and what was not searched at all.
+	Unknown  []string `json:"unknown,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
