@@ -1,0 +1,50 @@
+// Package mcp serves cairn to agents over the Model Context Protocol, built
+// on the official Go SDK (github.com/modelcontextprotocol/go-sdk): over
+// stdio (ServeStdio) or streamable HTTP (Handler, ServeHTTP).
+//
+// # Tools
+//
+// A small curated set, each a thin adapter: take a snapshot of the index
+// (lsp/engine), validate, call one core function (graph, retrieval/fuse,
+// retrieval/contextpack), format. Inputs are typed structs whose JSON Schema
+// the SDK infers and validates; outputs are typed too (structuredContent,
+// validated against the declared output schema) and repeated as JSON text
+// for clients that read only text. Descriptions are short and written for
+// models: what the tool answers and when to use it.
+//
+//	search, definition, references, callers, callees, implementations,
+//	build_context, read_span, repo_map, index_status
+//
+// # Results sized for agents
+//
+// Every list is paginated: a page holds at most limit items and at most
+// Options.MaxBytes of JSON (default 40 KB, about 10k tokens — well under the
+// 25k tokens at which some clients cut tool output); next_cursor, when set,
+// continues it. A cursor names the tool, the arguments and the index
+// generation it was issued for; used with other arguments it is an
+// invalid_argument, after a re-index a stale_index error. Every location is
+// cited with path, lines and revision (graph.CiteRevision) and marked stale
+// when its file changed since it was indexed; every answer states the index
+// generation, revision and whether the worktree's HEAD moved since.
+//
+// # Errors
+//
+// Failures a model can act on are tool errors (isError) whose text starts
+// with the category — not_found, ambiguous (with candidates to choose from),
+// stale_index, outside_repository, invalid_argument — and whose _meta
+// carries {"cairn/error": {"category", "candidates"}} for programs. They
+// carry no structuredContent, so clients that validate it against the
+// output schema accept them. No tool reads outside the repository root
+// (engine.RepoPath).
+//
+// # Concurrency and cancellation
+//
+// Over HTTP the handler is stateless (a fresh protocol session per POST, no
+// Mcp-Session-Id), so any number of clients share one engine and a request
+// belongs to its HTTP exchange. The SDK lets a closing session wait for its
+// running calls, so the handler tags each exchange (a header only the
+// server sets) and a tool call's context is cancelled as soon as its
+// exchange's context is — when the client goes away — which stops its
+// SQLite queries and its wait for a slot. At most Options.MaxConcurrent
+// tool calls run at once; the others wait (and give up when cancelled).
+package mcp

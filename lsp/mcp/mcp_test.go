@@ -1,0 +1,411 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/lsp/engine"
+	"github.com/cairn-dev/cairn/lsp/engine/enginetest"
+)
+
+// fixture is a server over the fixture repository with a connected Go SDK
+// client (in memory).
+type fixture struct {
+	root string
+	eng  *engine.Engine
+	srv  *Server
+	cs   *sdk.ClientSession
+}
+
+func newFixture(t *testing.T, opts Options) *fixture {
+	t.Helper()
+	root := enginetest.Repo(t)
+	eng, err := engine.Open(context.Background(), engine.Options{Root: root, CheckEvery: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(eng.Close)
+	opts.Engine = eng
+	srv := New(opts)
+	ct, st := sdk.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.SDK().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return &fixture{root: root, eng: eng, srv: srv, cs: cs}
+}
+
+// call calls a tool and decodes its structured result into out (when the
+// call succeeded); it returns the result.
+func call(t *testing.T, cs *sdk.ClientSession, tool string, args map[string]any, out any) *sdk.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s(%v): protocol error %v", tool, args, err)
+	}
+	if !res.IsError && out != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: %v\n%s", tool, err, b)
+		}
+	}
+	return res
+}
+
+func text(res *sdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// wantError checks a tool error's category, in text and in _meta.
+func wantError(t *testing.T, res *sdk.CallToolResult, cat engine.Category) map[string]any {
+	t.Helper()
+	if !res.IsError {
+		t.Fatalf("want a %s error, got success: %s", cat, text(res))
+	}
+	if !strings.HasPrefix(text(res), string(cat)+": ") {
+		t.Fatalf("error text %q does not start with %s", text(res), cat)
+	}
+	meta, _ := res.Meta["cairn/error"].(map[string]any)
+	if meta == nil || meta["category"] != string(cat) {
+		t.Fatalf("_meta = %v, want category %s", res.Meta, cat)
+	}
+	if res.StructuredContent != nil {
+		t.Fatalf("an error carries structured content: %v", res.StructuredContent)
+	}
+	return meta
+}
+
+func TestToolList(t *testing.T) {
+	f := newFixture(t, Options{})
+	res, err := f.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"build_context", "callees", "callers", "definition", "implementations", "index_status", "read_span", "references", "repo_map", "search"}
+	var got []string
+	for _, tool := range res.Tools {
+		got = append(got, tool.Name)
+		if tool.Description == "" || len(tool.Description) > 400 {
+			t.Errorf("%s: description of %d characters", tool.Name, len(tool.Description))
+		}
+		if tool.InputSchema == nil || tool.OutputSchema == nil {
+			t.Errorf("%s: missing schema", tool.Name)
+		}
+		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
+			t.Errorf("%s: not annotated read-only", tool.Name)
+		}
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("tools = %v, want %v", got, want)
+	}
+	// Input schemas are typed: required fields and descriptions.
+	for _, tool := range res.Tools {
+		if tool.Name == "read_span" {
+			b, _ := json.Marshal(tool.InputSchema)
+			if !strings.Contains(string(b), `"required":["path"]`) || !strings.Contains(string(b), "repository-relative") {
+				t.Errorf("read_span input schema: %s", b)
+			}
+		}
+	}
+}
+
+func TestDefinitionAndAmbiguity(t *testing.T) {
+	f := newFixture(t, Options{})
+	var defs DefinitionOut
+	call(t, f.cs, "definition", map[string]any{"symbol": "Serve"}, &defs)
+	if defs.Total != 2 || len(defs.Definitions) != 2 {
+		t.Fatalf("definition(Serve) = %+v", defs)
+	}
+	head := strings.TrimSpace(enginetest.Git(t, f.root, "rev-parse", "HEAD"))
+	for _, d := range defs.Definitions {
+		if d.Path == "" || d.StartLine == 0 || d.EndLine < d.StartLine || !strings.HasPrefix(head, d.Revision) || d.Stale {
+			t.Errorf("uncited definition %+v (HEAD %s)", d, head)
+		}
+	}
+	if defs.Index.Generation == 0 || defs.Index.Revision != head || defs.Index.HeadMoved {
+		t.Errorf("index view %+v", defs.Index)
+	}
+	// callers needs one definition: candidates come back.
+	meta := wantError(t, call(t, f.cs, "callers", map[string]any{"symbol": "Serve"}, nil), engine.Ambiguous)
+	cands, _ := meta["candidates"].([]any)
+	if len(cands) != 2 {
+		t.Fatalf("candidates = %v", meta)
+	}
+	id := cands[0].(map[string]any)["symbol_id"].(string)
+	var byID HopsOut
+	if res := call(t, f.cs, "callers", map[string]any{"symbol": id}, &byID); res.IsError {
+		t.Fatalf("callers by symbol_id: %s", text(res))
+	}
+	var hops HopsOut
+	call(t, f.cs, "callers", map[string]any{"symbol": "Serve", "path": "server"}, &hops)
+	if len(hops.Results) != 1 || hops.Results[0].Name != "Run" || hops.Results[0].CallSite == nil ||
+		hops.Results[0].CallSite.Path != "server/server.go" || hops.Results[0].CallSite.Line != 22 || hops.Results[0].CallSite.Revision == "" {
+		t.Fatalf("callers(server Serve) = %+v", hops.Results)
+	}
+	call(t, f.cs, "callers", map[string]any{"symbol": "Serve", "all": true}, &hops)
+	if len(hops.Roots) != 2 {
+		t.Fatalf("all: roots %v", hops.Roots)
+	}
+	var callees HopsOut
+	call(t, f.cs, "callees", map[string]any{"symbol": "Server.handle", "depth": 2}, &callees)
+	found := false
+	for _, h := range callees.Results {
+		found = found || strings.HasSuffix(h.Name, "Get")
+	}
+	if !found {
+		t.Fatalf("callees(Server.handle) = %+v", callees.Results)
+	}
+	wantError(t, call(t, f.cs, "definition", map[string]any{"symbol": "NoSuchSymbol"}, nil), engine.NotFound)
+	wantError(t, call(t, f.cs, "callers", map[string]any{"symbol": "Run", "depth": 9}, nil), engine.InvalidArgument)
+}
+
+func TestReferencesAndImplementations(t *testing.T) {
+	f := newFixture(t, Options{})
+	var refs ReferencesOut
+	call(t, f.cs, "references", map[string]any{"symbol": "Greet"}, &refs)
+	if refs.Total != 1 || refs.References[0].Path != "server/greet.go" || refs.References[0].Role != "call" ||
+		refs.References[0].In != "Banner" || refs.References[0].Revision == "" {
+		t.Fatalf("references(Greet) = %+v", refs)
+	}
+	var impls HopsOut
+	call(t, f.cs, "implementations", map[string]any{"symbol": "Store"}, &impls)
+	if len(impls.Results) == 0 || impls.Results[0].Name != "MemStore" || impls.Results[0].Definition == nil {
+		t.Fatalf("implementations(Store) = %+v", impls.Results)
+	}
+	call(t, f.cs, "implementations", map[string]any{"symbol": "Fetcher"}, &impls)
+	if len(impls.Results) == 0 || impls.Results[0].Name != "HttpFetcher" {
+		t.Fatalf("implementations(Fetcher) = %+v", impls.Results)
+	}
+	wantError(t, call(t, f.cs, "references", map[string]any{"symbol": "Greet", "role": "sing"}, nil), engine.InvalidArgument)
+}
+
+func TestSearchPagingAndCursors(t *testing.T) {
+	f := newFixture(t, Options{})
+	var p1, p2 SearchOut
+	call(t, f.cs, "search", map[string]any{"query": "serve requests store", "limit": 1}, &p1)
+	if len(p1.Hits) != 1 || p1.NextCursor == "" || len(p1.Files) == 0 || p1.Hits[0].Revision == "" {
+		t.Fatalf("page 1 = %+v", p1)
+	}
+	call(t, f.cs, "search", map[string]any{"query": "serve requests store", "limit": 1, "cursor": p1.NextCursor}, &p2)
+	if len(p2.Hits) != 1 || p2.Hits[0] == p1.Hits[0] || len(p2.Files) != 0 {
+		t.Fatalf("page 2 = %+v (page 1 %+v)", p2, p1)
+	}
+	wantError(t, call(t, f.cs, "search", map[string]any{"query": "other words", "limit": 1, "cursor": p1.NextCursor}, nil), engine.InvalidArgument)
+	wantError(t, call(t, f.cs, "search", map[string]any{"query": "x", "cursor": "%%%"}, nil), engine.InvalidArgument)
+	wantError(t, call(t, f.cs, "search", map[string]any{"query": "  "}, nil), engine.InvalidArgument)
+	// Schema validation rejects a wrong type before the tool runs.
+	if res := call(t, f.cs, "search", map[string]any{"query": 3}, nil); !res.IsError {
+		t.Fatal("a numeric query was accepted")
+	}
+	// After a re-index the cursor is stale.
+	p := filepath.Join(f.root, "server", "greet.go")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, []byte("\nfunc Extra() {}\n")...), 0o644)
+	if _, err := f.eng.Reindex(context.Background(), []string{"server/greet.go"}, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, call(t, f.cs, "search", map[string]any{"query": "serve requests store", "limit": 1, "cursor": p1.NextCursor}, nil), engine.StaleIndex)
+}
+
+func TestResultCap(t *testing.T) {
+	f := newFixture(t, Options{MaxBytes: 700})
+	var defs DefinitionOut
+	res := call(t, f.cs, "definition", map[string]any{"symbol": "Serve"}, &defs)
+	if len(defs.Definitions) != 1 || defs.NextCursor == "" || defs.Total != 2 {
+		t.Fatalf("capped page = %+v", defs)
+	}
+	if n := len(text(res)); n > 700 {
+		t.Fatalf("capped text is %d bytes", n)
+	}
+	var rest DefinitionOut
+	call(t, f.cs, "definition", map[string]any{"symbol": "Serve", "cursor": defs.NextCursor}, &rest)
+	if len(rest.Definitions) != 1 || rest.NextCursor != "" || rest.Definitions[0].SymbolID == defs.Definitions[0].SymbolID {
+		t.Fatalf("second page = %+v", rest)
+	}
+}
+
+func TestReadSpanTool(t *testing.T) {
+	f := newFixture(t, Options{})
+	var sp ReadSpanOut
+	res := call(t, f.cs, "read_span", map[string]any{"path": "server/server.go", "start_line": 12, "end_line": 14}, &sp)
+	if sp.StartLine != 12 || sp.EndLine != 14 || !strings.Contains(sp.Text, "12\tfunc (s *Server) Serve() string") || sp.Revision == "" {
+		t.Fatalf("read_span = %+v", sp)
+	}
+	if !strings.HasPrefix(text(res), "server/server.go:12-14 @ "+sp.Revision) {
+		t.Fatalf("text = %q", text(res))
+	}
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "x"), []byte("x\n"), 0o644)
+	os.Symlink(filepath.Join(outside, "x"), filepath.Join(f.root, "link"))
+	for _, p := range []string{"../x", "/etc/passwd", ".git/HEAD", "link", "server/../../x"} {
+		wantError(t, call(t, f.cs, "read_span", map[string]any{"path": p}, nil), engine.OutsideRepository)
+	}
+	wantError(t, call(t, f.cs, "read_span", map[string]any{"path": "nope.go"}, nil), engine.NotFound)
+	call(t, f.cs, "read_span", map[string]any{"path": "app/settings.py"}, &sp)
+	if strings.Contains(sp.Text, "sk-proj") || len(sp.Redactions) != 1 {
+		t.Fatalf("secret not redacted: %+v", sp)
+	}
+}
+
+func TestBuildContextMapStatus(t *testing.T) {
+	f := newFixture(t, Options{})
+	var pack struct {
+		Budget     int `json:"budget"`
+		UsedTokens int `json:"used_tokens"`
+		Items      []struct {
+			Path     string `json:"path"`
+			Revision string `json:"revision"`
+		} `json:"items"`
+	}
+	res := call(t, f.cs, "build_context", map[string]any{"task": "how does the server get values from the store", "budget": 1500}, &pack)
+	if res.IsError || len(pack.Items) == 0 || pack.UsedTokens > 1500 || pack.Items[0].Revision == "" {
+		t.Fatalf("build_context = %s / %+v", text(res), pack)
+	}
+	if !strings.Contains(text(res), "server/server.go") || strings.HasPrefix(text(res), "{") {
+		t.Fatalf("markdown text expected: %.300s", text(res))
+	}
+	wantError(t, call(t, f.cs, "build_context", map[string]any{"task": "x", "budget": 100000}, nil), engine.InvalidArgument)
+	wantError(t, call(t, f.cs, "build_context", map[string]any{"task": "x", "focus": []string{"../../etc/passwd"}}, nil), engine.OutsideRepository)
+
+	var m RepoMapOut
+	call(t, f.cs, "repo_map", map[string]any{"limit": 3}, &m)
+	if len(m.Symbols) == 0 || m.Symbols[0].Rank <= 0 || m.Symbols[0].Revision == "" {
+		t.Fatalf("repo_map = %+v", m)
+	}
+	wantError(t, call(t, f.cs, "repo_map", map[string]any{"under": "../.."}, nil), engine.OutsideRepository)
+
+	var st StatusOut
+	call(t, f.cs, "index_status", nil, &st)
+	if !st.Fresh || st.Files < 6 || st.StaleFiles != 0 || st.Languages["go"] != 3 {
+		t.Fatalf("index_status = %+v", st)
+	}
+	os.WriteFile(filepath.Join(f.root, "server", "greet.go"), []byte("package server\n"), 0o644)
+	call(t, f.cs, "index_status", nil, &st)
+	if st.Fresh || st.StaleFiles != 1 || st.StaleExamples[0] != "server/greet.go" || st.Advice == "" {
+		t.Fatalf("index_status after an edit = %+v", st)
+	}
+	var refs ReferencesOut
+	call(t, f.cs, "references", map[string]any{"symbol": "Greet"}, &refs)
+	if !refs.References[0].Stale || refs.Index.StaleResults != 1 {
+		t.Fatalf("stale reference not marked: %+v", refs)
+	}
+}
+
+// TestHTTPConcurrentClients drives the streamable HTTP handler with many Go
+// SDK clients at once.
+func TestHTTPConcurrentClients(t *testing.T) {
+	f := newFixture(t, Options{})
+	ts := httptest.NewServer(f.srv.Handler())
+	defer ts.Close()
+	const clients = 16
+	var wg sync.WaitGroup
+	errs := make(chan string, clients*3)
+	for i := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx := context.Background()
+			cs, err := sdk.NewClient(&sdk.Implementation{Name: "load", Version: "1"}, nil).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: ts.URL}, nil)
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			defer cs.Close()
+			for j, tool := range []string{"search", "callers", "build_context"} {
+				args := map[string]any{"query": "server store"}
+				switch tool {
+				case "callers":
+					args = map[string]any{"symbol": "Server.Serve"}
+				case "build_context":
+					args = map[string]any{"task": "server store", "budget": 1000}
+				}
+				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+				if err != nil || res.IsError {
+					errs <- tool + ": " + func() string {
+						if err != nil {
+							return err.Error()
+						}
+						return text(res)
+					}()
+				}
+				_ = i + j
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// TestHTTPCancelOnDisconnect: a slow call is cancelled when its client
+// goes away.
+func TestHTTPCancelOnDisconnect(t *testing.T) {
+	started := make(chan struct{}, 1)
+	cancelled := make(chan error, 1)
+	f := newFixture(t, Options{beforeTool: func(ctx context.Context, tool string) error {
+		if tool != "repo_map" {
+			return nil
+		}
+		started <- struct{}{}
+		select {
+		case <-ctx.Done():
+			cancelled <- ctx.Err()
+			return ctx.Err()
+		case <-time.After(20 * time.Second):
+			cancelled <- nil
+			return nil
+		}
+	}})
+	ts := httptest.NewServer(f.srv.Handler())
+	defer ts.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "leaver", Version: "1"}, nil).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "repo_map", Arguments: map[string]any{}})
+		done <- err
+	}()
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("slow call never started")
+	}
+	cancel() // the client goes away mid-call
+	select {
+	case err := <-cancelled:
+		if err == nil {
+			t.Fatal("the slow call ran on after its client left")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the slow call was not cancelled")
+	}
+	<-done
+	cs.Close()
+}
