@@ -19,8 +19,8 @@ LOC = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench", "
 sys.path.insert(0, LOC)
 import score  # noqa: E402  (the benchmark's scorer)
 
-DEFAULTS = {"text": 1, "file": 1, "vector": 0.7, "symbol": 1.2, "path": 1.2, "graph": 0.4, "rank": 0.2,
-            "k": 60.0, "share": 1.0, "test": 0.6}
+DEFAULTS = {"text": 0.5, "file": 0.5, "vector": 0.7, "symbol": 0.6, "path": 0.6, "graph": 0.4, "rank": 0.4,
+            "k": 40.0, "share": 0.5, "test": 0.6}
 
 TEST_DIRS = ("/test/", "/tests/", "/testing/", "/__tests__/", "/testdata/")
 

@@ -29,16 +29,18 @@ const (
 // AllGenerators in a stable order.
 var AllGenerators = []string{GenText, GenFile, GenVector, GenSymbol, GenPath, GenGraph, GenRank}
 
-// DefaultWeights of the generators in fusion.
+// DefaultWeights of the generators in fusion, found by coordinate search
+// over global settings on the localization dev set (bench/retrieval/tune.py,
+// whose DEFAULTS mirror these).
 var DefaultWeights = map[string]float64{
-	GenText: 1, GenFile: 1, GenVector: 0.7, GenSymbol: 1.2, GenPath: 1.2, GenGraph: 0.4, GenRank: 0.2,
+	GenText: 0.5, GenFile: 0.5, GenVector: 0.7, GenSymbol: 0.6, GenPath: 0.6, GenGraph: 0.4, GenRank: 0.4,
 }
 
 // rrfK is the k of reciprocal-rank fusion.
-const rrfK = 60.0
+const rrfK = 40.0
 
 // fileShare is how much of its file's fused score a chunk inherits.
-const fileShare = 1.0
+const fileShare = 0.5
 
 // testPenalty scales the score of chunks in test files.
 const testPenalty = 0.6
