@@ -13,8 +13,13 @@
 // read but hashes the same is only re-stamped. Everything else is
 // re-extracted; paths that disappeared are deleted, so deleted and renamed
 // files vanish from every answer. With Options.Paths a run visits only the
-// given paths (a watcher's change set) and leaves the rest of the index as it
-// was.
+// given paths (a watcher's change set): it walks just them (walk.WalkPaths),
+// leaves the facts of everything else as they were, and still brings the
+// whole generation's revision up to date — every file's committed flag and
+// the dirty flag are recomputed against HEAD from the stored hashes, and Go
+// imports resolve through all go.mod files, not only those in the paths.
+// HEAD's tree is cached per process, since a long-running caller indexes at
+// one revision many times.
 //
 // # Failure
 //
@@ -28,5 +33,7 @@
 //
 // After the run, each file is compared with its blob at HEAD (git ls-tree):
 // equal files are cited by the commit, others by their content hash, and the
-// generation records whether the worktree was dirty.
+// generation records whether the worktree was dirty (an indexed file differs
+// from its blob; files skipped for their content have no hash and do not
+// count).
 package indexer

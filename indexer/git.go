@@ -5,6 +5,7 @@ import (
 	"context"
 	"os/exec"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
 )
@@ -16,6 +17,19 @@ func BlobHash(content []byte) string { return graph.BlobHash(content) }
 type gitTree struct {
 	Revision string
 	Blobs    map[string]string // path → blob SHA-1
+}
+
+// treeCache keeps the last tree read: a commit's tree never changes, and a
+// long-running process (a watcher) re-indexes at the same HEAD many times.
+// Callers only read the cached map.
+var treeCache struct {
+	sync.Mutex
+	last cachedTree
+}
+
+type cachedTree struct {
+	key  string
+	tree gitTree
 }
 
 // readGitTree asks git for HEAD and its tree. A directory that is not a git
@@ -36,12 +50,24 @@ func readGitTree(ctx context.Context, root string) gitTree {
 	if len(lines) == 2 {
 		prefix = lines[0]
 	}
-	out, err = exec.CommandContext(ctx, "git", "-C", root, "ls-tree", "-r", "-z", "--full-tree", "HEAD").Output()
+	key := root + "\x00" + rev + "\x00" + prefix
+	treeCache.Lock()
+	c := treeCache.last
+	treeCache.Unlock()
+	if c.key == key {
+		return c.tree
+	}
+	out, err = exec.CommandContext(ctx, "git", "-C", root, "ls-tree", "-r", "-z", "--full-tree", rev).Output()
 	if err != nil {
 		return t
 	}
 	t.Revision = rev
 	t.Blobs = map[string]string{}
+	defer func() {
+		treeCache.Lock()
+		treeCache.last = cachedTree{key: key, tree: t}
+		treeCache.Unlock()
+	}()
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		// "<mode> blob <sha>\t<path>"
 		tab := bytes.IndexByte(rec, '\t')

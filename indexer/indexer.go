@@ -173,17 +173,20 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 	var entries []walk.Entry
 	var skips []graph.Skip
 	only := pathFilter(opts.Paths)
-	err = wk.Walk(ctx, func(e walk.Entry) error {
-		if only == nil || only(e.Path) {
-			entries = append(entries, e)
-		}
+	keep := func(e walk.Entry) error {
+		entries = append(entries, e)
 		return nil
-	}, func(s graph.Skip) error {
-		if only == nil || only(s.Path) {
-			skips = append(skips, s)
-		}
+	}
+	skip := func(s graph.Skip) error {
+		skips = append(skips, s)
 		return nil
-	})
+	}
+	if only == nil {
+		err = wk.Walk(ctx, keep, skip)
+	} else {
+		// Only the given paths, with the ignore files above them in force.
+		err = wk.WalkPaths(ctx, opts.Paths, nil, keep, skip)
+	}
 	if err != nil {
 		return res, fmt.Errorf("walk %s: %w", opts.Root, err)
 	}
@@ -278,6 +281,7 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 	lastProgress := time.Time{}
 	var firstErr error
 	fileHash := map[string]string{}
+	skippedNow := map[string]bool{}
 	var written []string
 	for out := range outCh {
 		if firstErr != nil {
@@ -291,6 +295,8 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 		if out.ff != nil {
 			fileHash[out.ff.File.Path] = out.ff.File.Hash
 			written = append(written, out.ff.File.Path)
+		} else if out.skip.Reason != graph.SkipNone {
+			skippedNow[out.job.entry.Path] = true
 		}
 		n := int(done.Add(1))
 		if now := time.Now(); now.Sub(lastProgress) > 100*time.Millisecond || n == len(jobs) {
@@ -360,11 +366,15 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 		res.Deleted++
 	}
 
-	// 5. Revision: which files equal their blob at HEAD.
+	// 5. Revision: which files equal their blob at HEAD. Files skipped for
+	// their content have no hash to compare and do not count.
 	dirty := tree.Revision == ""
 	for _, e := range entries {
 		h, ok := fileHash[e.Path]
 		if !ok {
+			if skippedNow[e.Path] || known[e.Path].Skip != graph.SkipNone {
+				continue
+			}
 			h = known[e.Path].Hash
 		}
 		committed := tree.Blobs[e.Path] == h && h != ""
@@ -377,11 +387,37 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 			}
 		}
 	}
+	if only != nil {
+		// A partial run keeps the files outside its paths as they are, but
+		// HEAD may have moved since their flags were set.
+		for p, k := range known {
+			if only(p) || k.Skip != graph.SkipNone {
+				continue
+			}
+			committed := tree.Blobs[p] == k.Hash && k.Hash != ""
+			if !committed {
+				dirty = true
+			}
+			if k.Committed != committed {
+				if err := w.SetCommitted(ctx, p, committed); err != nil {
+					return res, err
+				}
+			}
+		}
+	}
 
 	// 6. Resolve references and derive the graph's edges.
 	var entryPaths []string
 	for _, e := range entries {
 		entryPaths = append(entryPaths, e.Path)
+	}
+	if only != nil {
+		// The go.mod files of the whole repository, not only of the paths.
+		for p, k := range known {
+			if !only(p) && k.Skip == graph.SkipNone {
+				entryPaths = append(entryPaths, p)
+			}
+		}
 	}
 	if len(written) > 0 || len(defs.names) > 0 || res.Fresh {
 		progress(Progress{Phase: "resolve"})

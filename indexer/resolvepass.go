@@ -50,9 +50,11 @@ func (d *defTracker) change(before, after []graph.Symbol) {
 			d.names[n] = true
 		}
 	}
+	// Go's structural implementations depend on types and their methods
+	// only: a changed function or variable does not call for recomputing them.
 	for _, ss := range [][]graph.Symbol{before, after} {
 		for _, s := range ss {
-			if s.Lang == graph.LangGo && d.names[s.Name] {
+			if s.Lang == graph.LangGo && (s.Kind.IsType() || s.Kind == graph.KindMethod) && d.names[s.Name] {
 				d.goChanged = true
 			}
 		}

@@ -174,9 +174,10 @@ type querier interface {
 	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
 }
 
-func readMeta(ctx context.Context, db querier) (graph.Meta, error) {
-	m := graph.Meta{Extra: map[string]string{}, Status: map[graph.ParseStatus]int{},
-		Skips: map[graph.SkipReason]int{}, Languages: map[graph.Language]int{}}
+// readMetaKeys reads the meta table without counting files and symbols:
+// what opening a writer needs, a small fraction of readMeta's cost.
+func readMetaKeys(ctx context.Context, db querier) (graph.Meta, error) {
+	m := graph.Meta{Extra: map[string]string{}}
 	rows, err := db.QueryContext(ctx, `SELECT key, value FROM meta`)
 	if err != nil {
 		return m, fmt.Errorf("read meta: %w", err)
@@ -212,6 +213,15 @@ func readMeta(ctx context.Context, db querier) (graph.Meta, error) {
 	if m.Generation == 0 {
 		return m, graph.ErrNoIndex
 	}
+	return m, nil
+}
+
+func readMeta(ctx context.Context, db querier) (graph.Meta, error) {
+	m, err := readMetaKeys(ctx, db)
+	if err != nil {
+		return m, err
+	}
+	m.Status, m.Skips, m.Languages = map[graph.ParseStatus]int{}, map[graph.SkipReason]int{}, map[graph.Language]int{}
 	counts := []struct {
 		q   string
 		add func(k, n int)

@@ -42,6 +42,7 @@ type Writer struct {
 	db        *sql.DB
 	tx        *sql.Tx
 	prevGen   int64
+	prev      graph.Meta // the generation extended (incremental runs)
 	sidCache  map[string]int64
 	fileIDs   map[string]int64
 	stmts     map[string]*sql.Stmt
@@ -153,7 +154,7 @@ func (w *Writer) openIncremental(ctx context.Context, cur current) (string, erro
 	if err != nil {
 		return "", err
 	}
-	m, err := readMeta(ctx, db)
+	m, err := readMetaKeys(ctx, db)
 	if err != nil {
 		db.Close()
 		return "current epoch unreadable: " + err.Error(), nil
@@ -177,9 +178,13 @@ func (w *Writer) openIncremental(ctx context.Context, cur current) (string, erro
 		db.Close()
 		return "", fmt.Errorf("lock index database: %w", err)
 	}
-	w.db, w.tx, w.epoch, w.prevGen = db, tx, cur.Epoch, m.Generation
+	w.db, w.tx, w.epoch, w.prevGen, w.prev = db, tx, cur.Epoch, m.Generation, m
 	return "incremental", nil
 }
+
+// Previous describes the generation an incremental run extends, without
+// the counts (zero for a fresh run): what side indexes need to go on from.
+func (w *Writer) Previous() graph.Meta { return w.prev }
 
 func (w *Writer) openFresh(ctx context.Context) error {
 	w.fresh = true

@@ -14,6 +14,12 @@
 // reason says where it leads: a loop, outside the repository, or a duplicate
 // of a path inside it that is indexed under its real name.
 //
+// WalkPaths visits only some paths (a watcher's change set) and decides
+// about each exactly as a full walk would: it pushes the ignore files of
+// every ancestor directory first and does not visit a path below an ignored
+// directory. WalkDirs and WalkPaths report every directory they enter, which
+// is the set of directories a watcher must watch.
+//
 // Decisions that need the file's bytes (binary, minified, generated, long
 // lines, the C-or-C++ question for .h files) are made by [Classify], which the
 // indexer calls on content it reads anyway for hashing; the walk itself only

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -93,10 +94,101 @@ func (w *Walker) Root() string { return w.root }
 // directory left out, in lexical path order. An error returned by a callback
 // stops the walk and is returned.
 func (w *Walker) Walk(ctx context.Context, keep func(Entry) error, skip func(graph.Skip) error) error {
-	return w.walkDir(ctx, "", nil, keep, skip)
+	return w.WalkDirs(ctx, nil, keep, skip)
 }
 
-func (w *Walker) walkDir(ctx context.Context, rel string, comps []string, keep func(Entry) error, skip func(graph.Skip) error) error {
+// WalkDirs is Walk that also calls dir (when not nil) for every directory it
+// enters, the root ("") first, before the directory's contents: the
+// directories a watcher must watch.
+func (w *Walker) WalkDirs(ctx context.Context, dir func(rel string) error, keep func(Entry) error, skip func(graph.Skip) error) error {
+	v := visitor{dir: dir, keep: keep, skip: skip}
+	return w.walkDir(ctx, "", nil, v)
+}
+
+// WalkPaths walks only paths — repository-relative files or directories,
+// directories with everything below them — deciding about each exactly as
+// Walk would: the ignore files of every ancestor directory apply, and a path
+// inside an ignored directory is not visited at all (as Walk never enters
+// one). Paths that do not exist are passed over; "" or "." means the whole
+// tree. Paths below another given path are visited once.
+func (w *Walker) WalkPaths(ctx context.Context, paths []string, dir func(rel string) error, keep func(Entry) error, skip func(graph.Skip) error) error {
+	v := visitor{dir: dir, keep: keep, skip: skip}
+	for _, p := range topPaths(paths) {
+		if p == "" {
+			return w.walkDir(ctx, "", nil, v)
+		}
+		if err := w.walkPath(ctx, p, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// topPaths cleans, sorts and deduplicates paths, dropping those below
+// another one; "" stands for the root.
+func topPaths(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		p = filepath.ToSlash(filepath.Clean(p))
+		p = strings.TrimPrefix(p, "./")
+		if p == "." || p == "/" {
+			p = ""
+		}
+		if strings.HasPrefix(p, "../") || p == ".." || strings.HasPrefix(p, "/") {
+			continue // outside the repository
+		}
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	kept := out[:0]
+	for _, p := range out {
+		if n := len(kept); n > 0 && (kept[n-1] == "" || strings.HasPrefix(p, kept[n-1]+"/")) {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	return kept
+}
+
+// walkPath visits one path below the root with the ignore files of its
+// ancestors in force.
+func (w *Walker) walkPath(ctx context.Context, p string, v visitor) error {
+	depth := len(w.layers)
+	defer func() { w.layers = w.layers[:depth] }()
+	comps := strings.Split(p, "/")
+	// Ancestors: the root, then each directory down to p's parent; none may
+	// be ignored, and each contributes its ignore files.
+	for i := 0; i < len(comps); i++ {
+		rel := strings.Join(comps[:i], "/")
+		if i > 0 {
+			name := comps[i-1]
+			if defaultIgnoredDirs[name] || w.exclude[rel] || w.ignored(comps[:i], true) != graph.SkipNone {
+				return nil
+			}
+		}
+		abs := filepath.Join(w.root, filepath.FromSlash(rel))
+		w.pushIgnoreFile(filepath.Join(abs, ".gitignore"), comps[:i], graph.SkipGitignore)
+		w.pushIgnoreFile(filepath.Join(abs, ".cairnignore"), comps[:i], graph.SkipCairnignore)
+	}
+	info, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(p)))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return nil
+		}
+		return v.skip(graph.Skip{Path: p, Reason: graph.SkipUnreadable, Detail: err.Error(), Dir: false})
+	}
+	return w.visit(ctx, p, comps, fs.FileInfoToDirEntry(info), v)
+}
+
+// visitor holds a walk's callbacks.
+type visitor struct {
+	dir  func(rel string) error
+	keep func(Entry) error
+	skip func(graph.Skip) error
+}
+
+func (w *Walker) walkDir(ctx context.Context, rel string, comps []string, v visitor) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -106,7 +198,12 @@ func (w *Walker) walkDir(ctx context.Context, rel string, comps []string, keep f
 		if rel == "" {
 			return fmt.Errorf("walk: read %s: %w", abs, err)
 		}
-		return skip(graph.Skip{Path: rel, Reason: graph.SkipUnreadable, Detail: err.Error(), Dir: true})
+		return v.skip(graph.Skip{Path: rel, Reason: graph.SkipUnreadable, Detail: err.Error(), Dir: true})
+	}
+	if v.dir != nil {
+		if err := v.dir(rel); err != nil {
+			return err
+		}
 	}
 	depth := len(w.layers)
 	w.pushIgnoreFile(filepath.Join(abs, ".gitignore"), comps, graph.SkipGitignore)
@@ -120,55 +217,42 @@ func (w *Walker) walkDir(ctx context.Context, rel string, comps []string, keep f
 			childRel = rel + "/" + name
 		}
 		childComps := append(comps[:len(comps):len(comps)], name)
-		typ := de.Type()
-		isDir := typ.IsDir()
-
-		if isDir && (defaultIgnoredDirs[name] || w.exclude[childRel]) {
-			if err := skip(graph.Skip{Path: childRel, Reason: graph.SkipDefaultIgnore, Dir: true}); err != nil {
-				return err
-			}
-			continue
-		}
-		if r := w.ignored(childComps, isDir); r != graph.SkipNone {
-			if err := skip(graph.Skip{Path: childRel, Reason: r, Dir: isDir}); err != nil {
-				return err
-			}
-			continue
-		}
-		switch {
-		case isDir:
-			if err := w.walkDir(ctx, childRel, childComps, keep, skip); err != nil {
-				return err
-			}
-		case typ&fs.ModeSymlink != 0:
-			if err := skip(w.classifySymlink(childRel)); err != nil {
-				return err
-			}
-		case typ.IsRegular():
-			info, err := de.Info()
-			if err != nil {
-				if err := skip(graph.Skip{Path: childRel, Reason: graph.SkipUnreadable, Detail: err.Error()}); err != nil {
-					return err
-				}
-				continue
-			}
-			if r, detail := ClassifyPath(childRel, info.Size(), w.opts.MaxFileSize); r != graph.SkipNone {
-				if err := skip(graph.Skip{Path: childRel, Reason: r, Detail: detail}); err != nil {
-					return err
-				}
-				continue
-			}
-			e := Entry{Path: childRel, Lang: LanguageOf(childRel), Size: info.Size(), ModTime: info.ModTime().UnixNano()}
-			if err := keep(e); err != nil {
-				return err
-			}
-		default:
-			if err := skip(graph.Skip{Path: childRel, Reason: graph.SkipSpecial, Detail: typ.String()}); err != nil {
-				return err
-			}
+		if err := w.visit(ctx, childRel, childComps, de, v); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// visit decides about one directory entry: skip it with a reason, enter it
+// (a directory) or keep it (a file).
+func (w *Walker) visit(ctx context.Context, childRel string, childComps []string, de fs.DirEntry, v visitor) error {
+	name := de.Name()
+	typ := de.Type()
+	isDir := typ.IsDir()
+	if isDir && (defaultIgnoredDirs[name] || w.exclude[childRel]) {
+		return v.skip(graph.Skip{Path: childRel, Reason: graph.SkipDefaultIgnore, Dir: true})
+	}
+	if r := w.ignored(childComps, isDir); r != graph.SkipNone {
+		return v.skip(graph.Skip{Path: childRel, Reason: r, Dir: isDir})
+	}
+	switch {
+	case isDir:
+		return w.walkDir(ctx, childRel, childComps, v)
+	case typ&fs.ModeSymlink != 0:
+		return v.skip(w.classifySymlink(childRel))
+	case typ.IsRegular():
+		info, err := de.Info()
+		if err != nil {
+			return v.skip(graph.Skip{Path: childRel, Reason: graph.SkipUnreadable, Detail: err.Error()})
+		}
+		if r, detail := ClassifyPath(childRel, info.Size(), w.opts.MaxFileSize); r != graph.SkipNone {
+			return v.skip(graph.Skip{Path: childRel, Reason: r, Detail: detail})
+		}
+		return v.keep(Entry{Path: childRel, Lang: LanguageOf(childRel), Size: info.Size(), ModTime: info.ModTime().UnixNano()})
+	default:
+		return v.skip(graph.Skip{Path: childRel, Reason: graph.SkipSpecial, Detail: typ.String()})
+	}
 }
 
 // ignored matches comps against the ignore stack, innermost file first,

@@ -103,7 +103,7 @@ func (b *Builder) Begin(ctx context.Context, dir string, fresh bool) error {
 		if b.full {
 			b.trainer = embed.NewTrainer(b.o.PPMI)
 		} else if mf := b.prev[MetaModelFile]; mf != "" {
-			m, err := embed.LoadPPMI(filepath.Join(dir, mf))
+			m, err := loadModel(filepath.Join(dir, mf))
 			if err != nil {
 				return err
 			}
@@ -111,6 +111,36 @@ func (b *Builder) Begin(ctx context.Context, dir string, fresh bool) error {
 		}
 	}
 	return nil
+}
+
+// lastModel keeps the built-in model last loaded by this process: a
+// long-running one (a watcher, a server re-indexing after edits) runs many
+// small incremental generations on the same model. A model file is written
+// once under a name of its own; its size and modification time guard
+// against a name reused after the epoch was rebuilt.
+var lastModel struct {
+	sync.Mutex
+	path        string
+	size, mtime int64
+	m           *embed.PPMI
+}
+
+func loadModel(path string) (*embed.PPMI, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("load embedding model: %w", err)
+	}
+	lastModel.Lock()
+	defer lastModel.Unlock()
+	if lastModel.m != nil && lastModel.path == path && lastModel.size == st.Size() && lastModel.mtime == st.ModTime().UnixNano() {
+		return lastModel.m, nil
+	}
+	m, err := embed.LoadPPMI(path)
+	if err != nil {
+		return nil, err
+	}
+	lastModel.path, lastModel.size, lastModel.mtime, lastModel.m = path, st.Size(), st.ModTime().UnixNano(), m
+	return m, nil
 }
 
 // Text is what a chunk's vector is computed from: its name, path and code.
