@@ -6,6 +6,10 @@ GO      ?= go
 BIN     ?= bin/cairn
 REPO    ?= .
 NAME    ?= Run
+# The PostgreSQL store's tests use this database (.ci/postgres.sh creates it);
+# under make test they fail rather than skip when it cannot be reached.
+CAIRN_TEST_PG ?= postgres://cairn:cairn@127.0.0.1:5432/cairn?sslmode=disable
+export CAIRN_TEST_PG
 
 .PHONY: build run test deps vet bench-index clean
 
@@ -22,7 +26,7 @@ deps:
 
 test: deps
 	$(GO) vet ./...
-	$(GO) test ./...
+	CAIRN_TEST_PG_REQUIRED=1 $(GO) test ./...
 
 bench-index: build
 	bash bench/index/run.sh

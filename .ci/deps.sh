@@ -9,4 +9,6 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
+# PostgreSQL 15 + pgvector for the PostgreSQL store's tests (CAIRN_TEST_PG).
+bash "$(dirname "$0")/postgres.sh"
 echo "deps: ok"
