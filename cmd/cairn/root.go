@@ -82,6 +82,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		mapCmd(g),
 		searchCmd(g),
 		contextCmd(g),
+		serveCmd(g),
 		traceCmd(g),
 	)
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {

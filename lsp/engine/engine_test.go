@@ -234,3 +234,23 @@ func TestWorktreeHead(t *testing.T) {
 		t.Fatalf("no git: %q", got)
 	}
 }
+
+func TestOwners(t *testing.T) {
+	ctx := context.Background()
+	root := enginetest.Repo(t)
+	if got := engine.Owners(ctx, root, "server/server.go"); len(got) != 1 || got[0] != "git:t" {
+		t.Fatalf("owners from git = %v", got)
+	}
+	os.MkdirAll(filepath.Join(root, ".github"), 0o755)
+	os.WriteFile(filepath.Join(root, ".github", "CODEOWNERS"), []byte("# owners\n* @all\n*.py @py-team\n/server/ @srv @ops\nweb/**/*.ts @web\n"), 0o644)
+	for path, want := range map[string]string{
+		"server/server.go": "@srv @ops",
+		"app/serve.py":     "@py-team",
+		"web/client.ts":    "@web",
+		"go.mod":           "@all",
+	} {
+		if got := strings.Join(engine.Owners(ctx, root, path), " "); got != want {
+			t.Errorf("Owners(%s) = %q, want %q", path, got, want)
+		}
+	}
+}

@@ -1,0 +1,37 @@
+// Package lsp serves cairn to editors over the Language Server Protocol
+// (JSON-RPC 2.0 with Content-Length framing, on stdio): go to definition,
+// references, hover (signature, doc, callers count, owners), document and
+// workspace symbols, call hierarchy (prepare, incoming, outgoing) and
+// implementations, all answered from the index through the same engine
+// the MCP server uses (lsp/engine); its subpackage mcp serves agents.
+//
+// # Design
+//
+// The protocol layer is small and owned here (jsonrpc.go): a reader
+// goroutine decodes frames; initialize and shutdown run in order, every
+// other request on its own goroutine with a context that $/cancelRequest
+// or the end of the session cancels; notifications (didOpen, didChange,
+// didSave, didClose) are applied in order. Each request takes an engine
+// snapshot, finds what the identifier under the cursor denotes (the
+// indexed occurrence there and its resolved symbol, else the word under
+// the cursor by name), calls one graph function and converts ranges back.
+//
+// # Positions
+//
+// LSP columns are UTF-16 code units, the index's are bytes: byteCol and
+// utf16Col in position.go are the only conversions, applied to the line as
+// the editor has it (the open buffer) or as it is on disk.
+//
+// # Edits
+//
+// didOpen, didChange and didSave queue the file for re-indexing; after a
+// quiet period (Options.Debounce) the queued paths go through the
+// incremental indexer (engine.Reindex, i.e. indexer.Run with Paths) and
+// the new generation answers the next requests; the server then sends a
+// cairn/indexed notification. The indexer reads files from disk, so an
+// unsaved buffer is reflected once saved (didSave); until then answers
+// come from the last indexed content and positions in an edited buffer may
+// be off by the edit.
+//
+// Errors carry the engine's category in data ({"category": ...}).
+package lsp

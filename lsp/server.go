@@ -1,0 +1,875 @@
+package lsp
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/lsp/engine"
+	"github.com/cairn-dev/cairn/retrieval/fuse"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Root is the repository; "" takes the client's rootUri.
+	Root string
+	// IndexDir is the index directory; "" is <root>/.cairn.
+	IndexDir string
+	// Embedder names the embedder (engine.Options).
+	Embedder string
+	// Debounce delays re-indexing after edits; default 300ms.
+	Debounce time.Duration
+	// Version is reported to the client.
+	Version string
+	Log     *slog.Logger
+}
+
+// Server is one LSP session over a connection.
+type Server struct {
+	opts Options
+	c    *conn
+	eng  *engine.Engine
+
+	mu       sync.Mutex
+	docs     map[string]text // open documents by repository-relative path
+	pending  map[string]bool // paths waiting for re-index
+	timer    *time.Timer
+	inflight map[string]context.CancelFunc
+	shutdown bool
+	wg       sync.WaitGroup
+	reindex  chan struct{}
+}
+
+// Serve runs an LSP session on r/w until the client exits or ctx ends.
+func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
+	opts.Debounce = cmp.Or(opts.Debounce, 300*time.Millisecond)
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{opts: opts, c: newConn(r, w), docs: map[string]text{}, pending: map[string]bool{},
+		inflight: map[string]context.CancelFunc{}, reindex: make(chan struct{}, 1)}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go s.reindexLoop(ctx)
+	defer func() {
+		cancel()
+		s.wg.Wait()
+		if s.eng != nil {
+			s.eng.Close()
+		}
+	}()
+	msgs := make(chan *message)
+	errc := make(chan error, 1)
+	go func() {
+		for {
+			m, err := s.c.read()
+			if err != nil {
+				var re *respError
+				if errors.As(err, &re) && m != nil {
+					s.c.reply(nil, nil, re)
+					continue
+				}
+				errc <- err
+				return
+			}
+			select {
+			case msgs <- m:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case err := <-errc:
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		case m := <-msgs:
+			if m.Method == "exit" {
+				return nil
+			}
+			if m.ID == nil {
+				s.notification(ctx, m)
+				continue
+			}
+			if m.Method == "initialize" || m.Method == "shutdown" {
+				// in order: nothing may run before initialize finished
+				res, err := s.call(ctx, m)
+				s.c.reply(m.ID, res, err)
+				continue
+			}
+			s.wg.Add(1)
+			rctx, rcancel := context.WithCancel(ctx)
+			key := string(*m.ID)
+			s.mu.Lock()
+			s.inflight[key] = rcancel
+			s.mu.Unlock()
+			go func() {
+				defer s.wg.Done()
+				defer rcancel()
+				res, err := s.call(rctx, m)
+				s.mu.Lock()
+				delete(s.inflight, key)
+				s.mu.Unlock()
+				if rctx.Err() != nil && ctx.Err() == nil && err != nil {
+					err = &respError{Code: codeRequestCancelled, Message: "request cancelled"}
+				}
+				s.c.reply(m.ID, res, err)
+			}()
+		}
+	}
+}
+
+func (s *Server) notification(ctx context.Context, m *message) {
+	switch m.Method {
+	case "$/cancelRequest":
+		var p struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			s.mu.Lock()
+			if cancel, ok := s.inflight[string(p.ID)]; ok {
+				cancel()
+			}
+			s.mu.Unlock()
+		}
+	case "textDocument/didOpen":
+		var p didOpenParams
+		if json.Unmarshal(m.Params, &p) == nil {
+			if rel, ok := s.relPath(p.TextDocument.URI); ok {
+				s.mu.Lock()
+				s.docs[rel] = splitText(p.TextDocument.Text)
+				s.mu.Unlock()
+				s.schedule(ctx, rel) // indexes it if it changed since
+			}
+		}
+	case "textDocument/didChange":
+		var p didChangeParams
+		if json.Unmarshal(m.Params, &p) == nil && len(p.ContentChanges) > 0 {
+			if rel, ok := s.relPath(p.TextDocument.URI); ok {
+				s.mu.Lock()
+				s.docs[rel] = splitText(p.ContentChanges[len(p.ContentChanges)-1].Text) // full sync
+				s.mu.Unlock()
+				s.schedule(ctx, rel)
+			}
+		}
+	case "textDocument/didSave":
+		var p struct {
+			TextDocument textDocumentIdentifier `json:"textDocument"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			if rel, ok := s.relPath(p.TextDocument.URI); ok {
+				s.schedule(ctx, rel)
+			}
+		}
+	case "textDocument/didClose":
+		var p struct {
+			TextDocument textDocumentIdentifier `json:"textDocument"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			if rel, ok := s.relPath(p.TextDocument.URI); ok {
+				s.mu.Lock()
+				delete(s.docs, rel)
+				s.mu.Unlock()
+			}
+		}
+	}
+}
+
+// schedule queues rel for re-indexing after the debounce delay.
+func (s *Server) schedule(ctx context.Context, rel string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.eng == nil {
+		return
+	}
+	s.pending[rel] = true
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.timer = time.AfterFunc(s.opts.Debounce, func() {
+		select {
+		case s.reindex <- struct{}{}:
+		default:
+		}
+	})
+}
+
+// reindexLoop runs the incremental indexer on the pending paths, one run at
+// a time; requests keep being answered from the previous generation.
+func (s *Server) reindexLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.reindex:
+		}
+		s.mu.Lock()
+		var paths []string
+		for p := range s.pending {
+			paths = append(paths, p)
+		}
+		clear(s.pending)
+		eng := s.eng
+		s.mu.Unlock()
+		if len(paths) == 0 || eng == nil {
+			continue
+		}
+		slices.Sort(paths)
+		start := time.Now()
+		res, err := eng.Reindex(ctx, paths, 30*time.Second)
+		if err != nil {
+			s.logMessage(1, fmt.Sprintf("cairn: re-indexing %s failed: %v", strings.Join(paths, ", "), err))
+			continue
+		}
+		s.opts.Log.Info("re-indexed", "paths", paths, "parsed", res.Parsed, "took", time.Since(start))
+		s.c.notify("cairn/indexed", map[string]any{"paths": paths, "generation": res.Meta.Generation, "parsed": res.Parsed})
+	}
+}
+
+func (s *Server) logMessage(typ int, msg string) {
+	s.c.notify("window/logMessage", map[string]any{"type": typ, "message": msg})
+}
+
+type handler func(ctx context.Context, snap *engine.Snapshot, params json.RawMessage) (any, error)
+
+func (s *Server) call(ctx context.Context, m *message) (any, *respError) {
+	switch m.Method {
+	case "initialize":
+		return s.initialize(ctx, m.Params)
+	case "shutdown":
+		s.mu.Lock()
+		s.shutdown = true
+		s.mu.Unlock()
+		return nil, nil
+	}
+	s.mu.Lock()
+	eng, down := s.eng, s.shutdown
+	s.mu.Unlock()
+	if eng == nil {
+		return nil, &respError{Code: codeNotInitialized, Message: "initialize first"}
+	}
+	if down {
+		return nil, &respError{Code: codeInvalidRequest, Message: "the server is shutting down"}
+	}
+	h, ok := map[string]handler{
+		"textDocument/definition":           s.definition,
+		"textDocument/references":           s.references,
+		"textDocument/hover":                s.hover,
+		"textDocument/documentSymbol":       s.documentSymbol,
+		"workspace/symbol":                  s.workspaceSymbol,
+		"textDocument/prepareCallHierarchy": s.prepareCallHierarchy,
+		"callHierarchy/incomingCalls":       s.incomingCalls,
+		"callHierarchy/outgoingCalls":       s.outgoingCalls,
+		"textDocument/implementation":       s.implementation,
+	}[m.Method]
+	if !ok {
+		return nil, &respError{Code: codeMethodNotFound, Message: "method not supported: " + m.Method}
+	}
+	snap, err := eng.Acquire(ctx)
+	if err != nil {
+		return nil, toRespError(err)
+	}
+	defer snap.Release()
+	res, err := h(ctx, snap, m.Params)
+	if err != nil {
+		return nil, toRespError(err)
+	}
+	return res, nil
+}
+
+// toRespError maps engine categories to LSP errors; the category travels
+// in data.
+func toRespError(err error) *respError {
+	var re *respError
+	if errors.As(err, &re) {
+		return re
+	}
+	e := engine.Classify(err)
+	code := codeRequestFailed
+	switch e.Category {
+	case engine.InvalidArgument, engine.OutsideRepository:
+		code = codeInvalidParams
+	case engine.Internal:
+		code = codeInternalError
+	}
+	data := map[string]any{"category": e.Category}
+	if len(e.Candidates) > 0 {
+		data["candidates"] = e.Candidates
+	}
+	return &respError{Code: code, Message: e.Error(), Data: data}
+}
+
+func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, *respError) {
+	var p initializeParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, &respError{Code: codeInvalidParams, Message: err.Error()}
+	}
+	root := s.opts.Root
+	if root == "" {
+		u := p.RootURI
+		if u == "" && len(p.WorkspaceFolders) > 0 {
+			u = p.WorkspaceFolders[0].URI
+		}
+		if u != "" {
+			root = uriPath(u)
+		} else {
+			root = p.RootPath
+		}
+	}
+	if root == "" {
+		return nil, &respError{Code: codeInvalidParams, Message: "no rootUri and no --repo: cannot tell which repository to serve"}
+	}
+	eng, err := engine.Open(ctx, engine.Options{Root: root, IndexDir: s.opts.IndexDir, Embedder: s.opts.Embedder, Log: s.opts.Log})
+	if err != nil {
+		return nil, &respError{Code: codeInvalidParams, Message: err.Error()}
+	}
+	s.mu.Lock()
+	if s.eng != nil {
+		s.eng.Close()
+	}
+	s.eng = eng
+	s.mu.Unlock()
+	return map[string]any{
+		"capabilities": map[string]any{
+			"positionEncoding":        "utf-16",
+			"textDocumentSync":        map[string]any{"openClose": true, "change": 1, "save": map[string]any{"includeText": false}},
+			"definitionProvider":      true,
+			"referencesProvider":      true,
+			"hoverProvider":           true,
+			"documentSymbolProvider":  true,
+			"workspaceSymbolProvider": true,
+			"callHierarchyProvider":   true,
+			"implementationProvider":  true,
+		},
+		"serverInfo": map[string]any{"name": "cairn", "version": cmp.Or(s.opts.Version, "dev")},
+	}, nil
+}
+
+// ---- paths and positions
+
+// relPath maps a file URI to a repository-relative path inside the root.
+func (s *Server) relPath(uri string) (string, bool) {
+	s.mu.Lock()
+	eng := s.eng
+	s.mu.Unlock()
+	if eng == nil {
+		return "", false
+	}
+	p := uriPath(uri)
+	if p == "" {
+		return "", false
+	}
+	if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		p = filepath.Join(r, filepath.Base(p))
+	}
+	rel, err := filepath.Rel(eng.Root(), p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+func uriPath(u string) string {
+	pu, err := url.Parse(u)
+	if err != nil || pu.Scheme != "file" {
+		return ""
+	}
+	return filepath.FromSlash(pu.Path)
+}
+
+func (s *Server) uri(root, rel string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(root, filepath.FromSlash(rel)))}).String()
+}
+
+// lines returns a file's current lines: the open buffer, else the disk.
+func (s *Server) lines(root, rel string, cache map[string]text) text {
+	if t, ok := cache[rel]; ok {
+		return t
+	}
+	s.mu.Lock()
+	t, ok := s.docs[rel]
+	s.mu.Unlock()
+	if !ok {
+		if b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
+			t = splitText(string(b))
+		}
+	}
+	cache[rel] = t
+	return t
+}
+
+// rangeOf converts an index range (1-based lines, byte columns) of rel.
+func (s *Server) rangeOf(root, rel string, r graph.Range, cache map[string]text) lspRange {
+	t := s.lines(root, rel, cache)
+	sl, el := int(r.StartLine)-1, int(r.EndLine)-1
+	return lspRange{
+		Start: position{Line: max(sl, 0), Character: utf16Col(t.line(sl), int(r.StartCol))},
+		End:   position{Line: max(el, 0), Character: utf16Col(t.line(el), int(r.EndCol))},
+	}
+}
+
+func (s *Server) loc(root, rel string, r graph.Range, cache map[string]text) location {
+	return location{URI: s.uri(root, rel), Range: s.rangeOf(root, rel, r, cache)}
+}
+
+// at finds what the identifier at a document position denotes: the
+// occurrence there (from the index) and its definitions.
+type target struct {
+	rel  string
+	occ  *graph.Occurrence
+	word string
+	defs []graph.Symbol
+	span graph.Range
+}
+
+func (s *Server) at(ctx context.Context, snap *engine.Snapshot, p textDocumentPositionParams) (*target, error) {
+	rel, ok := s.relPath(p.TextDocument.URI)
+	if !ok {
+		return nil, engine.Errorf(engine.OutsideRepository, "%s is not in the repository", p.TextDocument.URI)
+	}
+	if _, _, err := engine.RepoPath(snap.Root, rel); err != nil {
+		return nil, err
+	}
+	lines := s.lines(snap.Root, rel, map[string]text{})
+	line := lines.line(p.Position.Line)
+	col := byteCol(line, p.Position.Character)
+	t := &target{rel: rel}
+	ff, err := snap.R.FileFacts(ctx, rel)
+	if err == nil {
+		for i := range ff.Occurrences {
+			o := &ff.Occurrences[i]
+			r := o.Range
+			if int(r.StartLine)-1 == p.Position.Line && int(r.StartCol) <= col && col <= int(r.EndCol) {
+				t.occ, t.word, t.span = o, o.Name, r
+				break
+			}
+		}
+	}
+	if t.occ == nil {
+		// not indexed there (the buffer moved on): the word under the cursor
+		st, en := col, col
+		for st > 0 && isIdent(line[st-1]) {
+			st--
+		}
+		for en < len(line) && isIdent(line[en]) {
+			en++
+		}
+		if st == en {
+			return nil, engine.Errorf(engine.NotFound, "no identifier at %s:%d:%d", rel, p.Position.Line+1, p.Position.Character+1)
+		}
+		t.word = line[st:en]
+		ln := uint32(p.Position.Line + 1)
+		t.span = graph.Range{StartLine: ln, EndLine: ln, StartCol: uint32(st), EndCol: uint32(en)}
+	}
+	if t.occ != nil && t.occ.Symbol != "" {
+		t.defs, err = snap.R.SymbolsByID(ctx, t.occ.Symbol)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(t.defs) == 0 {
+		name := t.word
+		if t.occ != nil && t.occ.Qualifier != "" && !strings.ContainsAny(t.occ.Qualifier, "().[] ") {
+			if defs, err := graph.FindDefinitions(ctx, snap.R, t.occ.Qualifier+"."+name); err == nil && len(defs) > 0 {
+				t.defs = defs
+			}
+		}
+		if len(t.defs) == 0 {
+			if t.defs, err = graph.FindDefinitions(ctx, snap.R, name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return t, nil
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// ---- handlers
+
+func (s *Server) definition(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage) (any, error) {
+	var p textDocumentPositionParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, engine.Errorf(engine.InvalidArgument, "%v", err)
+	}
+	t, err := s.at(ctx, snap, p)
+	if err != nil {
+		return nil, err
+	}
+	cache := map[string]text{}
+	out := []location{}
+	for _, d := range t.defs {
+		out = append(out, s.loc(snap.Root, d.Path, d.NameRange, cache))
+	}
+	return out, nil
+}
+
+func (s *Server) references(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage) (any, error) {
+	var p referenceParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, engine.Errorf(engine.InvalidArgument, "%v", err)
+	}
+	t, err := s.at(ctx, snap, p.textDocumentPositionParams)
+	if err != nil {
+		return nil, err
+	}
+	name := t.word
+	ids := map[graph.SymbolID]bool{}
+	for _, d := range t.defs {
+		ids[d.ID] = true
+	}
+	_, refs, err := graph.FindReferences(ctx, snap.R, name, graph.RefOptions{IncludeDefinitions: p.Context.IncludeDeclaration})
+	if err != nil {
+		return nil, err
+	}
+	cache := map[string]text{}
+	out := []location{}
+	for _, r := range refs {
+		if r.Symbol != "" && len(ids) > 0 && !ids[r.Symbol] {
+			continue
+		}
+		out = append(out, s.loc(snap.Root, r.Path, r.Range, cache))
+	}
+	return out, nil
+}
+
+func (s *Server) hover(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage) (any, error) {
+	var p textDocumentPositionParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, engine.Errorf(engine.InvalidArgument, "%v", err)
+	}
+	t, err := s.at(ctx, snap, p)
+	if err != nil {
+		var e *engine.Error
+		if errors.As(err, &e) && e.Category == engine.NotFound {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if len(t.defs) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	for i, d := range t.defs[:min(len(t.defs), 3)] {
+		if i > 0 {
+			b.WriteString("\n---\n")
+		}
+		sig := cmp.Or(d.Signature, d.QualifiedName())
+		fmt.Fprintf(&b, "```%s\n%s\n```\n", d.Lang.String(), sig)
+		if d.Doc != "" {
+			b.WriteString("\n" + d.Doc + "\n")
+		}
+		callers, err := graph.Callers(ctx, snap.R, []graph.SymbolID{d.ID}, graph.TraverseOptions{Depth: 1})
+		if err != nil {
+			return nil, err
+		}
+		rev, stale := snap.Cite(ctx, d.Path)
+		fmt.Fprintf(&b, "\n%s · %d caller%s · `%s:%d` @ %s", d.Kind, len(callers), plural(len(callers)), d.Path, d.Range.StartLine, rev)
+		if stale {
+			b.WriteString(" (stale)")
+		}
+		if owners := engine.Owners(ctx, snap.Root, d.Path); len(owners) > 0 {
+			fmt.Fprintf(&b, " · owners: %s", strings.Join(owners, ", "))
+		}
+		b.WriteString("\n")
+	}
+	if len(t.defs) > 3 {
+		fmt.Fprintf(&b, "\n…and %d more definitions\n", len(t.defs)-3)
+	}
+	h := &hover{}
+	h.Contents.Kind, h.Contents.Value = "markdown", b.String()
+	r := s.rangeOf(snap.Root, t.rel, t.span, map[string]text{})
+	h.Range = &r
+	return h, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func lspKind(k graph.SymbolKind) int {
+	switch k {
+	case graph.KindPackage:
+		return skPackage
+	case graph.KindModule:
+		return skModule
+	case graph.KindNamespace:
+		return skNamespace
+	case graph.KindClass, graph.KindTrait:
+		return skClass
+	case graph.KindStruct, graph.KindUnion:
+		return skStruct
+	case graph.KindInterface:
+		return skInterface
+	case graph.KindEnum:
+		return skEnum
+	case graph.KindEnumMember:
+		return skEnumMember
+	case graph.KindTypeAlias:
+		return skClass
+	case graph.KindFunction, graph.KindMacro:
+		return skFunction
+	case graph.KindMethod:
+		return skMethod
+	case graph.KindConstructor:
+		return skConstructor
+	case graph.KindField:
+		return skField
+	case graph.KindProperty:
+		return skProperty
+	case graph.KindConstant:
+		return skConstant
+	}
+	return skVariable
+}
+
+func (s *Server) documentSymbol(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage) (any, error) {
+	var p struct {
+		TextDocument textDocumentIdentifier `json:"textDocument"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, engine.Errorf(engine.InvalidArgument, "%v", err)
+	}
+	rel, ok := s.relPath(p.TextDocument.URI)
+	if !ok {
+		return nil, engine.Errorf(engine.OutsideRepository, "%s is not in the repository", p.TextDocument.URI)
+	}
+	syms, err := snap.R.SymbolsInFile(ctx, rel)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(syms, func(a, b graph.Symbol) int {
+		return cmp.Or(cmp.Compare(a.Range.StartByte, b.Range.StartByte), cmp.Compare(b.Range.EndByte, a.Range.EndByte))
+	})
+	cache := map[string]text{}
+	// nest by containment: a stack of open ancestors
+	type node struct {
+		sym graph.Symbol
+		ds  *documentSymbol
+	}
+	var roots []*documentSymbol
+	var stack []node
+	for _, sym := range syms {
+		ds := &documentSymbol{Name: sym.Name, Detail: sym.Signature, Kind: lspKind(sym.Kind),
+			Range: s.rangeOf(snap.Root, rel, sym.Range, cache), SelectionRange: s.rangeOf(snap.Root, rel, sym.NameRange, cache)}
+		for len(stack) > 0 && !stack[len(stack)-1].sym.Range.Contains(sym.Range) {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) == 0 {
+			roots = append(roots, ds)
+		} else {
+			parent := stack[len(stack)-1].ds
+			parent.Children = append(parent.Children, *ds)
+			ds = &parent.Children[len(parent.Children)-1]
+		}
+		stack = append(stack, node{sym, ds})
+	}
+	out := make([]documentSymbol, 0, len(roots))
+	for _, r := range roots {
+		out = append(out, *r)
+	}
+	return out, nil
+}
+
+func (s *Server) workspaceSymbol(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage) (any, error) {
+	var p struct {
+		Query string `json:"query"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, engine.Errorf(engine.InvalidArgument, "%v", err)
+	}
+	const most = 100
+	var syms []graph.Symbol
+	var err error
+	q := strings.TrimSpace(p.Query)
+	if q == "" {
+		syms, _, err = graph.Central(ctx, snap.R, "", most)
+	} else {
+		syms, err = graph.FindDefinitions(ctx, snap.R, q)
+		if err == nil && len(syms) < most {
+			var res fuse.Result
+			res, err = snap.Search.Search(ctx, q, fuse.Options{Limit: 50, Files: 1, Only: []string{fuse.GenSymbol}})
+			seen := map[graph.SymbolID]bool{}
+			for _, d := range syms {
+				seen[d.ID] = true
+			}
+			for _, h := range res.Hits {
+				if h.SymbolID == "" || seen[h.SymbolID] {
+					continue
+				}
+				seen[h.SymbolID] = true
+				more, _ := snap.R.SymbolsByID(ctx, h.SymbolID)
+				syms = append(syms, more...)
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	cache := map[string]text{}
+	out := []symbolInformation{}
+	for _, d := range syms[:min(len(syms), most)] {
+		out = append(out, symbolInformation{Name: d.Name, Kind: lspKind(d.Kind), ContainerName: d.Container,
+			Location: s.loc(snap.Root, d.Path, d.NameRange, cache)})
+	}
+	return out, nil
+}
+
+func (s *Server) item(snap *engine.Snapshot, d *graph.Symbol, cache map[string]text) callHierarchyItem {
+	data, _ := json.Marshal(map[string]string{"symbol_id": string(d.ID)})
+	return callHierarchyItem{Name: d.QualifiedName(), Kind: lspKind(d.Kind), Detail: d.Signature, URI: s.uri(snap.Root, d.Path),
+		Range: s.rangeOf(snap.Root, d.Path, d.Range, cache), SelectionRange: s.rangeOf(snap.Root, d.Path, d.NameRange, cache), Data: data}
+}
+
+func (s *Server) prepareCallHierarchy(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage) (any, error) {
+	var p textDocumentPositionParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, engine.Errorf(engine.InvalidArgument, "%v", err)
+	}
+	t, err := s.at(ctx, snap, p)
+	if err != nil {
+		return nil, err
+	}
+	cache := map[string]text{}
+	out := []callHierarchyItem{}
+	for i := range t.defs {
+		out = append(out, s.item(snap, &t.defs[i], cache))
+	}
+	return out, nil
+}
+
+// itemSymbol reads the symbol id a call-hierarchy item carries.
+func itemSymbol(raw json.RawMessage) (graph.SymbolID, error) {
+	var p struct {
+		Item struct {
+			Data struct {
+				SymbolID string `json:"symbol_id"`
+			} `json:"data"`
+		} `json:"item"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil || p.Item.Data.SymbolID == "" {
+		return "", engine.Errorf(engine.InvalidArgument, "call hierarchy item without cairn data: prepare it first")
+	}
+	return graph.SymbolID(p.Item.Data.SymbolID), nil
+}
+
+func (s *Server) calls(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage, dir graph.Direction) (map[graph.SymbolID][]graph.Edge, []graph.SymbolID, error) {
+	id, err := itemSymbol(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	edges, err := snap.R.Edges(ctx, []graph.SymbolID{id}, dir, graph.EdgeCalls)
+	if err != nil {
+		return nil, nil, err
+	}
+	by := map[graph.SymbolID][]graph.Edge{}
+	var order []graph.SymbolID
+	for _, e := range edges {
+		other := e.From
+		if dir == graph.Out {
+			other = e.To
+		}
+		if _, ok := by[other]; !ok {
+			order = append(order, other)
+		}
+		by[other] = append(by[other], e)
+	}
+	return by, order, nil
+}
+
+func (s *Server) incomingCalls(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage) (any, error) {
+	by, order, err := s.calls(ctx, snap, raw, graph.In)
+	if err != nil {
+		return nil, err
+	}
+	cache := map[string]text{}
+	out := []callHierarchyIncomingCall{}
+	for _, from := range order {
+		defs, err := snap.R.SymbolsByID(ctx, from)
+		if err != nil {
+			return nil, err
+		}
+		if len(defs) == 0 {
+			continue // file-level code: no item to show
+		}
+		c := callHierarchyIncomingCall{From: s.item(snap, &defs[0], cache)}
+		for _, e := range by[from] {
+			c.FromRanges = append(c.FromRanges, s.rangeOf(snap.Root, e.Path, e.Range, cache))
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func (s *Server) outgoingCalls(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage) (any, error) {
+	by, order, err := s.calls(ctx, snap, raw, graph.Out)
+	if err != nil {
+		return nil, err
+	}
+	cache := map[string]text{}
+	out := []callHierarchyOutgoingCall{}
+	for _, to := range order {
+		defs, err := snap.R.SymbolsByID(ctx, to)
+		if err != nil {
+			return nil, err
+		}
+		if len(defs) == 0 {
+			continue // outside the index
+		}
+		c := callHierarchyOutgoingCall{To: s.item(snap, &defs[0], cache)}
+		for _, e := range by[to] {
+			c.FromRanges = append(c.FromRanges, s.rangeOf(snap.Root, e.Path, e.Range, cache))
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func (s *Server) implementation(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage) (any, error) {
+	var p textDocumentPositionParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, engine.Errorf(engine.InvalidArgument, "%v", err)
+	}
+	t, err := s.at(ctx, snap, p)
+	if err != nil {
+		return nil, err
+	}
+	var ids []graph.SymbolID
+	for _, d := range t.defs {
+		ids = append(ids, d.ID)
+	}
+	hops, err := graph.Implementations(ctx, snap.R, ids, 5)
+	if err != nil {
+		return nil, err
+	}
+	cache := map[string]text{}
+	out := []location{}
+	for _, h := range hops {
+		if h.Def != nil {
+			out = append(out, s.loc(snap.Root, h.Def.Path, h.Def.NameRange, cache))
+		}
+	}
+	return out, nil
+}
