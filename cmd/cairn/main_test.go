@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -20,6 +21,12 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CAIRN_INDEX_DIR", "")
+			// the fixture applications of testdata/apps, for scripts to copy
+			apps, err := filepath.Abs(filepath.Join("..", "..", "testdata", "apps"))
+			if err != nil {
+				return err
+			}
+			env.Setenv("APPS", apps)
 			return nil
 		},
 	})

@@ -179,7 +179,10 @@ func (t *tracer) persistGaps() ([]Gap, error) {
 			if w.Access != "write" || w.Load || w.carrier == nil || w.carrier.Kind != "field" || w.carrier.Table != col.Table || w.Func == nil || w.Func.ID == "" {
 				continue
 			}
-			reach, err := t.reachable(w.Func.ID, 4)
+			if !fromEntry(w) {
+				continue // nothing known calls it: whether a caller stores it is unknown
+			}
+			reach, err := t.around(w.Func.ID, 3)
 			if err != nil {
 				return nil, err
 			}
@@ -229,6 +232,52 @@ func funcName(f *Func) string {
 		return "?"
 	}
 	return f.Name
+}
+
+// fromEntry: some entry point other than the function itself reaches the
+// site, or the site is in an entry point.
+func fromEntry(s *Site) bool {
+	for _, p := range s.Paths {
+		if p.Entry.Kind != "root" || len(p.Hops) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// around is what may run with id on the stack: its callers up to depth
+// levels, and everything they and id call, depth levels down. A value set
+// in a setter is stored when the setter's caller goes on to save it.
+func (t *tracer) around(id graph.SymbolID, depth int) (map[graph.SymbolID]bool, error) {
+	ups := map[graph.SymbolID]bool{id: true}
+	frontier := []graph.SymbolID{id}
+	for d := 0; d < depth && len(frontier) > 0; d++ {
+		var next []graph.SymbolID
+		for _, f := range frontier {
+			es, err := t.r.Edges(t.ctx, []graph.SymbolID{f}, graph.In, graph.EdgeCalls)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range es {
+				if !ups[e.From] {
+					ups[e.From] = true
+					next = append(next, e.From)
+				}
+			}
+		}
+		frontier = next
+	}
+	out := map[graph.SymbolID]bool{}
+	for a := range ups {
+		r, err := t.reachable(a, depth)
+		if err != nil {
+			return nil, err
+		}
+		for k := range r {
+			out[k] = true
+		}
+	}
+	return out, nil
 }
 
 // reachable is id and what it calls, depth levels down.

@@ -77,8 +77,9 @@ func typeMatches(container, qual string) bool {
 	if i := strings.LastIndexByte(qual, '.'); i >= 0 {
 		qual = qual[i+1:]
 	}
-	a, b := normalize(container), normalize(qual)
-	return a == b || singular(a) == singular(b)
+	a, b := singular(normalize(container)), singular(normalize(qual))
+	// a table named after its app or schema too: "bank_account" ~ Account
+	return a == b || strings.HasSuffix(a, " "+b) || strings.HasSuffix(b, " "+a)
 }
 
 // singular strips a plural ending from the last word of a normalized name.

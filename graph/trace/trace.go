@@ -89,6 +89,9 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 	if err := t.textSites(); err != nil {
 		return nil, err
 	}
+	if err := t.skippedFiles(); err != nil {
+		return nil, err
+	}
 	if len(t.carriers) == 0 && len(t.sites) == 0 {
 		return nil, fmt.Errorf("%w: no field, column, key or config entry spells %q", ErrNoTarget, t.target)
 	}
@@ -226,9 +229,16 @@ func (t *tracer) findCarriers() error {
 			return err
 		}
 		for _, s := range ss {
-			if !seen[s.ID] && fieldKind(s.Kind) && normalize(s.Name) == t.key {
-				seen[s.ID] = true
+			if seen[s.ID] || normalize(s.Name) != t.key {
+				continue
+			}
+			seen[s.ID] = true
+			switch {
+			case fieldKind(s.Kind):
 				cands = append(cands, s)
+			case s.Kind.IsCallable() && s.Container != "":
+				// a builder or fluent accessor named like the field: status("new")
+				accessors = append(accessors, s)
 			}
 		}
 	}
@@ -253,12 +263,6 @@ func (t *tracer) findCarriers() error {
 					return t.findCarriers()
 				}
 			}
-		}
-	}
-	primary := 0
-	for i := range cands {
-		if t.qual == "" || typeMatches(cands[i].Container, t.qual) {
-			primary++
 		}
 	}
 	for i := range cands {
@@ -327,7 +331,16 @@ func (t *tracer) symbolSites() error {
 				case o.Symbol != "":
 					continue // something else of the same name
 				default:
-					cs := t.byName[name]
+					// a call names an accessor; anything else a field
+					var cs []*Carrier
+					for _, c := range t.byName[name] {
+						if (c.Kind == "accessor") == (o.Role&graph.RoleCall != 0) {
+							cs = append(cs, c)
+						}
+					}
+					if len(cs) == 0 {
+						continue
+					}
 					if len(cs) == 1 {
 						c = cs[0]
 					} else {
@@ -348,7 +361,7 @@ func (t *tracer) unresolvedCarrier(name string, cs []*Carrier) *Carrier {
 	for _, c := range cs {
 		owners = append(owners, c.container)
 	}
-	return &Carrier{Kind: "field", Name: name + " (one of " + strings.Join(owners, ", ") + ")"}
+	return &Carrier{Kind: cs[0].Kind, Name: name + " (one of " + strings.Join(owners, ", ") + ")"}
 }
 
 // loadCalls fill their pointer arguments from storage or the wire.
@@ -640,4 +653,26 @@ func (t *tracer) persistedTypes() {
 			}
 		}
 	}
+}
+
+// skippedFiles reports files the index left out for their size or lines
+// (or could not read) that may hold the key: the trace cannot speak for
+// them, so its "none" becomes "unknown".
+func (t *tracer) skippedFiles() error {
+	skips, err := t.r.Skips(t.ctx)
+	if err != nil {
+		return err
+	}
+	for _, sk := range skips {
+		switch sk.Reason {
+		case graph.SkipOversized, graph.SkipLongLines:
+			src := t.readFile(sk.Path)
+			if src != nil && len(src) <= 64<<20 && t.mentions(src) {
+				t.unknown = append(t.unknown, fmt.Sprintf("%s: not indexed (%s), mentions the key", sk.Path, sk.Reason))
+			}
+		case graph.SkipUnreadable:
+			t.unknown = append(t.unknown, fmt.Sprintf("%s: not indexed (%s), not searched", sk.Path, sk.Reason))
+		}
+	}
+	return nil
 }

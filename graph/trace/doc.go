@@ -1,0 +1,52 @@
+// Package trace answers "who writes this value and who reads it back,
+// through which call paths, and where does its path break?" for a field,
+// a database column, a JSON or map key, a config key or a variable.
+//
+// A value has several representations, which this package calls carriers:
+// the struct field Task.ArtifactURL, the column tasks.artifact_url, the
+// JSON key "artifact_url" of a response type, the TypeScript member
+// TaskDTO.artifact_url, the client-side TaskState.artifactUrl. They are
+// found by one normalized key (the words of the name, so every casing
+// convention meets) among the indexed definitions, plus tags (json, db,
+// gorm) read from the field's line. Sites come from two sources:
+//
+//   - the index's occurrences of each carrier, with their roles (writes
+//     include assignments, compound assignments, struct and object literal
+//     keys; a field whose address is passed to a call is written through
+//     the pointer, and Scan(&t.F) is a load from the query result), and
+//     calls of setters, getters and builder steps named after the key;
+//   - a scan of the files whose text holds the key (the text index says
+//     which; without one every file is read) for SQL statements (UPDATE …
+//     SET, INSERT INTO … (cols), ON CONFLICT DO UPDATE, SELECT lists and
+//     WHERE clauses, CREATE TABLE and ALTER TABLE ADD COLUMN), map and dict
+//     keys, query-builder and ORM calls (Set("col"), .update(col=…),
+//     objects.create(col=…)) and config file entries (YAML nesting
+//     followed through indentation).
+//
+// Each site gets the call paths that reach it from entry points: found by a
+// breadth-first walk up the call graph, an entry being an HTTP route (a
+// registration such as mux.HandleFunc("GET /x", h.F), a decorator or
+// annotation), main, a CLI command, a job, a test, a UI event handler or a
+// route loader, or a function nothing calls. The walk crosses from an HTTP
+// handler to the client code whose fetch/axios request matches its route
+// (method and path, parameters as wildcards), so a path can start at a
+// button in the front end and end at a SQL SELECT in the back end.
+//
+// Flows are then walked down from each entry in call order, keeping the
+// functions that touch the value or lead to one that does; flows that only
+// lead into another's entry, or cover the same functions from a less
+// specific entry, are folded into it. Gaps are found by four rules:
+//
+//   - dropped: a mapper reads fields of one carrier's type and writes the
+//     same-named fields of another's, but not this one;
+//   - not-persisted: a field of a type stored in a table is set in memory
+//     (not loaded) and no write of the column, nor a whole-object save, can
+//     run with the writer on the stack (its callers and what they call);
+//   - never-written: a column is read and nothing writes it, or a client
+//     reads a wire field whose server-side producer is never set;
+//   - never-read: a field is written and nothing reads or serializes it.
+//
+// Every site, hop and gap carries a confidence or certainty; when files
+// that mention the key could not be analysed (parse failures, files left
+// out for size), the gaps say "unknown" rather than claiming "none".
+package trace

@@ -1,0 +1,292 @@
+package trace_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/trace"
+	"github.com/cairn-dev/cairn/indexer"
+)
+
+// indexTree indexes root into a fresh store and opens it.
+func indexTree(t *testing.T, root string) *embedded.Store {
+	t.Helper()
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "idx")
+	w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := indexer.Run(ctx, w, indexer.Options{Root: root, StateDir: dir, NoSCIPDiscovery: true}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := embedded.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func locs(ss []trace.Site) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, fmt.Sprintf("%s:%d", s.Path, s.Line))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func fields(comment, key string) ([]string, bool) {
+	for _, line := range strings.Split(comment, "\n") {
+		if v, ok := strings.CutPrefix(line, key+":"); ok {
+			return strings.Fields(v), true
+		}
+	}
+	return nil, false
+}
+
+// TestFixtures runs the per-language fixtures in testdata: each names a
+// target and the exact write and read sites (path:line) and gaps a trace
+// must find.
+func TestFixtures(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no fixtures")
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := t.TempDir()
+			for _, af := range ar.Files {
+				p := filepath.Join(root, af.Name)
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, af.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s := indexTree(t, root)
+			comment := string(ar.Comment)
+			target, _ := fields(comment, "target")
+			res, err := trace.Trace(context.Background(), s, target[0], trace.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text bytes.Buffer
+			res.WriteText(&text)
+			check := func(kind string, got []string) {
+				want, ok := fields(comment, kind)
+				if !ok {
+					return
+				}
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Errorf("%s:\n got  %v\n want %v\n%s", kind, got, want, text.String())
+				}
+			}
+			check("writes", locs(res.Writes))
+			check("reads", locs(res.Reads))
+			if want, ok := fields(comment, "gaps"); ok {
+				var got []string
+				for _, g := range res.Gaps {
+					got = append(got, fmt.Sprintf("%s@%s:%d", g.Kind, g.Path, g.Line))
+				}
+				slices.Sort(got)
+				if len(want) == 1 && want[0] == "none" {
+					want = nil
+				}
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Errorf("gaps:\n got  %v\n want %v\n%s", got, want, text.String())
+				}
+			}
+		})
+	}
+}
+
+// appTrace indexes a fixture application and traces the artifact field.
+func appTrace(t *testing.T, app, target string) *trace.Result {
+	t.Helper()
+	s := indexTree(t, filepath.Join("..", "..", "testdata", "apps", app))
+	res, err := trace.Trace(context.Background(), s, target, trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// stepNames lists a flow's functions in order.
+func stepNames(f trace.Flow) []string {
+	var out []string
+	for _, s := range f.Steps {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+func flowOf(res *trace.Result, kind, entry string) *trace.Flow {
+	for i, f := range res.Flows {
+		if f.Kind == kind && strings.Contains(f.Entry.Label, entry) {
+			return &res.Flows[i]
+		}
+	}
+	return nil
+}
+
+// TestArtifactDropped: the response mapper drops the artifact URL. The
+// trace shows the write path (completion handler → SQL UPDATE), the read
+// path from the route loader through the HTTP route, the query, the
+// mapper, the client store and the renderer, and the gap at the mapper.
+func TestArtifactDropped(t *testing.T) {
+	res := appTrace(t, "artifact-dropped", "Task.ArtifactURL")
+	var text bytes.Buffer
+	res.WriteText(&text)
+	w := flowOf(res, "write", "POST /tasks/{id}/complete")
+	if w == nil {
+		t.Fatalf("no write flow from the completion route:\n%s", text.String())
+	}
+	if got := stepNames(*w); !slices.Equal(got, []string{"Handler.CompleteTask", "Store.CompleteTask"}) {
+		t.Errorf("write path %v", got)
+	}
+	if !slices.ContainsFunc(w.Steps[1].Does, func(d string) bool { return strings.Contains(d, "SQL UPDATE tasks") }) {
+		t.Errorf("write path does not end in the UPDATE: %v", w.Steps[1].Does)
+	}
+	r := flowOf(res, "read", "loadTaskRoute")
+	if r == nil {
+		t.Fatalf("no read flow from the route loader:\n%s", text.String())
+	}
+	want := []string{"loadTaskRoute", "fetchTask", "Handler.GetTask", "Store.LoadTask", "ToResponse", "TaskStore.setTask", "renderTask"}
+	if got := stepNames(*r); !slices.Equal(got, want) {
+		t.Errorf("read path\n got  %v\n want %v", got, want)
+	}
+	if r.Steps[2].Via != "http GET /tasks/{id}" {
+		t.Errorf("the client reaches the handler via %q", r.Steps[2].Via)
+	}
+	if !slices.ContainsFunc(r.AlsoFrom, func(e trace.Entry) bool { return e.Kind == "ui" && e.Func.Name == "onRefreshClick" }) {
+		t.Errorf("the refresh button does not lead into the read path: %+v", r.AlsoFrom)
+	}
+	if len(res.Gaps) == 0 || res.Gaps[0].Kind != "dropped" || res.Gaps[0].Path != "server/mapper.go" || res.Gaps[0].Func.Name != "ToResponse" {
+		t.Fatalf("first gap is not the mapper:\n%s", text.String())
+	}
+	if r.Steps[4].Gap == "" {
+		t.Errorf("the mapper step is not marked as the gap")
+	}
+	for _, g := range res.Gaps {
+		if g.Kind == "not-persisted" {
+			t.Errorf("the artifact is persisted here, yet: %s", g.Message)
+		}
+		if g.Certainty != "certain" {
+			t.Errorf("gap certainty %q with every file analysed", g.Certainty)
+		}
+	}
+}
+
+// TestArtifactUnsaved: the mapper is right but the completion handler
+// sets the URL on a loaded copy and never stores it: the trace points at
+// that write and at the UPDATE that leaves the column out.
+func TestArtifactUnsaved(t *testing.T) {
+	res := appTrace(t, "artifact-unsaved", "Task.ArtifactURL")
+	var text bytes.Buffer
+	res.WriteText(&text)
+	if len(res.Gaps) == 0 {
+		t.Fatalf("no gap:\n%s", text.String())
+	}
+	g := res.Gaps[0]
+	if g.Kind != "not-persisted" || g.Path != "server/handlers.go" || g.Line != 31 || g.Func.Name != "Handler.CompleteTask" {
+		t.Fatalf("first gap %+v, want not-persisted at server/handlers.go:31\n%s", g, text.String())
+	}
+	if !slices.ContainsFunc(g.Evidence, func(l trace.Loc) bool { return l.Path == "server/store.go" && l.Line == 12 }) {
+		t.Errorf("the gap does not cite the UPDATE that leaves the column out: %+v", g.Evidence)
+	}
+	for _, g := range res.Gaps {
+		if g.Kind == "dropped" {
+			t.Errorf("the mapper copies the field, yet: %s", g.Message)
+		}
+	}
+	if flowOf(res, "write", "POST /tasks/{id}/complete") == nil {
+		t.Errorf("no write flow from the completion route")
+	}
+}
+
+// TestUnknownWhenNotAnalysed: a file that mentions the key but could not
+// be parsed turns "none" into "unknown".
+func TestUnknownWhenNotAnalysed(t *testing.T) {
+	root := t.TempDir()
+	src := filepath.Join("..", "..", "testdata", "apps", "artifact-unsaved")
+	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	// a Go file the indexer leaves out for its size, which may well store
+	// the artifact
+	big := "package main\n\nfunc save(t *Task) { db.Exec(`UPDATE tasks SET artifact_url = $1`, t.ArtifactURL) }\n" + strings.Repeat("// padding\n", 200000)
+	os.WriteFile(filepath.Join(root, "server", "worker.go"), []byte(big), 0o644)
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "idx")
+	w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := indexer.Run(ctx, w, indexer.Options{Root: root, StateDir: dir, NoSCIPDiscovery: true, MaxFileSize: 1 << 20}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := embedded.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := trace.Trace(ctx, s, "Task.ArtifactURL", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Unknown) == 0 || !strings.Contains(res.Unknown[0], "server/worker.go") {
+		t.Fatalf("files that were not analysed are not reported: %v", res.Unknown)
+	}
+	if len(res.Gaps) == 0 {
+		t.Fatalf("no gaps")
+	}
+	for _, g := range res.Gaps {
+		if g.Certainty != "unknown" {
+			t.Errorf("gap %s is %q although files mentioning the key were not analysed", g.Kind, g.Certainty)
+		}
+	}
+}
+
+// TestRenderings: JSON round-trips; Mermaid and DOT name the gap step.
+func TestRenderings(t *testing.T) {
+	res := appTrace(t, "artifact-dropped", "tasks.artifact_url")
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back trace.Result
+	if err := json.Unmarshal(b, &back); err != nil || len(back.Flows) != len(res.Flows) {
+		t.Fatalf("json round trip: %v", err)
+	}
+	var m, d bytes.Buffer
+	res.WriteMermaid(&m)
+	res.WriteDot(&d)
+	if !strings.HasPrefix(m.String(), "flowchart LR") || !strings.Contains(m.String(), "ToResponse") || !strings.Contains(m.String(), "stroke:#d00") {
+		t.Errorf("mermaid:\n%s", m.String())
+	}
+	if !strings.HasPrefix(d.String(), "digraph trace {") || !strings.Contains(d.String(), "color=red") {
+		t.Errorf("dot:\n%s", d.String())
+	}
+	if _, err := trace.Trace(context.Background(), nil, " ", trace.Options{}); err == nil {
+		t.Errorf("an empty target is accepted")
+	}
+	_ = graph.ConfPrecise
+}
