@@ -84,6 +84,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		contextCmd(g),
 		serveCmd(g),
 		traceCmd(g),
+		impactCmd(g),
 	)
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil {

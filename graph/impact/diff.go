@@ -1,0 +1,224 @@
+package impact
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cairn-dev/cairn/graph"
+)
+
+// Diff selects the changes to analyse: against a revision, the staged
+// changes, or (neither) the working tree's changes against HEAD.
+type Diff struct {
+	Rev    string
+	Staged bool
+}
+
+func (d Diff) String() string {
+	switch {
+	case d.Staged:
+		return "staged changes"
+	case d.Rev != "":
+		return "changes since " + d.Rev
+	}
+	return "working-tree changes"
+}
+
+// hunk is a changed line range of a file, on the new side (and the old
+// side, for lines that only went away).
+type hunk struct {
+	path               string
+	newStart, newCount int
+	oldStart, oldCount int
+	deleted            bool // the whole file
+}
+
+var reHunk = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+
+// parseDiff reads `git diff --unified=0` output.
+func parseDiff(out []byte) []hunk {
+	var hs []hunk
+	cur, old := "", ""
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "--- "):
+			old = strings.TrimPrefix(strings.TrimPrefix(line[4:], "a/"), "\"")
+		case strings.HasPrefix(line, "+++ "):
+			cur = strings.TrimPrefix(line[4:], "b/")
+			if cur == "/dev/null" && old != "/dev/null" {
+				hs = append(hs, hunk{path: old, deleted: true})
+				cur = ""
+			}
+		case strings.HasPrefix(line, "@@") && cur != "" && cur != "/dev/null":
+			m := reHunk.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			atoi := func(s string, def int) int {
+				if s == "" {
+					return def
+				}
+				n, _ := strconv.Atoi(s)
+				return n
+			}
+			hs = append(hs, hunk{path: cur, oldStart: atoi(m[1], 0), oldCount: atoi(m[2], 1), newStart: atoi(m[3], 0), newCount: atoi(m[4], 1)})
+		}
+	}
+	return hs
+}
+
+// ForDiff analyses the impact of a diff: the symbols whose definitions
+// hold changed lines (the innermost function, method or type), as the
+// index knows them.
+func ForDiff(ctx context.Context, r graph.Reader, d Diff, o Options) (*Result, error) {
+	m, err := r.Meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	root := cmp.Or(o.Root, m.Root)
+	args := []string{"-C", root, "diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames"}
+	switch {
+	case d.Staged:
+		args = append(args, "--cached")
+	case d.Rev != "":
+		if strings.HasPrefix(d.Rev, "-") {
+			return nil, fmt.Errorf("revision %q: not a revision", d.Rev)
+		}
+		args = append(args, d.Rev)
+	default:
+		args = append(args, "HEAD")
+	}
+	args = append(args, "--")
+	cmd := exec.CommandContext(ctx, "git", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return nil, fmt.Errorf("git diff (%s): %s", d, strings.TrimSpace(stderr.String()))
+		}
+		return nil, fmt.Errorf("git diff: %w", err)
+	}
+	hunks := parseDiff(out)
+	var syms []graph.Symbol
+	var removed, warnings []string
+	seen := map[graph.SymbolID]bool{}
+	byFile := map[string][]hunk{}
+	var order []string
+	for _, h := range hunks {
+		if _, ok := byFile[h.path]; !ok {
+			order = append(order, h.path)
+		}
+		byFile[h.path] = append(byFile[h.path], h)
+	}
+	for _, p := range order {
+		f, err := r.File(ctx, p)
+		if errors.Is(err, graph.ErrNotFound) {
+			if !byFile[p][0].deleted {
+				warnings = append(warnings, p+": changed but not in the index (new, skipped or the index is older): re-index to see its symbols")
+			} else {
+				removed = append(removed, p+": deleted (not in the index)")
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !f.Status.Analysed() {
+			warnings = append(warnings, fmt.Sprintf("%s: %s, its symbols are unknown", p, f.Status))
+		}
+		defs, err := r.SymbolsInFile(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range byFile[p] {
+			if h.deleted {
+				for _, s := range defs {
+					if !seen[s.ID] && s.Parent < 0 {
+						seen[s.ID] = true
+						s.Doc = "file deleted"
+						syms = append(syms, s)
+					}
+				}
+				removed = append(removed, p+": deleted")
+				continue
+			}
+			lo, hi := h.newStart, h.newStart+h.newCount-1
+			why := fmt.Sprintf("lines %d-%d changed", lo, hi)
+			if h.newCount == 0 {
+				// lines only removed: the definition around the spot
+				lo, hi = max(h.newStart, 1), max(h.newStart, 1)
+				why = fmt.Sprintf("lines %d-%d removed (old side)", h.oldStart, h.oldStart+h.oldCount-1)
+			}
+			best := innermost(defs, lo, hi)
+			if len(best) == 0 {
+				removed = append(removed, fmt.Sprintf("%s: %s outside any definition", p, why))
+			}
+			for _, s := range best {
+				if !seen[s.ID] {
+					seen[s.ID] = true
+					s.Doc = why
+					syms = append(syms, s)
+				}
+			}
+		}
+	}
+	if m.Dirty || d.Rev != "" {
+		warnings = append(warnings, "line numbers are mapped onto the indexed content; re-index first if the worktree changed since")
+	}
+	if len(syms) == 0 {
+		res := &Result{Target: d.String(), Revision: m.Revision, Dirty: m.Dirty, Removed: removed, Warnings: warnings,
+			Changed: []Symbol{}, Dependents: []Symbol{}, Tests: []Test{}, Commands: []string{}, Packages: []string{}}
+		res.Risk = Risk{Level: "low", Reasons: []string{"no indexed definition changed"}}
+		return res, nil
+	}
+	res, err := Analyze(ctx, r, syms, o)
+	if err != nil {
+		return nil, err
+	}
+	res.Target, res.Removed = d.String(), removed
+	res.Warnings = append(warnings, res.Warnings...)
+	return res, nil
+}
+
+// innermost returns the smallest definitions (callables and types, then
+// anything) overlapping lines lo..hi: for each overlapped line, the
+// deepest definition holding it.
+func innermost(defs []graph.Symbol, lo, hi int) []graph.Symbol {
+	var out []graph.Symbol
+	seen := map[int]bool{}
+	for line := lo; line <= hi; line++ {
+		bi := -1
+		for i := range defs {
+			s := &defs[i]
+			if int(s.Range.StartLine) > line || int(s.Range.EndLine) < line {
+				continue
+			}
+			if !(s.Kind.IsCallable() || s.Kind.IsType() || s.Kind == graph.KindField || s.Kind == graph.KindVariable || s.Kind == graph.KindConstant) {
+				continue
+			}
+			if bi < 0 || s.Range.EndByte-s.Range.StartByte < defs[bi].Range.EndByte-defs[bi].Range.StartByte {
+				bi = i
+			}
+		}
+		if bi >= 0 && !seen[bi] {
+			seen[bi] = true
+			out = append(out, defs[bi])
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.StartByte < out[j].Range.StartByte })
+	return out
+}

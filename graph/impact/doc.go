@@ -1,0 +1,28 @@
+// Package impact answers "what breaks if this changes?" for a symbol or a
+// diff.
+//
+// The changed symbols are either the definitions a name resolves to or,
+// for a diff (git diff --unified=0 against a revision, the index or HEAD),
+// the innermost definitions whose lines the hunks touch, on the indexed
+// content. From them a breadth-first walk follows dependency edges
+// backwards (calls, references, type uses, reads, writes), each symbol
+// once at its shallowest depth with the weakest confidence on its way and
+// whether an ambiguous edge was crossed. A method is also reached through
+// the interface or base methods it implements or overrides, since their
+// callers dispatch to it; implementations and overrides of the changed
+// symbols are listed apart, as they share the contract.
+//
+// Dependents are listed to Depth levels; the walk goes on (calls and
+// references only) to TestDepth looking for tests, because a test that
+// reaches the change through helpers exercises it. Tests come with
+// selectors in their runner's terms — go test -run patterns per package
+// (from the nearest go.mod; a TestMain that reaches the change selects the
+// whole package; benchmarks go to -bench), pytest node ids, Maven or
+// Gradle test filters, cargo test names, test files for JavaScript runners
+// — grouped into commands that run exactly the affected tests.
+//
+// Owners come from CODEOWNERS (.github/, the root, docs/ or .gitlab/;
+// gitignore-style patterns, the last match wins). The risk summary scores
+// fan-in, public API, breadth, shared contracts and dependents with no
+// test above them, and says why.
+package impact

@@ -1,0 +1,449 @@
+package impact
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cairn-dev/cairn/graph"
+)
+
+// Options bound an impact analysis.
+type Options struct {
+	// Depth is how many levels of dependents are listed (default 3).
+	Depth int
+	// TestDepth is how far up the graph tests are looked for (default 8):
+	// a test that reaches a changed symbol through a helper chain still
+	// exercises it.
+	TestDepth int
+	// Root is the worktree (default: the root the index was built from);
+	// CODEOWNERS, go.mod and package.json are read from it.
+	Root string
+	// Limit caps the symbols visited (default 20,000).
+	Limit int
+}
+
+// Symbol is a changed or dependent symbol.
+type Symbol struct {
+	Name    string         `json:"name"`
+	ID      graph.SymbolID `json:"symbol"`
+	Kind    string         `json:"kind"`
+	Path    string         `json:"path"`
+	Line    int            `json:"line"`
+	Package string         `json:"package,omitempty"`
+	// Depth is the number of edges from a changed symbol; Via the kind of
+	// the edge that reached it; Confidence the weakest on the way.
+	Depth      int    `json:"depth,omitempty"`
+	Via        string `json:"via,omitempty"`
+	Confidence string `json:"confidence,omitempty"`
+	Ambiguous  bool   `json:"ambiguous,omitempty"`
+	// Through names the changed symbol (or the interface method it
+	// implements) the dependency runs through.
+	Through string `json:"through,omitempty"`
+	Public  bool   `json:"public,omitempty"`
+	// Why says how a changed symbol was chosen (named, diff lines).
+	Why string `json:"why,omitempty"`
+}
+
+// Test is a test that exercises a changed symbol.
+type Test struct {
+	Symbol
+	// Selector runs this test alone: a go test -run pattern, a pytest node
+	// id, a test file.
+	Selector string `json:"selector"`
+}
+
+// Owner is a CODEOWNERS rule that covers changed or dependent code.
+type Owner struct {
+	Owners  []string `json:"owners"`
+	Pattern string   `json:"pattern"`
+	Paths   int      `json:"paths"` // how many affected files it covers
+	Changed bool     `json:"changed"`
+}
+
+// Risk summarizes how dangerous the change is.
+type Risk struct {
+	Level   string   `json:"level"` // low, medium, high
+	Reasons []string `json:"reasons"`
+	FanIn   int      `json:"fan_in"`
+	Public  bool     `json:"public"`
+	// Untested are dependents no test was found above.
+	Untested []string `json:"untested,omitempty"`
+}
+
+// Result is an impact analysis.
+type Result struct {
+	Target          string   `json:"target"`
+	Revision        string   `json:"revision"`
+	Dirty           bool     `json:"dirty"`
+	Changed         []Symbol `json:"changed"`
+	Removed         []string `json:"removed,omitempty"`
+	Dependents      []Symbol `json:"dependents"`
+	Implementations []Symbol `json:"implementations,omitempty"`
+	Tests           []Test   `json:"tests"`
+	// Commands run the affected tests, one per language/module.
+	Commands []string `json:"commands"`
+	Packages []string `json:"packages"`
+	Owners   []Owner  `json:"owners,omitempty"`
+	Risk     Risk     `json:"risk"`
+	// Truncated: the limit stopped the walk; Unknown: what could not be
+	// analysed.
+	Truncated bool     `json:"truncated,omitempty"`
+	Unknown   []string `json:"unknown,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
+}
+
+// dependentKinds are the edges along which a change propagates to users.
+var dependentKinds = []graph.EdgeKind{graph.EdgeCalls, graph.EdgeReferences, graph.EdgeTypeUse, graph.EdgeReads, graph.EdgeWrites, graph.EdgeExtends, graph.EdgeImplements, graph.EdgeOverrides}
+
+// ForTarget analyses the impact of changing the symbols a name resolves to.
+func ForTarget(ctx context.Context, r graph.Reader, name string, o Options) (*Result, error) {
+	defs, err := graph.FindDefinitions(ctx, r, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(defs) == 0 {
+		return nil, fmt.Errorf("%w: no definition of %q", graph.ErrNotFound, name)
+	}
+	for i := range defs {
+		defs[i].Doc = "named"
+	}
+	res, err := Analyze(ctx, r, defs, o)
+	if res != nil {
+		res.Target = name
+	}
+	return res, err
+}
+
+type node struct {
+	id      graph.SymbolID
+	parent  int
+	depth   int
+	via     graph.EdgeKind
+	conf    graph.Confidence
+	amb     bool
+	through string
+	iface   bool // an interface or base method the previous node implements
+}
+
+// Analyze computes the impact of changing syms (their Doc field, if set,
+// says why each was chosen).
+func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options) (*Result, error) {
+	o.Depth = cmp.Or(o.Depth, 3)
+	o.TestDepth = max(cmp.Or(o.TestDepth, 8), o.Depth)
+	o.Limit = cmp.Or(o.Limit, 20000)
+	m, err := r.Meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	root := cmp.Or(o.Root, m.Root)
+	res := &Result{Revision: m.Revision, Dirty: m.Dirty, Dependents: []Symbol{}, Tests: []Test{}, Commands: []string{}, Packages: []string{}}
+	defs := map[graph.SymbolID]*graph.Symbol{}
+	def := func(id graph.SymbolID) (*graph.Symbol, error) {
+		if d, ok := defs[id]; ok {
+			return d, nil
+		}
+		ss, err := r.SymbolsByID(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		var d *graph.Symbol
+		if len(ss) > 0 {
+			d = &ss[0]
+		}
+		defs[id] = d
+		return d, nil
+	}
+	var nodes []node
+	seen := map[graph.SymbolID]int{}
+	var roots []graph.SymbolID
+	for i := range syms {
+		s := &syms[i]
+		if _, ok := seen[s.ID]; ok {
+			continue
+		}
+		defs[s.ID] = s
+		seen[s.ID] = len(nodes)
+		nodes = append(nodes, node{id: s.ID, parent: -1, conf: graph.ConfPrecise, through: s.QualifiedName()})
+		roots = append(roots, s.ID)
+		v := view(s)
+		v.Why = s.Doc
+		res.Changed = append(res.Changed, v)
+	}
+	// interface methods and base methods the changed ones implement or
+	// override: their callers may dispatch here
+	ups, err := r.Edges(ctx, roots, graph.Out, graph.EdgeImplements, graph.EdgeOverrides)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range ups {
+		if _, ok := seen[e.To]; ok {
+			continue
+		}
+		d, err := def(e.To)
+		if err != nil {
+			return nil, err
+		}
+		if d == nil || d.Kind.IsType() {
+			continue // a type-level implements says nothing about callers
+		}
+		seen[e.To] = len(nodes)
+		nodes = append(nodes, node{id: e.To, parent: seen[e.From], depth: 0, via: e.Kind, conf: e.Confidence, through: d.QualifiedName()})
+		v := view(d)
+		v.Via, v.Confidence, v.Through = e.Kind.String()+" (upward)", e.Confidence.String(), d.QualifiedName()
+		res.Implementations = append(res.Implementations, v)
+	}
+	// implementations and overrides of the changed symbols
+	impls, err := graph.Implementations(ctx, r, roots, 3)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range impls {
+		if h.Def == nil {
+			continue
+		}
+		v := view(h.Def)
+		v.Depth, v.Via, v.Confidence, v.Ambiguous = h.Depth, h.Via.Kind.String(), h.Confidence.String(), h.Ambiguous
+		res.Implementations = append(res.Implementations, v)
+	}
+	// dependents, breadth first, each at its shallowest depth; the walk goes
+	// on to TestDepth looking for tests
+	frontier := make([]int, len(nodes))
+	for i := range nodes {
+		frontier[i] = i
+	}
+	var testNodes []int
+	for d := 1; d <= o.TestDepth && len(frontier) > 0; d++ {
+		// a method reached is also reached through the interface or base
+		// methods it implements: their callers dispatch to it
+		if d > 1 {
+			ids := make([]graph.SymbolID, len(frontier))
+			for i, n := range frontier {
+				ids[i] = nodes[n].id
+			}
+			ups, err := r.Edges(ctx, ids, graph.Out, graph.EdgeImplements, graph.EdgeOverrides)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range ups {
+				if _, ok := seen[e.To]; ok {
+					continue
+				}
+				dd, err := def(e.To)
+				if err != nil {
+					return nil, err
+				}
+				if dd == nil || dd.Kind.IsType() {
+					continue
+				}
+				p := seen[e.From]
+				seen[e.To] = len(nodes)
+				nodes = append(nodes, node{id: e.To, parent: p, depth: nodes[p].depth, via: e.Kind, conf: min(nodes[p].conf, e.Confidence), amb: nodes[p].amb, through: nodes[p].through, iface: true})
+				frontier = append(frontier, len(nodes)-1)
+			}
+		}
+		ids := make([]graph.SymbolID, len(frontier))
+		for i, n := range frontier {
+			ids[i] = nodes[n].id
+		}
+		kinds := dependentKinds
+		if d > o.Depth {
+			// past the listed depth only calls and references lead to tests
+			kinds = []graph.EdgeKind{graph.EdgeCalls, graph.EdgeReferences}
+		}
+		es, err := r.Edges(ctx, ids, graph.In, kinds...)
+		if err != nil {
+			return nil, err
+		}
+		var next []int
+		for _, e := range es {
+			if e.Kind == graph.EdgeImplements || e.Kind == graph.EdgeExtends || e.Kind == graph.EdgeOverrides {
+				continue // listed as implementations
+			}
+			if _, ok := seen[e.From]; ok {
+				continue
+			}
+			if len(nodes) >= o.Limit {
+				res.Truncated = true
+				break
+			}
+			p := seen[e.To]
+			seen[e.From] = len(nodes)
+			n := node{id: e.From, parent: p, depth: d, via: e.Kind, conf: min(nodes[p].conf, e.Confidence), amb: nodes[p].amb || e.Ambiguous, through: nodes[p].through}
+			nodes = append(nodes, n)
+			next = append(next, len(nodes)-1)
+		}
+		frontier = next
+	}
+	// views, tests, coverage
+	covered := map[int]bool{}
+	pkgs := map[string]bool{}
+	files := map[string]bool{}
+	for _, s := range syms {
+		files[s.Path] = true
+	}
+	for i := range nodes {
+		n := &nodes[i]
+		if n.parent < 0 {
+			continue
+		}
+		d, err := def(n.id)
+		if err != nil {
+			return nil, err
+		}
+		if d == nil {
+			continue
+		}
+		if d.IsTest {
+			testNodes = append(testNodes, i)
+			for j := i; j >= 0; j = nodes[j].parent {
+				covered[j] = true
+			}
+		}
+		if n.depth > o.Depth || n.depth == 0 {
+			continue
+		}
+		v := view(d)
+		v.Depth, v.Via, v.Confidence, v.Ambiguous, v.Through = n.depth, n.via.String(), n.conf.String(), n.amb, n.through
+		res.Dependents = append(res.Dependents, v)
+		files[d.Path] = true
+		if !d.IsTest {
+			pkgs[cmp.Or(d.Package, path.Dir(d.Path))] = true
+		}
+	}
+	for _, s := range syms {
+		pkgs[cmp.Or(s.Package, path.Dir(s.Path))] = true
+	}
+	for _, d := range res.Dependents {
+		i := seen[d.ID]
+		if !covered[i] && !defs[d.ID].IsTest {
+			res.Risk.Untested = append(res.Risk.Untested, d.Name)
+		}
+	}
+	// tests and the commands that run them
+	for _, i := range testNodes {
+		d := defs[nodes[i].id]
+		t := Test{Symbol: view(d)}
+		t.Depth, t.Via, t.Confidence, t.Through = nodes[i].depth, nodes[i].via.String(), nodes[i].conf.String(), nodes[i].through
+		res.Tests = append(res.Tests, t)
+	}
+	sortSymbols(res.Dependents)
+	slices.SortStableFunc(res.Tests, func(a, b Test) int { return cmp.Or(strings.Compare(a.Path, b.Path), a.Line-b.Line) })
+	sel := newSelectors(root)
+	for i := range res.Tests {
+		res.Tests[i].Selector = sel.selector(defs[res.Tests[i].ID])
+	}
+	res.Commands = sel.commands(res.Tests)
+	for p := range pkgs {
+		res.Packages = append(res.Packages, p)
+	}
+	sort.Strings(res.Packages)
+	own, err := loadOwners(root)
+	if err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
+	}
+	changedFiles := map[string]bool{}
+	for _, s := range syms {
+		changedFiles[s.Path] = true
+	}
+	res.Owners = own.cover(files, changedFiles)
+	res.Risk = risk(res, nodes)
+	if res.Truncated {
+		res.Unknown = append(res.Unknown, fmt.Sprintf("the walk stopped at %d symbols: dependents and tests beyond are not listed", o.Limit))
+	}
+	for _, s := range syms {
+		f, err := r.File(ctx, s.Path)
+		if err == nil && !f.Status.Analysed() {
+			res.Unknown = append(res.Unknown, fmt.Sprintf("%s: %s", s.Path, f.Status))
+		}
+	}
+	return res, nil
+}
+
+func view(s *graph.Symbol) Symbol {
+	return Symbol{Name: s.QualifiedName(), ID: s.ID, Kind: s.Kind.String(), Path: s.Path, Line: int(s.NameRange.StartLine),
+		Package: s.Package, Public: s.Exported}
+}
+
+func sortSymbols(ss []Symbol) {
+	slices.SortStableFunc(ss, func(a, b Symbol) int {
+		return cmp.Or(a.Depth-b.Depth, strings.Compare(a.Path, b.Path), a.Line-b.Line)
+	})
+}
+
+// risk scores fan-in, public API, breadth and untested dependents.
+func risk(res *Result, nodes []node) Risk {
+	rk := res.Risk
+	for _, d := range res.Dependents {
+		if d.Depth == 1 {
+			rk.FanIn++
+		}
+	}
+	for _, c := range res.Changed {
+		if c.Public {
+			rk.Public = true
+		}
+	}
+	score := 0
+	add := func(points int, reason string) {
+		score += points
+		rk.Reasons = append(rk.Reasons, reason)
+	}
+	switch {
+	case rk.FanIn >= 20:
+		add(2, fmt.Sprintf("high fan-in: %d direct dependents", rk.FanIn))
+	case rk.FanIn >= 5:
+		add(1, fmt.Sprintf("fan-in %d", rk.FanIn))
+	default:
+		rk.Reasons = append(rk.Reasons, fmt.Sprintf("low fan-in: %d direct dependents", rk.FanIn))
+	}
+	if rk.Public {
+		add(1, "public API: exported, so code outside the repository may depend on it too")
+	}
+	if n := len(res.Dependents); n >= 100 {
+		add(2, fmt.Sprintf("%d dependents within %d levels", n, maxDepth(res.Dependents)))
+	} else if n >= 20 {
+		add(1, fmt.Sprintf("%d dependents", n))
+	}
+	if n := len(res.Implementations); n > 0 {
+		add(1, fmt.Sprintf("%d implementations or overrides share the contract", n))
+	}
+	if len(res.Tests) == 0 {
+		add(2, "no test reaches the changed code")
+	} else if u := len(rk.Untested); u > 0 {
+		pts := 0
+		if u*2 > len(res.Dependents) {
+			pts = 1
+		}
+		add(pts, fmt.Sprintf("%d of %d dependents have no test above them", u, len(res.Dependents)))
+	} else {
+		rk.Reasons = append(rk.Reasons, fmt.Sprintf("%d tests reach it", len(res.Tests)))
+	}
+	if res.Truncated {
+		add(1, "the dependents were too many to walk completely")
+	}
+	switch {
+	case score >= 4:
+		rk.Level = "high"
+	case score >= 2:
+		rk.Level = "medium"
+	default:
+		rk.Level = "low"
+	}
+	if len(rk.Untested) > 20 {
+		rk.Untested = append(rk.Untested[:20], fmt.Sprintf("… %d more", len(rk.Untested)-20))
+	}
+	return rk
+}
+
+func maxDepth(ss []Symbol) int {
+	m := 0
+	for _, s := range ss {
+		m = max(m, s.Depth)
+	}
+	return m
+}

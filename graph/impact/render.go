@@ -1,0 +1,99 @@
+package impact
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteText renders an impact analysis for people.
+func (r *Result) WriteText(w io.Writer, maxList int) error {
+	var err error
+	p := func(format string, args ...any) {
+		if err == nil {
+			_, err = fmt.Fprintf(w, format, args...)
+		}
+	}
+	rev := r.Revision
+	if rev == "" {
+		rev = "no-git"
+	}
+	if r.Dirty {
+		rev += "+dirty"
+	}
+	p("impact of %s at %s\n", r.Target, rev)
+	p("risk: %s\n", r.Risk.Level)
+	for _, why := range r.Risk.Reasons {
+		p("  - %s\n", why)
+	}
+	p("\nchanged (%d):\n", len(r.Changed))
+	for _, c := range r.Changed {
+		why := ""
+		if c.Why != "" {
+			why = "  (" + c.Why + ")"
+		}
+		p("  %-9s %s  %s:%d%s\n", c.Kind, c.Name, c.Path, c.Line, why)
+	}
+	for _, rm := range r.Removed {
+		p("  removed   %s\n", rm)
+	}
+	if len(r.Implementations) > 0 {
+		p("\nimplementations and overrides (%d):\n", len(r.Implementations))
+		for _, s := range r.Implementations {
+			p("  %s  %s:%d  [%s, %s]\n", s.Name, s.Path, s.Line, s.Via, s.Confidence)
+		}
+	}
+	p("\ndependents (%d):\n", len(r.Dependents))
+	for i, d := range r.Dependents {
+		if maxList > 0 && i == maxList {
+			p("  … %d more (--json lists all)\n", len(r.Dependents)-maxList)
+			break
+		}
+		amb := ""
+		if d.Ambiguous {
+			amb = ", ambiguous"
+		}
+		through := ""
+		if d.Through != "" && len(r.Changed) > 1 {
+			through = " via " + d.Through
+		}
+		p("  %d %s  %s:%d  [%s, %s%s]%s\n", d.Depth, d.Name, d.Path, d.Line, d.Via, d.Confidence, amb, through)
+	}
+	p("\ntests (%d):\n", len(r.Tests))
+	for i, t := range r.Tests {
+		if maxList > 0 && i == maxList {
+			p("  … %d more\n", len(r.Tests)-maxList)
+			break
+		}
+		p("  %s  %s:%d  (depth %d, %s)\n", t.Name, t.Path, t.Line, t.Depth, t.Confidence)
+	}
+	if len(r.Commands) > 0 {
+		p("\nrun the affected tests:\n")
+		for _, c := range r.Commands {
+			p("  %s\n", c)
+		}
+	}
+	if len(r.Packages) > 0 {
+		p("\npackages (%d): %s\n", len(r.Packages), strings.Join(r.Packages, ", "))
+	}
+	if len(r.Owners) > 0 {
+		p("\nowners:\n")
+		for _, o := range r.Owners {
+			mark := ""
+			if o.Changed {
+				mark = " (changed code)"
+			}
+			p("  %s  %s  %d files%s\n", strings.Join(o.Owners, " "), o.Pattern, o.Paths, mark)
+		}
+	}
+	if len(r.Risk.Untested) > 0 {
+		p("\nuntested dependents: %s\n", strings.Join(r.Risk.Untested, ", "))
+	}
+	for _, u := range r.Unknown {
+		p("\nunknown: %s\n", u)
+	}
+	for _, wn := range r.Warnings {
+		p("warning: %s\n", wn)
+	}
+	return err
+}
