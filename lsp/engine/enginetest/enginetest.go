@@ -116,7 +116,7 @@ func Repo(t testing.TB) string {
 // Index (re-)indexes root fully.
 func Index(t testing.TB, root string) {
 	t.Helper()
-	e, err := engine.Open(context.Background(), engine.Options{Root: root, Embedder: "none"})
+	e, err := engine.Open(context.Background(), engine.Options{Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
