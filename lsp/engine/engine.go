@@ -171,8 +171,12 @@ func (e *Engine) Acquire(ctx context.Context) (*Snapshot, error) {
 	}
 	h := e.cur
 	h.refs++
-	return &Snapshot{Meta: h.o.Meta, R: h.o.Store, Search: h.o.Engine, Root: e.root, e: e, h: h,
-		Fresh: indexer.NewFreshness(e.root, h.o.Store)}, nil
+	s := &Snapshot{Meta: h.o.Meta, R: h.o.Store, Search: h.o.Engine, Root: e.root, e: e, h: h,
+		Fresh: indexer.NewFreshness(e.root, h.o.Store)}
+	if len(h.o.Warnings) == 0 {
+		s.Texts = h.o
+	}
+	return s, nil
 }
 
 func (e *Engine) release(h *handle) {
@@ -233,6 +237,11 @@ func (e *Engine) Reindex(ctx context.Context, paths []string, wait time.Duration
 	return res, nil
 }
 
+// TextFinder lists the files whose text holds any of the terms.
+type TextFinder interface {
+	FilesWithTerms(ctx context.Context, terms []string) ([]string, error)
+}
+
 // Snapshot is one request's view: one committed generation.
 type Snapshot struct {
 	Meta   graph.Meta
@@ -241,7 +250,10 @@ type Snapshot struct {
 	Root   string
 	// Fresh tells whether indexed files changed since (memoised for this
 	// request only).
-	Fresh  *indexer.Freshness
+	Fresh *indexer.Freshness
+	// Texts finds the files whose text holds terms (the text index); nil
+	// when the generation has no usable text index.
+	Texts  TextFinder
 	e      *Engine
 	h      *handle
 	once   sync.Once

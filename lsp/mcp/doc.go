@@ -13,7 +13,8 @@
 // models: what the tool answers and when to use it.
 //
 //	search, definition, references, callers, callees, implementations,
-//	build_context, read_span, repo_map, index_status
+//	trace (graph/trace), impact (graph/impact), build_context, read_span,
+//	repo_map, index_status
 //
 // # Results sized for agents
 //
@@ -26,6 +27,10 @@
 // cited with path, lines and revision (graph.CiteRevision) and marked stale
 // when its file changed since it was indexed; every answer states the index
 // generation, revision and whether the worktree's HEAD moved since.
+//
+// trace and impact return one analysis rather than a list: past the cap
+// their longest lists are halved (flows and call paths first) and
+// "omitted" counts what each lost; "revisions" cites every path they name.
 //
 // # Errors
 //

@@ -103,7 +103,7 @@ func TestToolList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"build_context", "callees", "callers", "definition", "implementations", "index_status", "read_span", "references", "repo_map", "search"}
+	want := []string{"build_context", "callees", "callers", "definition", "impact", "implementations", "index_status", "read_span", "references", "repo_map", "search", "trace"}
 	var got []string
 	for _, tool := range res.Tools {
 		got = append(got, tool.Name)
@@ -112,6 +112,17 @@ func TestToolList(t *testing.T) {
 		}
 		if tool.InputSchema == nil || tool.OutputSchema == nil {
 			t.Errorf("%s: missing schema", tool.Name)
+		}
+		// clients (the TypeScript SDK) insist on object schemas
+		for _, sc := range []any{tool.InputSchema, tool.OutputSchema} {
+			b, _ := json.Marshal(sc)
+			var top struct {
+				Type any `json:"type"`
+			}
+			json.Unmarshal(b, &top)
+			if top.Type != "object" {
+				t.Errorf("%s: schema type %v, want \"object\"", tool.Name, top.Type)
+			}
 		}
 		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
 			t.Errorf("%s: not annotated read-only", tool.Name)
@@ -408,4 +419,44 @@ func TestHTTPCancelOnDisconnect(t *testing.T) {
 	}
 	<-done
 	cs.Close()
+}
+
+func TestTraceAndImpact(t *testing.T) {
+	f := newFixture(t, Options{})
+	var tr TraceOut
+	res := call(t, f.cs, "trace", map[string]any{"target": "Server.st"}, &tr)
+	if res.IsError || len(tr.Writes) == 0 || len(tr.Reads) == 0 {
+		t.Fatalf("trace(Server.st) = %s", text(res))
+	}
+	if tr.Revisions["server/server.go"] == "" || tr.Index.Generation == 0 {
+		t.Fatalf("trace citations: %v %+v", tr.Revisions, tr.Index)
+	}
+	wantError(t, call(t, f.cs, "trace", map[string]any{"target": "no_such_value_anywhere"}, nil), engine.NotFound)
+	wantError(t, call(t, f.cs, "trace", map[string]any{"target": " "}, nil), engine.InvalidArgument)
+
+	var im ImpactOut
+	res = call(t, f.cs, "impact", map[string]any{"symbol": "NewServer"}, &im)
+	if res.IsError || len(im.Changed) != 1 || len(im.Dependents) == 0 || im.Dependents[0].Name != "Run" {
+		t.Fatalf("impact(NewServer) = %s", text(res))
+	}
+	if im.Revisions["server/server.go"] == "" {
+		t.Fatalf("impact citations: %v", im.Revisions)
+	}
+	os.WriteFile(filepath.Join(f.root, "store", "store.go"), []byte(strings.Replace(enginetest.Files["store/store.go"], "return s.m[key]", "return s.m[key] + \"!\"", 1)), 0o644)
+	res = call(t, f.cs, "impact", map[string]any{"working": true}, &im)
+	if res.IsError || len(im.Changed) == 0 || im.Changed[0].Name != "MemStore.Get" {
+		t.Fatalf("impact(working) = %s", text(res))
+	}
+	wantError(t, call(t, f.cs, "impact", map[string]any{"symbol": "Run", "working": true}, nil), engine.InvalidArgument)
+	wantError(t, call(t, f.cs, "impact", map[string]any{"diff": "--output=/tmp/x"}, nil), engine.InvalidArgument)
+	wantError(t, call(t, f.cs, "impact", map[string]any{"symbol": "Nope"}, nil), engine.NotFound)
+}
+
+func TestAnalysisCap(t *testing.T) {
+	f := newFixture(t, Options{MaxBytes: 1500})
+	var tr TraceOut
+	res := call(t, f.cs, "trace", map[string]any{"target": "Server.st"}, &tr)
+	if res.IsError || tr.Omitted["flows"] != 1 || len(tr.Writes) != 1 || len(text(res)) > 1500 {
+		t.Fatalf("capped trace: %s", text(res))
+	}
 }

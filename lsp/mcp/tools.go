@@ -34,6 +34,12 @@ func (s *Server) register() {
 	addTool(s, "implementations", "Implementations",
 		"Types implementing an interface or extending a class, and methods overriding a method, transitively. The symbol must denote one definition.",
 		nil, s.implementations)
+	addTool(s, "trace", "Trace a value",
+		"Follow one value through the code: who writes and who reads a field, column, JSON or config key, through which call paths from which entry points (HTTP routes, main, CLI, jobs, tests), and where its path breaks (dropped by a mapper, never persisted, never written, never read).",
+		nil, s.trace)
+	addTool(s, "impact", "Impact of a change",
+		"What changing a symbol (or the current diff) affects: transitive dependents, implementations, the tests that reach it with commands to run exactly them, owners and a risk summary. Use before editing shared code.",
+		nil, s.impact)
 	var packSchema *jsonschema.Schema
 	if err := json.Unmarshal([]byte(schema.ContextPackJSONSchema), &packSchema); err != nil {
 		panic(err)

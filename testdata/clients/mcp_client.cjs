@@ -25,7 +25,7 @@ async function connect(transport) {
 async function checks(client) {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ["build_context", "callees", "callers", "definition", "implementations", "index_status", "read_span", "references", "repo_map", "search"]);
+  assert.deepEqual(names, ["build_context", "callees", "callers", "definition", "impact", "implementations", "index_status", "read_span", "references", "repo_map", "search", "trace"]);
   for (const t of tools) assert.ok(t.outputSchema && t.inputSchema.type === "object", t.name);
 
   let res = await client.callTool({ name: "definition", arguments: { symbol: "Serve" } });
@@ -64,7 +64,8 @@ async function checks(client) {
   assert.match(text(res), /server\/server\.go/);
 
   for (const [name, args] of [["references", { symbol: "Greet" }], ["implementations", { symbol: "Store" }],
-    ["callees", { symbol: "Server.handle" }], ["repo_map", { limit: 5 }], ["index_status", {}]]) {
+    ["callees", { symbol: "Server.handle" }], ["repo_map", { limit: 5 }], ["index_status", {}],
+    ["trace", { target: "Server.st" }], ["impact", { symbol: "NewServer" }]]) {
     res = await client.callTool({ name, arguments: args });
     assert.ok(!res.isError, name + ": " + text(res));
   }
