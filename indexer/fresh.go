@@ -3,10 +3,13 @@ package indexer
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/indexer/walk"
 )
 
 // Freshness tells whether indexed files still match the worktree. Answers
@@ -57,4 +60,80 @@ func (f *Freshness) check(ctx context.Context, path string) bool {
 		return true
 	}
 	return BlobHash(b) != file.Hash
+}
+
+// Head returns the commit HEAD names in the worktree at root, "" outside
+// git (or without git).
+func Head(ctx context.Context, root string) string {
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--verify", "-q", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// Changes compares the worktree with the generation r holds, the way an
+// index run would decide what to read: the paths of files added, deleted, or
+// whose size or modification time differ and whose content does too. It
+// reads directories and stats files, and hashes only files whose stat
+// changed. At most limit paths are returned, with n counting them all; when
+// ctx ends first, complete is false and the answer covers what was seen.
+func Changes(ctx context.Context, r graph.Reader, opts walk.Options, limit int) (paths []string, n int, complete bool, err error) {
+	files, err := r.Files(ctx)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	skips, err := r.Skips(ctx)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	indexed := make(map[string]*graph.File, len(files))
+	for i := range files {
+		indexed[files[i].Path] = &files[i]
+	}
+	skipped := make(map[string]bool, len(skips))
+	for _, s := range skips {
+		skipped[s.Path] = true
+	}
+	wk, err := walk.New(opts)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	add := func(p string) {
+		n++
+		if len(paths) < limit {
+			paths = append(paths, p)
+		}
+	}
+	seen := make(map[string]bool, len(files))
+	err = wk.Walk(ctx, func(e walk.Entry) error {
+		f := indexed[e.Path]
+		if f == nil {
+			if !skipped[e.Path] { // skipped for its content: nothing to index
+				add(e.Path)
+			}
+			return nil
+		}
+		seen[e.Path] = true
+		if f.Size == e.Size && f.ModTime == e.ModTime {
+			return nil
+		}
+		b, err := os.ReadFile(filepath.Join(wk.Root(), filepath.FromSlash(e.Path)))
+		if err != nil || BlobHash(b) != f.Hash {
+			add(e.Path)
+		}
+		return nil
+	}, func(graph.Skip) error { return nil })
+	if err != nil {
+		if ctx.Err() != nil {
+			return paths, n, false, nil
+		}
+		return nil, 0, false, err
+	}
+	for _, f := range files {
+		if !seen[f.Path] {
+			add(f.Path) // deleted, or no longer indexable
+		}
+	}
+	return paths, n, true, nil
 }

@@ -48,6 +48,11 @@ type Options struct {
 	// repository are found and merged too, unless NoSCIPDiscovery.
 	SCIP            []scip.Spec
 	NoSCIPDiscovery bool
+	// SkipUnchanged aborts, instead of committing, an incremental run that
+	// changed nothing (no file written, re-stamped, deleted or re-flagged,
+	// same revision and dirty flag): a watcher's periodic rescan then costs
+	// no generation. Result.NoChange reports it.
+	SkipUnchanged bool
 }
 
 // Progress is a snapshot of an index run.
@@ -77,6 +82,58 @@ type FreshWriter interface {
 	Fresh() (bool, string)
 }
 
+// PreviousWriter is implemented by writers that describe, cheaply, the
+// generation an incremental run extends (counts may be left out).
+type PreviousWriter interface {
+	Previous() graph.Meta
+}
+
+// changeWriter notes whether a run wrote anything.
+type changeWriter struct {
+	graph.Writer
+	changed bool
+}
+
+func (c *changeWriter) PutFile(ctx context.Context, ff *graph.FileFacts) ([]int64, error) {
+	c.changed = true
+	return c.Writer.PutFile(ctx, ff)
+}
+
+func (c *changeWriter) Touch(ctx context.Context, path string, size, modTime int64) error {
+	c.changed = true
+	return c.Writer.Touch(ctx, path, size, modTime)
+}
+
+func (c *changeWriter) SetCommitted(ctx context.Context, path string, committed bool) error {
+	c.changed = true
+	return c.Writer.SetCommitted(ctx, path, committed)
+}
+
+func (c *changeWriter) Delete(ctx context.Context, path string) error {
+	c.changed = true
+	return c.Writer.Delete(ctx, path)
+}
+
+func (c *changeWriter) PutSkip(ctx context.Context, s graph.Skip, size, modTime int64) error {
+	c.changed = true
+	return c.Writer.PutSkip(ctx, s, size, modTime)
+}
+
+func (c *changeWriter) SetResolution(ctx context.Context, ff *graph.FileFacts, edges []graph.Edge) error {
+	c.changed = true
+	return c.Writer.SetResolution(ctx, ff, edges)
+}
+
+func (c *changeWriter) SetDerivedEdges(ctx context.Context, edges []graph.Edge) error {
+	c.changed = true
+	return c.Writer.SetDerivedEdges(ctx, edges)
+}
+
+func (c *changeWriter) SetRanks(ctx context.Context, ranks map[graph.SymbolID]float64) error {
+	c.changed = true
+	return c.Writer.SetRanks(ctx, ranks)
+}
+
 // Result summarises an index run.
 type Result struct {
 	Meta      graph.Meta
@@ -92,6 +149,9 @@ type Result struct {
 	SCIP      SCIPStats
 	Problems  []FileProblem
 	Duration  time.Duration
+	// NoChange: with Options.SkipUnchanged, the run found nothing to change
+	// and committed nothing; Meta describes the generation that stays.
+	NoChange bool
 }
 
 // SCIPStats summarises SCIP ingestion.
@@ -141,6 +201,13 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 	if fw, ok := w.(FreshWriter); ok {
 		res.Fresh, res.Why = fw.Fresh()
 	}
+	var prev *graph.Meta
+	if pw, ok := w.(PreviousWriter); ok && opts.SkipUnchanged && !res.Fresh {
+		m := pw.Previous()
+		prev = &m
+	}
+	cw := &changeWriter{Writer: w}
+	w = cw
 	committed := false
 	var begun []Sink
 	defer func() {
@@ -429,6 +496,20 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 	}
 
 	// 7. Commit side indexes, then the store.
+	if opts.SkipUnchanged && !res.Fresh && !cw.changed {
+		if prev == nil {
+			m, err := w.View().Meta(ctx)
+			if err != nil {
+				return res, err
+			}
+			prev = &m
+		}
+		if prev.Revision == tree.Revision && prev.Dirty == dirty {
+			res.NoChange, res.Meta = true, *prev
+			res.Duration = time.Since(start)
+			return res, nil // the deferred abort releases the writer and the sinks
+		}
+	}
 	progress(Progress{Phase: "commit", Done: len(jobs), Total: len(jobs)})
 	meta := graph.Meta{Root: wk.Root(), Revision: tree.Revision, Dirty: dirty, IndexedAt: time.Now(), Extra: map[string]string{}}
 	for _, s := range opts.Sinks {

@@ -108,3 +108,38 @@ func TestPartialRuns(t *testing.T) {
 		t.Errorf("app/app.go committed = %v (%v), want true", f.Committed, err)
 	}
 }
+
+// TestSkipUnchanged: a run that changes nothing commits nothing when asked;
+// any change, or HEAD moving, still commits.
+func TestSkipUnchanged(t *testing.T) {
+	ctx := context.Background()
+	root, dir := t.TempDir(), t.TempDir()
+	writeFiles(t, root, map[string]string{"a.go": "package a\n\nfunc A() {}\n"})
+	git(t, root, "init", "-q")
+	git(t, root, "add", "-A")
+	git(t, root, "commit", "-q", "-m", "one")
+	ageFiles(t, root)
+	index(t, root, dir, indexer.Options{})
+	gen := func() int64 {
+		m, err := open(t, dir).Meta(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Generation
+	}
+	g := gen()
+	for _, paths := range [][]string{nil, {"a.go"}, {"missing.go"}} {
+		res := index(t, root, dir, indexer.Options{SkipUnchanged: true, Paths: paths})
+		if !res.NoChange || gen() != g || res.Meta.Revision == "" {
+			t.Errorf("paths %v: NoChange=%v generation %d→%d revision %q", paths, res.NoChange, g, gen(), res.Meta.Revision)
+		}
+	}
+	git(t, root, "commit", "-q", "--allow-empty", "-m", "two")
+	if res := index(t, root, dir, indexer.Options{SkipUnchanged: true, Paths: []string{"a.go"}}); res.NoChange || gen() != g+1 {
+		t.Errorf("HEAD moved: NoChange=%v generation %d", res.NoChange, gen())
+	}
+	writeFiles(t, root, map[string]string{"a.go": "package a\n\nfunc B() {}\n"})
+	if res := index(t, root, dir, indexer.Options{SkipUnchanged: true}); res.NoChange || res.Parsed != 1 || gen() != g+2 {
+		t.Errorf("edit: NoChange=%v parsed=%d generation %d", res.NoChange, res.Parsed, gen())
+	}
+}
