@@ -40,6 +40,9 @@ func (t *tracer) callees(id graph.SymbolID) ([]callee, error) {
 	return cs, nil
 }
 
+// maxFlows bounds the flows walked.
+const maxFlows = 16
+
 var entryRank = map[string]int{"http": 5, "loader": 5, "ui": 4, "cli": 3, "job": 3, "main": 3, "test": 1, "root": 0}
 
 // flows walks down from every entry point that reaches a site (or a gap)
@@ -68,10 +71,31 @@ func (t *tracer) flows(gaps []Gap) ([]Flow, error) {
 			}
 		}
 	}
-	var flows []Flow
+	// the most specific entries first; tests and roots only up to a few
+	slices.SortStableFunc(entries, func(a, b Entry) int { return entryRank[b.Kind] - entryRank[a.Kind] })
+	var picked []Entry
+	tests, roots := 0, 0
 	for _, e := range entries {
+		switch e.Kind {
+		case "test":
+			if tests++; tests > 3 {
+				continue
+			}
+		case "root":
+			if roots++; roots > 6 {
+				continue
+			}
+		}
+		if len(picked) == maxFlows {
+			t.warn(fmt.Sprintf("%d entry points reach the value: flows are shown from the first %d", len(entries), maxFlows))
+			break
+		}
+		picked = append(picked, e)
+	}
+	var flows []Flow
+	for _, e := range picked {
 		visited := map[graph.SymbolID]bool{}
-		budget := 500
+		budget := 300
 		var rec func(h Hop, depth int) ([]Step, error)
 		rec = func(h Hop, depth int) ([]Step, error) {
 			visited[h.ID] = true

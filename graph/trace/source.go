@@ -1,7 +1,9 @@
 package trace
 
 import (
+	"bytes"
 	"os"
+	"strings"
 	"path/filepath"
 	"sort"
 
@@ -18,6 +20,32 @@ func (t *tracer) fileFacts(p string) (*graph.FileFacts, error) {
 	}
 	t.facts[p] = ff
 	return ff, nil
+}
+
+// file returns what the index knows of a file.
+func (t *tracer) file(p string) (*graph.File, error) {
+	if f, ok := t.files[p]; ok {
+		return f, nil
+	}
+	if ff, ok := t.facts[p]; ok {
+		return &ff.File, nil
+	}
+	f, err := t.r.File(t.ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	t.files[p] = &f
+	return &f, nil
+}
+
+// lower returns a file's content in lower case (cached).
+func (t *tracer) lower(p string) []byte {
+	if b, ok := t.lows[p]; ok {
+		return b
+	}
+	b := bytes.ToLower(t.src(p))
+	t.lows[p] = b
+	return b
 }
 
 // readFile reads a worktree file, or nil.
@@ -39,8 +67,8 @@ func (t *tracer) src(p string) []byte {
 	}
 	if _, ok := t.stale[p]; !ok {
 		stale := b == nil
-		if ff, err := t.fileFacts(p); err == nil && b != nil {
-			stale = graph.BlobHash(b) != ff.File.Hash
+		if f, err := t.file(p); err == nil && b != nil {
+			stale = graph.BlobHash(b) != f.Hash
 		}
 		t.stale[p] = stale
 	}
@@ -133,9 +161,43 @@ func (t *tracer) enclosingOffset(ff *graph.FileFacts, off int) *Func {
 
 // symbol returns the definition of id (nil when not indexed).
 func (t *tracer) symbol(id graph.SymbolID) *graph.Symbol {
-	ss, err := t.r.SymbolsByID(t.ctx, id)
-	if err != nil || len(ss) == 0 {
-		return nil
+	if s, ok := t.syms[id]; ok {
+		return s
 	}
-	return &ss[0]
+	var s *graph.Symbol
+	if ss, err := t.r.SymbolsByID(t.ctx, id); err == nil && len(ss) > 0 {
+		s = &ss[0]
+	}
+	t.syms[id] = s
+	return s
+}
+
+// windows returns the regions of src around each place a spelling of the
+// key occurs (case-insensitive): before reaches back to a statement's
+// start, after to its end. Scanners run on these only, so a long file
+// costs what its mentions of the key cost.
+func windows(src, low []byte, spellings []string, before, after int) [][2]int {
+	var hits []int
+	for _, sp := range spellings {
+		needle := []byte(strings.ToLower(sp))
+		for i := 0; ; {
+			j := bytes.Index(low[i:], needle)
+			if j < 0 {
+				break
+			}
+			hits = append(hits, i+j)
+			i += j + len(needle)
+		}
+	}
+	sort.Ints(hits)
+	var out [][2]int
+	for _, h := range hits {
+		lo, hi := max(0, h-before), min(len(src), h+after)
+		if n := len(out); n > 0 && lo <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], hi)
+			continue
+		}
+		out = append(out, [2]int{lo, hi})
+	}
+	return out
 }

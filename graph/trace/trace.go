@@ -42,7 +42,11 @@ type tracer struct {
 	sites    []*Site
 	siteAt   map[string]bool // path:offset already recorded
 
-	unknown []string
+	unknown  []string
+	warnings []string
+	syms     map[graph.SymbolID]*graph.Symbol
+	files    map[string]*graph.File
+	lows     map[string][]byte
 
 	routes       []route
 	clients      []clientCall
@@ -70,7 +74,7 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 		ctx: ctx, r: r, o: o, meta: m, root: cmp.Or(o.Root, m.Root), target: strings.TrimSpace(target),
 		facts: map[string]*graph.FileFacts{}, srcs: map[string][]byte{}, stale: map[string]bool{}, lines: map[string][]int{},
 		byID: map[graph.SymbolID]*Carrier{}, byName: map[string][]*Carrier{}, columns: map[string]*Carrier{},
-		siteAt: map[string]bool{}, entryCache: map[graph.SymbolID]*Entry{}, calleesCache: map[graph.SymbolID][]callee{},
+		siteAt: map[string]bool{}, syms: map[graph.SymbolID]*graph.Symbol{}, files: map[string]*graph.File{}, lows: map[string][]byte{}, entryCache: map[graph.SymbolID]*Entry{}, calleesCache: map[graph.SymbolID][]callee{},
 	}
 	res := &Result{Target: t.target, Revision: m.Revision, Dirty: m.Dirty}
 	if err := t.parseTarget(); err != nil {
@@ -89,6 +93,7 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 	if err := t.textSites(); err != nil {
 		return nil, err
 	}
+	t.scope()
 	if err := t.skippedFiles(); err != nil {
 		return nil, err
 	}
@@ -128,7 +133,7 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 			res.Reads = append(res.Reads, *s)
 		}
 	}
-	res.Flows, res.Gaps, res.Unknown = flows, gaps, t.unknown
+	res.Flows, res.Gaps, res.Unknown, res.Warnings = flows, gaps, t.unknown, t.warnings
 	if res.Writes == nil {
 		res.Writes = []Site{}
 	}
@@ -296,20 +301,90 @@ func (t *tracer) findCarriers() error {
 	return nil
 }
 
-// symbolSites records the occurrences of the carriers: resolved to one of
-// them, or unresolved with a carrier's spelling.
+// symbolSites records the occurrences of the carriers: from the graph's
+// read, write and call edges into them (each with the function it is in),
+// then, when few files mention the carriers' names, from those files'
+// occurrences, which adds the unresolved ones no edge was made for.
 func (t *tracer) symbolSites() error {
+	var ids []graph.SymbolID
+	for id := range t.byID {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	if len(ids) > 0 {
+		es, err := t.r.Edges(t.ctx, ids, graph.In, graph.EdgeReads, graph.EdgeWrites, graph.EdgeCalls)
+		if err != nil {
+			return err
+		}
+		// a read+write occurrence gives two edges: the write speaks for it
+		slices.SortStableFunc(es, func(a, b graph.Edge) int {
+			if a.Kind == graph.EdgeWrites && b.Kind != graph.EdgeWrites {
+				return -1
+			}
+			if b.Kind == graph.EdgeWrites && a.Kind != graph.EdgeWrites {
+				return 1
+			}
+			return 0
+		})
+		for _, e := range es {
+			c := t.byID[e.To]
+			if c == nil {
+				continue
+			}
+			var role graph.Role
+			switch e.Kind {
+			case graph.EdgeWrites:
+				role = graph.RoleWrite
+			case graph.EdgeReads:
+				role = graph.RoleRead
+			case graph.EdgeCalls:
+				role = graph.RoleCall
+			}
+			name := c.Name[strings.LastIndexByte(c.Name, '.')+1:]
+			o := graph.Occurrence{Name: name, Range: e.Range, Role: role, Symbol: e.To}
+			conf := e.Confidence
+			if e.Ambiguous {
+				var cs []*Carrier
+				for _, x := range t.byName[name] {
+					if (x.Kind == "accessor") == (role == graph.RoleCall) {
+						cs = append(cs, x)
+					}
+				}
+				if len(cs) > 1 {
+					c = t.unresolvedCarrier(name, cs)
+				}
+				conf = graph.ConfNameOnly
+			}
+			var fn *Func
+			if sym := t.symbol(e.From); sym != nil && sym.Kind.IsCallable() {
+				fn = t.funcOf(sym)
+			} else if sym != nil && sym.Kind == graph.KindModule {
+				fn = t.fileFunc(e.Path)
+			}
+			t.addSymbolSite(e.Path, &o, c, conf, fn)
+		}
+	}
 	names := make([]string, 0, len(t.byName))
 	for n := range t.byName {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	byName := map[string][]string{}
+	total := 0
 	for _, name := range names {
 		files, err := t.r.FilesMentioning(t.ctx, name)
 		if err != nil {
 			return err
 		}
-		for _, p := range files {
+		byName[name] = files
+		total += len(files)
+	}
+	if total > maxOccurrenceFiles {
+		t.warn(fmt.Sprintf("%d files mention the carriers' names: only occurrences resolved (or linked by name) to them are counted", total))
+		return nil
+	}
+	for _, name := range names {
+		for _, p := range byName[name] {
 			ff, err := t.fileFacts(p)
 			if err != nil {
 				return err
@@ -347,11 +422,19 @@ func (t *tracer) symbolSites() error {
 						c = t.unresolvedCarrier(name, cs)
 					}
 				}
-				t.addSymbolSite(ff, o, c, conf)
+				t.addSymbolSite(p, o, c, conf, t.enclosingOcc(ff, o))
 			}
 		}
 	}
 	return nil
+}
+
+// maxOccurrenceFiles bounds the files whose occurrences are read one by
+// one for unresolved uses of the carriers' names.
+const maxOccurrenceFiles = 300
+
+func (t *tracer) warn(msg string) {
+	t.warnings = append(t.warnings, msg)
 }
 
 // unresolvedCarrier stands for "one of these fields": an occurrence whose
@@ -361,18 +444,17 @@ func (t *tracer) unresolvedCarrier(name string, cs []*Carrier) *Carrier {
 	for _, c := range cs {
 		owners = append(owners, c.container)
 	}
-	return &Carrier{Kind: cs[0].Kind, Name: name + " (one of " + strings.Join(owners, ", ") + ")"}
+	return &Carrier{Kind: cs[0].Kind, Name: name + " (one of " + strings.Join(owners, ", ") + ")", of: cs}
 }
 
 // loadCalls fill their pointer arguments from storage or the wire.
 var loadCalls = map[string]string{"Scan": "row", "ScanRow": "row", "ScanStruct": "row", "Get": "row", "Select": "row", "QueryRow": "row", "Find": "row", "First": "row", "Take": "row",
 	"Decode": "wire", "Unmarshal": "wire", "Bind": "wire", "BindJSON": "wire", "ShouldBindJSON": "wire"}
 
-func (t *tracer) addSymbolSite(ff *graph.FileFacts, o *graph.Occurrence, c *Carrier, conf graph.Confidence) {
-	p := ff.File.Path
+func (t *tracer) addSymbolSite(p string, o *graph.Occurrence, c *Carrier, conf graph.Confidence, fn *Func) {
 	s := &Site{Carrier: c.Name, Loc: t.loc(p, o.Range), Confidence: conf.String(), carrier: c}
 	s.Snippet = strings.TrimSpace(t.lineText(p, int(o.Range.StartLine)))
-	s.Func = t.enclosingOcc(ff, o)
+	s.Func = fn
 	src := t.src(p)
 	switch {
 	case c.Kind == "accessor":
@@ -470,8 +552,16 @@ func (t *tracer) textSites() error {
 	if err != nil {
 		return err
 	}
+	// in a large repository a qualified target's text sites are looked
+	// for in the files that also name its type or table
+	var qualWord []byte
+	if t.qual != "" && len(paths) > 200 {
+		q := t.qual[strings.LastIndexByte(t.qual, '.')+1:]
+		qualWord = []byte(strings.ReplaceAll(singular(normalize(q)), " ", ""))
+		t.warn(fmt.Sprintf("%d files mention the key: SQL, key and config sites were looked for in those that also name %q", len(paths), string(qualWord)))
+	}
 	for _, p := range paths {
-		ff, err := t.fileFacts(p)
+		f, err := t.file(p)
 		if errors.Is(err, graph.ErrNotFound) {
 			continue
 		}
@@ -482,10 +572,13 @@ func (t *tracer) textSites() error {
 		if src == nil {
 			continue
 		}
-		lang := ff.File.Lang
-		if !ff.File.Status.Analysed() && ff.File.Status != graph.ParseTextOnly {
+		if qualWord != nil && !bytes.Contains(t.lower(p), qualWord) {
+			continue
+		}
+		lang := f.Lang
+		if !f.Status.Analysed() && f.Status != graph.ParseTextOnly {
 			if t.mentions(src) {
-				t.unknown = append(t.unknown, fmt.Sprintf("%s: %s (%s), mentions the key", p, ff.File.Status, ff.File.Error))
+				t.unknown = append(t.unknown, fmt.Sprintf("%s: %s (%s), mentions the key", p, f.Status, f.Error))
 			}
 			continue
 		}
@@ -495,18 +588,28 @@ func (t *tracer) textSites() error {
 			found = scanConfig(src, t.key, t.dotted)
 		case lang == graph.LangSQL:
 			if t.dotted == "" {
-				found = scanSQL(src, t.key, t.tableQual())
+				found = t.inWindows(p, src, func(b []byte) []textSite { return scanSQL(b, t.key, t.tableQual()) })
 			}
 		case lang == graph.LangJSON:
-			found = scanKeys(src, t.key, t.dotted, false)
+			found = t.inWindows(p, src, func(b []byte) []textSite { return scanKeys(b, t.key, t.dotted, false) })
 			for i := range found {
 				found[i].How = "key in " + filepath.Base(p)
 			}
 		case lang.HasParser():
-			if t.dotted == "" {
-				found = scanSQL(src, t.key, t.tableQual())
-			}
-			found = append(found, scanKeys(src, t.key, t.dotted, lang == graph.LangPython)...)
+			found = t.inWindows(p, src, func(b []byte) []textSite {
+				var out []textSite
+				if t.dotted == "" {
+					out = scanSQL(b, t.key, t.tableQual())
+				}
+				return append(out, scanKeys(b, t.key, t.dotted, lang == graph.LangPython)...)
+			})
+		}
+		if len(found) == 0 {
+			continue
+		}
+		ff, err := t.fileFacts(p)
+		if err != nil {
+			return err
 		}
 		for _, ts := range found {
 			t.addTextSite(ff, src, ts)
@@ -524,7 +627,7 @@ func (t *tracer) tableQual() string {
 }
 
 func (t *tracer) mentions(src []byte) bool {
-	low := bytes.ToLower(src)
+	low := bytes.ToLower(src) // not cached: called once per file
 	for _, sp := range spellings(t.key) {
 		if bytes.Contains(low, []byte(sp)) {
 			return true
@@ -675,4 +778,143 @@ func (t *tracer) skippedFiles() error {
 		}
 	}
 	return nil
+}
+
+// scope keeps, when the target named a type or table, the carriers that
+// are linked to what it named: the same JSON key or column across a
+// language or serialization boundary, or a function that touches both
+// (a mapper, a loader, a handler). Other fields that merely share the
+// name, and their sites, are left out.
+func (t *tracer) scope() {
+	linked := map[*Carrier]bool{}
+	for _, c := range t.carriers {
+		if c.Primary && c.Kind != "key" && c.Kind != "config" {
+			linked[c] = true
+		}
+	}
+	if t.qual == "" || len(linked) == 0 {
+		return
+	}
+	siteFns := map[*Carrier]map[graph.SymbolID]bool{}
+	for _, s := range t.sites {
+		if s.Func == nil || s.Func.ID == "" {
+			continue
+		}
+		if siteFns[s.carrier] == nil {
+			siteFns[s.carrier] = map[graph.SymbolID]bool{}
+		}
+		siteFns[s.carrier][s.Func.ID] = true
+	}
+	for round := 0; round < 4; round++ {
+		wires := map[string][]*Carrier{}
+		fns := map[graph.SymbolID]bool{}
+		tables := map[string]bool{}
+		for c := range linked {
+			for _, k := range []string{c.Wire, c.Column} {
+				if k != "" {
+					wires[normalize(k)] = append(wires[normalize(k)], c)
+				}
+			}
+			for f := range siteFns[c] {
+				fns[f] = true
+			}
+			if c.Table != "" {
+				tables[strings.ToLower(c.Table)] = true
+			}
+			if c.container != "" {
+				tables[strings.ToLower(c.container)] = true
+			}
+		}
+		grew := false
+		for _, c := range t.carriers {
+			if linked[c] {
+				continue
+			}
+			ok := false
+			for _, l := range wires[normalize(c.Wire)] {
+				if c.Wire != "" && (l.Lang != c.Lang || t.tagged(c) && t.tagged(l)) {
+					ok = true
+				}
+			}
+			for l := range linked {
+				if l.container != "" && strings.HasPrefix(c.container, l.container+".") {
+					ok = true // a nested builder or value class of the type
+				}
+			}
+			if (c.Kind == "key" || c.Kind == "config") && len(wires[normalize(c.Name)]) > 0 {
+				ok = true // the same key as a linked field's JSON name or column
+			}
+			if c.Kind == "column" {
+				for tb := range tables {
+					if typeMatches(c.Table, tb) {
+						ok = true
+					}
+				}
+			}
+			for f := range siteFns[c] {
+				if fns[f] {
+					ok = true
+				}
+			}
+			if ok {
+				linked[c] = true
+				grew = true
+			}
+		}
+		if !grew {
+			break
+		}
+	}
+	// sites of unresolved spellings count when their function touches a
+	// linked carrier too
+	fns := map[graph.SymbolID]bool{}
+	for c := range linked {
+		for f := range siteFns[c] {
+			fns[f] = true
+		}
+	}
+	var keep []*Carrier
+	for _, c := range t.carriers {
+		if linked[c] {
+			keep = append(keep, c)
+			continue
+		}
+		delete(t.byID, c.Symbol)
+		if c.Kind == "column" {
+			delete(t.columns, strings.ToLower(c.Table))
+		}
+	}
+	dropped := len(t.carriers) - len(keep)
+	t.carriers = keep
+	var sites []*Site
+	for _, s := range t.sites {
+		if linked[s.carrier] || s.carrier != nil && len(s.carrier.of) > 0 && (s.Func != nil && fns[s.Func.ID] || slices.ContainsFunc(s.carrier.of, func(c *Carrier) bool { return linked[c] })) {
+			sites = append(sites, s)
+		}
+	}
+	t.sites = sites
+	if dropped > 0 {
+		t.warn(fmt.Sprintf("%d other fields or keys share the name but are not linked to %s (no shared key, column or function): left out; trace the bare name to see them all", dropped, t.target))
+	}
+}
+
+// inWindows runs a scanner over the regions of src around the key's
+// mentions and returns its sites with file offsets.
+func (t *tracer) inWindows(p string, src []byte, scan func([]byte) []textSite) []textSite {
+	sp := spellings(t.key)
+	if t.dotted != "" {
+		sp = append(sp, t.dotted)
+	}
+	var out []textSite
+	seen := map[int]bool{}
+	for _, w := range windows(src, t.lower(p), sp, 3000, 600) {
+		for _, s := range scan(src[w[0]:w[1]]) {
+			s.Offset += w[0]
+			if !seen[s.Offset] {
+				seen[s.Offset] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }

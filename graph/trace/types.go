@@ -63,6 +63,7 @@ type Carrier struct {
 	Table string `json:"table,omitempty"`
 
 	container string
+	of        []*Carrier // the candidates an unresolved spelling may be
 }
 
 // Site is one place that writes or reads the value.
