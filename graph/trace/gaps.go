@@ -52,7 +52,7 @@ func (t *tracer) touches(fields []graph.Symbol, kind graph.EdgeKind) (map[graph.
 }
 
 func (t *tracer) certainty() string {
-	if len(t.unknown) > 0 {
+	if t.uncertain {
 		return "unknown"
 	}
 	return "certain"
@@ -407,16 +407,16 @@ func (t *tracer) unwrittenUnread() ([]Gap, error) {
 				for _, p := range silent {
 					r := reads[c][0]
 					out = append(out, Gap{Kind: "never-written",
-						Message:  fmt.Sprintf("%s (sent as %q) is never set, yet %s reads %s (%s:%d)", p.Name, p.Wire, funcName(r.Func), c.Name, r.Path, r.Line),
-						Loc:      p.Loc, Evidence: []Loc{r.Loc}, Certainty: t.certainty()})
+						Message: fmt.Sprintf("%s (sent as %q) is never set, yet %s reads %s (%s:%d)", p.Name, p.Wire, funcName(r.Func), c.Name, r.Path, r.Line),
+						Loc:     p.Loc, Evidence: []Loc{r.Loc}, Certainty: t.certainty()})
 				}
 			}
 		case len(writes[c]) > 0 && len(reads[c]) == 0 && !unresolvedReads[name] && !t.tagged(c):
 			w := writes[c][0]
 			how := w.How
 			out = append(out, Gap{Kind: "never-read",
-				Message:  fmt.Sprintf("%s is written (%s in %s) but nothing reads it", c.Name, how, funcName(w.Func)),
-				Loc:      w.Loc, Func: w.Func, Evidence: []Loc{c.Loc}, Certainty: t.certainty()})
+				Message: fmt.Sprintf("%s is written (%s in %s) but nothing reads it", c.Name, how, funcName(w.Func)),
+				Loc:     w.Loc, Func: w.Func, Evidence: []Loc{c.Loc}, Certainty: t.certainty()})
 		}
 	}
 	return out, nil

@@ -230,7 +230,9 @@ func (r *Result) WriteMermaid(w io.Writer) error {
 func (r *Result) WriteDot(w io.Writer) error {
 	ew := &errWriter{w: w}
 	d := r.diagram()
-	q := func(s string) string { return "\"" + strings.ReplaceAll(strings.ReplaceAll(s, "\\", "\\\\"), "\"", "\\\"") + "\"" }
+	q := func(s string) string {
+		return "\"" + strings.ReplaceAll(strings.ReplaceAll(s, "\\", "\\\\"), "\"", "\\\"") + "\""
+	}
 	ew.printf("digraph trace {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n")
 	for i := range d.nodes {
 		id, text := d.label(i)

@@ -3,9 +3,9 @@ package trace
 import (
 	"bytes"
 	"os"
-	"strings"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
 )

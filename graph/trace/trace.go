@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -42,11 +43,13 @@ type tracer struct {
 	sites    []*Site
 	siteAt   map[string]bool // path:offset already recorded
 
-	unknown  []string
-	warnings []string
-	syms     map[graph.SymbolID]*graph.Symbol
-	files    map[string]*graph.File
-	lows     map[string][]byte
+	unknown []string
+	// uncertain: files that mention the key could not be analysed
+	uncertain bool
+	warnings  []string
+	syms      map[graph.SymbolID]*graph.Symbol
+	files     map[string]*graph.File
+	lows      map[string][]byte
 
 	routes       []route
 	clients      []clientCall
@@ -579,6 +582,7 @@ func (t *tracer) textSites() error {
 		if !f.Status.Analysed() && f.Status != graph.ParseTextOnly {
 			if t.mentions(src) {
 				t.unknown = append(t.unknown, fmt.Sprintf("%s: %s (%s), mentions the key", p, f.Status, f.Error))
+				t.uncertain = true
 			}
 			continue
 		}
@@ -772,8 +776,12 @@ func (t *tracer) skippedFiles() error {
 			src := t.readFile(sk.Path)
 			if src != nil && len(src) <= 64<<20 && t.mentions(src) {
 				t.unknown = append(t.unknown, fmt.Sprintf("%s: not indexed (%s), mentions the key", sk.Path, sk.Reason))
+				t.uncertain = true
 			}
 		case graph.SkipUnreadable:
+			if st, err := os.Lstat(filepath.Join(t.root, filepath.FromSlash(sk.Path))); err == nil && st.Mode()&os.ModeSymlink != 0 {
+				continue // a dangling link, not code
+			}
 			t.unknown = append(t.unknown, fmt.Sprintf("%s: not indexed (%s), not searched", sk.Path, sk.Reason))
 		}
 	}
