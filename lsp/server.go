@@ -705,7 +705,7 @@ func (s *Server) workspaceSymbol(ctx context.Context, snap *engine.Snapshot, raw
 	var err error
 	q := strings.TrimSpace(p.Query)
 	if q == "" {
-		syms, _, err = graph.Central(ctx, snap.R, "", most)
+		syms, _, err = snap.Central(ctx, "")
 	} else {
 		syms, err = graph.FindDefinitions(ctx, snap.R, q)
 		if err == nil && len(syms) < most {

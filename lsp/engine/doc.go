@@ -22,6 +22,16 @@
 // stale_index error saying to run `cairn index`, and the server picks the
 // index up as soon as one is committed.
 //
+// # Caches
+//
+// What every request would otherwise recompute is kept per generation, on
+// the handle: the file list and single files (cachingReader: every search
+// and pack reads the list whole, every citation a file), definitions by id
+// (every hop of a traversal), the centrality ranking (Central) and any
+// value a server memoises (Memo). Token counts, a pure function of text and
+// encoding, are shared across generations. All are bounded and return
+// copies; freshness (stale) is never cached beyond one request.
+//
 // # Errors
 //
 // Every failure a client can act on is an *Error with a Category

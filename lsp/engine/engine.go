@@ -53,6 +53,8 @@ type Engine struct {
 // handle is one opened generation.
 type handle struct {
 	o     *fuse.Opened
+	r     *cachingReader
+	memo  memo
 	epoch string
 	gen   int64
 	refs  int
@@ -143,7 +145,8 @@ func (e *Engine) refreshLocked(ctx context.Context, force bool) {
 	for _, w := range o.Warnings {
 		e.opts.Log.Warn(w)
 	}
-	h := &handle{o: o, epoch: o.Store.Epoch(), gen: o.Meta.Generation}
+	h := &handle{o: o, r: newCachingReader(o.Store), epoch: o.Store.Epoch(), gen: o.Meta.Generation}
+	o.Engine.R = h.r // search and packs read through the cache too
 	if old := e.cur; old != nil {
 		old.dead = true
 		if old.refs == 0 {
@@ -171,8 +174,8 @@ func (e *Engine) Acquire(ctx context.Context) (*Snapshot, error) {
 	}
 	h := e.cur
 	h.refs++
-	s := &Snapshot{Meta: h.o.Meta, R: h.o.Store, Search: h.o.Engine, Root: e.root, e: e, h: h,
-		Fresh: indexer.NewFreshness(e.root, h.o.Store)}
+	s := &Snapshot{Meta: h.o.Meta, R: h.r, Search: h.o.Engine, Root: e.root, e: e, h: h,
+		Fresh: indexer.NewFreshness(e.root, h.r)}
 	if len(h.o.Warnings) == 0 {
 		s.Texts = h.o
 	}
@@ -266,7 +269,7 @@ func (s *Snapshot) Release() { s.once.Do(func() { s.e.release(s.h) }) }
 
 // Builder returns a context-pack builder over the snapshot.
 func (s *Snapshot) Builder(tokenizer string) (*contextpack.Builder, error) {
-	tok, err := contextpack.NewTokenizer(tokenizer)
+	tok, err := cachedTokenizer(tokenizer)
 	if err != nil {
 		return nil, Errorf(InvalidArgument, "%v", err)
 	}

@@ -254,3 +254,46 @@ func TestOwners(t *testing.T) {
 		}
 	}
 }
+
+func TestCachesCopy(t *testing.T) {
+	ctx := context.Background()
+	root := enginetest.Repo(t)
+	e := open(t, root)
+	s, err := e.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Release()
+	fs, err := s.R.Files(ctx)
+	if err != nil || len(fs) == 0 {
+		t.Fatal(fs, err)
+	}
+	fs[0].Path = "changed"
+	again, _ := s.R.Files(ctx)
+	if again[0].Path == "changed" {
+		t.Fatal("Files returns the cached slice itself")
+	}
+	defs, _ := s.Resolve(ctx, "Greet", "", "", true)
+	a, _ := s.R.SymbolsByID(ctx, defs[0].ID)
+	a[0].Doc = "changed"
+	b, _ := s.R.SymbolsByID(ctx, defs[0].ID)
+	if b[0].Doc == "changed" {
+		t.Fatal("SymbolsByID returns the cached slice itself")
+	}
+	if f, err := s.R.File(ctx, "nope.go"); err == nil {
+		t.Fatalf("File(nope.go) = %+v", f)
+	}
+	// token counts are remembered, and equal the tokenizer's
+	b1, _ := s.Builder("")
+	b2, _ := s.Builder("cl100k_base")
+	long := strings.Repeat("func (s *Server) Serve() string { return s.handle(\"index\") }\n", 5)
+	if n1, n2 := b1.Tokenizer.Count(long), b2.Tokenizer.Count(long); n1 != n2 || n1 < 50 {
+		t.Fatalf("counts %d, %d", n1, n2)
+	}
+	calls := 0
+	v1, _ := s.Memo("k", func() (any, error) { calls++; return 1, nil })
+	v2, _ := s.Memo("k", func() (any, error) { calls++; return 2, nil })
+	if v1 != 1 || v2 != 1 || calls != 1 {
+		t.Fatalf("memo: %v %v %d", v1, v2, calls)
+	}
+}

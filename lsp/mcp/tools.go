@@ -468,7 +468,7 @@ func (s *Server) readSpan(ctx context.Context, snap *engine.Snapshot, in ReadSpa
 // RepoMapIn is the input of repo_map.
 type RepoMapIn struct {
 	Under  string `json:"under,omitempty" jsonschema:"only definitions under this directory"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"definitions per page, 1-100 (default 30)"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"definitions per page, 1-100 (default 30); the 1000 most central are listed"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
 
@@ -504,7 +504,7 @@ func (s *Server) repoMap(ctx context.Context, snap *engine.Snapshot, in RepoMapI
 		}
 		under = rel + "/"
 	}
-	syms, ranks, err := graph.Central(ctx, snap.R, under, min(off+limit+1, 1000))
+	syms, ranks, err := snap.Central(ctx, under)
 	if err != nil {
 		return RepoMapOut{}, "", err
 	}

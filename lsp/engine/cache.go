@@ -1,0 +1,223 @@
+package engine
+
+import (
+	"context"
+	"hash/fnv"
+	"slices"
+	"sync"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/contextpack"
+)
+
+// cachingReader answers the queries a server repeats on every request from
+// memory, for the life of one opened generation: the file list (every
+// search and every pack reads it whole), single files (citations) and
+// definitions by id (every hop of a traversal). Results are copies, so
+// callers may modify them.
+type cachingReader struct {
+	graph.Reader
+
+	filesMu sync.Mutex
+	files   []graph.File
+	byPath  map[string]int
+
+	symMu sync.Mutex
+	syms  map[graph.SymbolID][]graph.Symbol
+}
+
+// maxCachedSymbols bounds the definitions cache (it restarts when full).
+const maxCachedSymbols = 200000
+
+func newCachingReader(r graph.Reader) *cachingReader {
+	return &cachingReader{Reader: r, syms: map[graph.SymbolID][]graph.Symbol{}}
+}
+
+func (c *cachingReader) load(ctx context.Context) error {
+	c.filesMu.Lock()
+	defer c.filesMu.Unlock()
+	if c.files != nil {
+		return nil
+	}
+	fs, err := c.Reader.Files(ctx)
+	if err != nil {
+		return err
+	}
+	c.byPath = make(map[string]int, len(fs))
+	for i, f := range fs {
+		c.byPath[f.Path] = i
+	}
+	if fs == nil {
+		fs = []graph.File{}
+	}
+	c.files = fs
+	return nil
+}
+
+func (c *cachingReader) Files(ctx context.Context) ([]graph.File, error) {
+	if err := c.load(ctx); err != nil {
+		return nil, err
+	}
+	return slices.Clone(c.files), nil
+}
+
+func (c *cachingReader) File(ctx context.Context, path string) (graph.File, error) {
+	if err := c.load(ctx); err != nil {
+		return graph.File{}, err
+	}
+	if i, ok := c.byPath[path]; ok {
+		return c.files[i], nil
+	}
+	return c.Reader.File(ctx, path) // not indexed: the store's error
+}
+
+func (c *cachingReader) SymbolsByID(ctx context.Context, id graph.SymbolID) ([]graph.Symbol, error) {
+	c.symMu.Lock()
+	s, ok := c.syms[id]
+	c.symMu.Unlock()
+	if ok {
+		return slices.Clone(s), nil
+	}
+	s, err := c.Reader.SymbolsByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	c.symMu.Lock()
+	if len(c.syms) >= maxCachedSymbols {
+		clear(c.syms)
+	}
+	c.syms[id] = s
+	c.symMu.Unlock()
+	return slices.Clone(s), nil
+}
+
+// memo holds values computed once per generation (Snapshot.Memo).
+type memo struct {
+	mu sync.Mutex
+	m  map[string]*memoEntry
+}
+
+type memoEntry struct {
+	once sync.Once
+	v    any
+	err  error
+}
+
+// maxMemo bounds the memoised values of one generation.
+const maxMemo = 256
+
+// Memo returns the value fn computes for key, computing it once per
+// generation (concurrent callers wait for the first). Errors are not kept.
+func (s *Snapshot) Memo(key string, fn func() (any, error)) (any, error) {
+	m := &s.h.memo
+	m.mu.Lock()
+	if m.m == nil || len(m.m) >= maxMemo {
+		m.m = map[string]*memoEntry{}
+	}
+	e, ok := m.m[key]
+	if !ok {
+		e = &memoEntry{}
+		m.m[key] = e
+	}
+	m.mu.Unlock()
+	e.once.Do(func() { e.v, e.err = fn() })
+	if e.err != nil {
+		m.mu.Lock()
+		if m.m[key] == e {
+			delete(m.m, key)
+		}
+		m.mu.Unlock()
+	}
+	return e.v, e.err
+}
+
+// MaxCentral is how many central definitions Central ranks.
+const MaxCentral = 1000
+
+type central struct {
+	syms  []graph.Symbol
+	ranks map[graph.SymbolID]float64
+}
+
+// Central returns the MaxCentral most central definitions under prefix
+// (graph.Central), ranked once per generation.
+func (s *Snapshot) Central(ctx context.Context, prefix string) ([]graph.Symbol, map[graph.SymbolID]float64, error) {
+	v, err := s.Memo("central\x00"+prefix, func() (any, error) {
+		syms, ranks, err := graph.Central(ctx, s.R, prefix, MaxCentral)
+		return central{syms, ranks}, err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	c := v.(central)
+	return slices.Clone(c.syms), c.ranks, nil
+}
+
+// countCache remembers token counts (a pure function of the text and the
+// encoding) across requests and generations: packs for related tasks
+// measure the same spans again and again.
+type countCache struct {
+	mu sync.Mutex
+	m  map[countKey]int
+}
+
+type countKey struct {
+	h   uint64
+	len int
+}
+
+// maxCounts bounds a count cache (it restarts when full).
+const maxCounts = 100000
+
+var (
+	countCachesMu sync.Mutex
+	countCaches   = map[string]*countCache{}
+)
+
+// cachingTokenizer counts through its encoding's shared countCache; each
+// request gets its own (the tokenizer itself is not shared).
+type cachingTokenizer struct {
+	contextpack.Tokenizer
+	c *countCache
+}
+
+// cachedTokenizer returns a tokenizer for the encoding whose counts are
+// remembered.
+func cachedTokenizer(name string) (contextpack.Tokenizer, error) {
+	tok, err := contextpack.NewTokenizer(name)
+	if err != nil {
+		return nil, err
+	}
+	countCachesMu.Lock()
+	defer countCachesMu.Unlock()
+	c, ok := countCaches[tok.Name()]
+	if !ok {
+		c = &countCache{m: map[countKey]int{}}
+		countCaches[tok.Name()] = c
+	}
+	return &cachingTokenizer{Tokenizer: tok, c: c}, nil
+}
+
+func (t *cachingTokenizer) Count(text string) int {
+	if len(text) < 64 {
+		return t.Tokenizer.Count(text)
+	}
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	k := countKey{h.Sum64(), len(text)}
+	c := t.c
+	c.mu.Lock()
+	n, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return n
+	}
+	n = t.Tokenizer.Count(text)
+	c.mu.Lock()
+	if len(c.m) >= maxCounts {
+		clear(c.m)
+	}
+	c.m[k] = n
+	c.mu.Unlock()
+	return n
+}
