@@ -1,0 +1,27 @@
+// Package contextpack builds the spans a model should read for a task,
+// within a token budget, each cited (path, lines, revision), with the
+// reason it was admitted and a trust label.
+//
+// Candidates come from the fused search (retrieval/fuse) over the task
+// text, from focus symbols or files, and from a diff's changed lines; the
+// definitions found are expanded one step through the graph (callers,
+// callees, implementations, tests) at a lower score. A type's chunk is cut
+// to its head, since its methods are candidates of their own; config and
+// docs are admitted as such.
+//
+// Packing merges overlapping and adjacent candidates of a file, ranks them
+// by score, and fills the budget in that order; an item that does not fit
+// in full degrades to its signature and doc comment before it is dropped,
+// and what is dropped is listed (capped) with why. Items are then ordered
+// for reading: grouped by file, definitions before their uses. Tokens are
+// counted with a real BPE tokenizer (cl100k, offline) on the rendered
+// output — the JSON or Markdown actually returned — and used_tokens is
+// settled to a fixed point, so it never exceeds the budget; when not even
+// the frame of an empty pack fits, ErrBudgetTooSmall says so.
+//
+// Content is read from the worktree: a file whose content no longer
+// matches its indexed hash is marked stale. Text that is not code
+// (comments, docs, strings) carries the "untrusted-text" label, and
+// secrets (keys, tokens, private keys, passwords in assignments) are
+// redacted before anything is counted or returned.
+package contextpack
