@@ -600,22 +600,32 @@ func (s *search) result(limit, fileLimit int) Result {
 	hits := make([]Hit, 0, len(s.cands))
 	for _, c := range s.cands {
 		score := 0.0
-		var whyGen string
-		var whyScore float64
+		type contrib struct {
+			gen string
+			v   float64
+		}
+		var cs []contrib
 		for gen, r := range c.ranks {
 			v := s.weight(gen) / (rrfK + float64(r))
 			score += v
-			if v > whyScore {
-				whyGen, whyScore = gen, v
-			}
+			cs = append(cs, contrib{gen, v})
 		}
+		// the evidence, strongest first
+		slices.SortFunc(cs, func(a, b contrib) int { return cmp.Or(cmp.Compare(b.v, a.v), strings.Compare(a.gen, b.gen)) })
 		if isTestPath(c.ref.Path) {
 			// Questions and issues are about behaviour: the code that has it
 			// outranks the tests that check it, all else being equal.
 			score *= testPenalty
 		}
 		score += fileShare * fileScore[c.ref.Path]
-		why := c.evidence[whyGen]
+		// the two strongest pieces of evidence say why (Ranks has them all)
+		var whys []string
+		for _, x := range cs {
+			if e := c.evidence[x.gen]; e != "" && len(whys) < 2 {
+				whys = append(whys, e)
+			}
+		}
+		why := strings.Join(whys, "; ")
 		if fw := fileWhy[c.ref.Path]; fw != "" && fw != why {
 			if why != "" {
 				why += "; "
@@ -623,6 +633,11 @@ func (s *search) result(limit, fileLimit int) Result {
 			why += "file: " + fw
 		}
 		ranks := map[string]int{}
+		for gen, r := range fileRanks[c.ref.Path] {
+			if gen == GenFile || gen == GenPath {
+				ranks[gen] = r // the rank its file had
+			}
+		}
 		for gen, r := range c.ranks {
 			ranks[gen] = r
 		}

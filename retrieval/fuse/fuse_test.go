@@ -1,0 +1,202 @@
+package fuse_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/indexer"
+	"github.com/cairn-dev/cairn/retrieval/bm25"
+	"github.com/cairn-dev/cairn/retrieval/embed"
+	"github.com/cairn-dev/cairn/retrieval/fuse"
+	"github.com/cairn-dev/cairn/retrieval/vector"
+)
+
+var repo = map[string]string{
+	"go.mod": "module example.com/shop\n\ngo 1.22\n",
+	"billing/invoice.go": `package billing
+
+// RoundTotal rounds an invoice total to cents; negative totals are refunds.
+func RoundTotal(cents float64) int64 {
+	if cents < 0 {
+		return -int64(-cents + 0.5)
+	}
+	return int64(cents + 0.5)
+}
+
+// Invoice is what a customer owes.
+type Invoice struct {
+	Lines []float64
+}
+
+// Total adds the lines and rounds.
+func (i *Invoice) Total() int64 {
+	var sum float64
+	for _, l := range i.Lines {
+		sum += l
+	}
+	return RoundTotal(sum)
+}
+`,
+	"billing/invoice_test.go": `package billing
+
+import "testing"
+
+// TestRoundTotal checks rounding of invoice totals, negative refunds too.
+func TestRoundTotal(t *testing.T) {
+	if RoundTotal(1.5) != 2 || RoundTotal(-1.5) != -2 {
+		t.Fatal("rounding of invoice totals is wrong")
+	}
+}
+`,
+	"shipping/label.go": `package shipping
+
+// PrintLabel renders a shipping label for a parcel.
+func PrintLabel(name, address string) string {
+	return name + "\n" + address
+}
+
+// Weight of a parcel in grams.
+func Weight(items []int) int {
+	w := 0
+	for _, i := range items {
+		w += i
+	}
+	return w
+}
+`,
+	"docs/notes.md": "# Notes\n\nShipping labels are printed by the warehouse.\n",
+}
+
+func open(t *testing.T) *fuse.Opened {
+	t.Helper()
+	root := t.TempDir()
+	for p, c := range repo {
+		fp := filepath.Join(root, p)
+		os.MkdirAll(filepath.Dir(fp), 0o755)
+		if err := os.WriteFile(fp, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	dir := filepath.Join(root, ".cairn")
+	w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sinks := []indexer.Sink{bm25.NewBuilder(nil, nil), vector.NewBuilder(nil, vector.Options{PPMI: embed.PPMIOptions{Dim: 8, MinCount: 1, Oversample: 4}})}
+	if _, err := indexer.Run(ctx, w, indexer.Options{Root: root, StateDir: dir, Sinks: sinks, ExcludeDirs: []string{".cairn"}}); err != nil {
+		t.Fatal(err)
+	}
+	o, err := fuse.OpenEmbedded(ctx, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(o.Close)
+	if len(o.Warnings) > 0 {
+		t.Fatalf("side indexes missing: %v", o.Warnings)
+	}
+	return o
+}
+
+func names(hs []fuse.Hit) []string {
+	var out []string
+	for _, h := range hs {
+		out = append(out, h.Name)
+	}
+	return out
+}
+
+// An issue naming a function and describing the bug finds the function's
+// file first and the function among the first hits, with the evidence of
+// several generators; the test file that repeats the same words ranks
+// below the code.
+func TestIssueFindsTheFunction(t *testing.T) {
+	o := open(t)
+	res, err := o.Engine.Search(context.Background(), "Refunds are rounded the wrong way: RoundTotal returns -1 for -1.5 on invoice totals", fuse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) == 0 || res.Files[0].Path != "billing/invoice.go" {
+		t.Fatalf("files %+v", res.Files)
+	}
+	i := slices.IndexFunc(res.Hits, func(h fuse.Hit) bool { return h.Name == "RoundTotal" })
+	if i < 0 || i > 2 {
+		t.Fatalf("RoundTotal at %d in %v", i, names(res.Hits))
+	}
+	h := res.Hits[i]
+	if h.Ranks[fuse.GenSymbol] != 1 || h.Ranks[fuse.GenText] == 0 {
+		t.Errorf("RoundTotal's evidence %v", h.Ranks)
+	}
+	if h.Why == "" || h.Path != "billing/invoice.go" || h.StartLine != 3 {
+		t.Errorf("hit %+v", h)
+	}
+	ti := slices.IndexFunc(res.Files, func(f fuse.FileHit) bool { return f.Path == "billing/invoice_test.go" })
+	if ti >= 0 && ti < 1 {
+		t.Errorf("the test file outranks the code: %+v", res.Files)
+	}
+	for _, f := range res.Files {
+		if f.Path == "shipping/label.go" && f.Score > res.Files[0].Score/2 {
+			t.Errorf("an unrelated file scores %.4f against %.4f", f.Score, res.Files[0].Score)
+		}
+	}
+}
+
+// A path in the query is matched exactly; Only restricts the generators;
+// limits hold; Dump returns every generator's ranking.
+func TestPathsOnlyLimitsDump(t *testing.T) {
+	o := open(t)
+	ctx := context.Background()
+	res, err := o.Engine.Search(ctx, "the label printed by shipping/label.go is cut", fuse.Options{Only: []string{fuse.GenPath}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range res.Hits {
+		if len(h.Ranks) != 1 || h.Ranks[fuse.GenPath] == 0 {
+			t.Errorf("a hit from another generator with Only=path: %+v", h)
+		}
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Path != "shipping/label.go" {
+		t.Fatalf("path generator: %v", names(res.Hits))
+	}
+	res, err = o.Engine.Search(ctx, "invoice total rounding", fuse.Options{Limit: 2, Files: 1, Dump: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) > 2 || len(res.Files) > 1 {
+		t.Errorf("limits: %d hits, %d files", len(res.Hits), len(res.Files))
+	}
+	gens := map[string]bool{}
+	for _, d := range res.Dump {
+		gens[d.Gen] = true
+	}
+	for _, g := range []string{fuse.GenText, fuse.GenFile, fuse.GenVector} {
+		if !gens[g] {
+			t.Errorf("dump lacks %s: %v", g, gens)
+		}
+	}
+	if _, err := o.Engine.Search(ctx, "   ", fuse.Options{}); err == nil {
+		res, _ := o.Engine.Search(ctx, "   ", fuse.Options{})
+		if len(res.Hits) != 0 {
+			t.Errorf("an empty query found %v", names(res.Hits))
+		}
+	}
+}
+
+// FilesWithTerms finds the files that hold a whole identifier, and only
+// those.
+func TestFilesWithTerms(t *testing.T) {
+	o := open(t)
+	ps, err := o.FilesWithTerms(context.Background(), []string{"roundtotal"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(ps)
+	if strings.Join(ps, ",") != "billing/invoice.go,billing/invoice_test.go" {
+		t.Errorf("files %v", ps)
+	}
+}
