@@ -632,6 +632,9 @@ func write(ctx context.Context, w graph.Writer, sinks []Sink, out outcome, res *
 	switch {
 	case out.touched:
 		res.Unchanged++
+		if k := out.job.known; k.Size == e.Size && k.ModTime == e.ModTime {
+			return nil // read only because its mtime was racy: nothing to record
+		}
 		return w.Touch(ctx, e.Path, e.Size, e.ModTime)
 	case out.ff == nil && out.skip.Reason != graph.SkipNone:
 		res.Skipped++

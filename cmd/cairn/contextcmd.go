@@ -64,6 +64,12 @@ func contextCmd(g *globals) *cobra.Command {
 				return err
 			}
 			b := &contextpack.Builder{Engine: o.Engine, Root: o.Meta.Root, Meta: o.Meta, Tokenizer: tok}
+			if wt := g.indexOf(ctx, o.Meta, o.Store).Worktree; wt.Unindexed != nil {
+				b.Unindexed = wt.Unindexed
+				if wt.HeadMoved {
+					b.Head = wt.Head
+				}
+			}
 			pack, err := b.Build(ctx, contextpack.Request{Task: task, Budget: budget, Focus: focus, Diff: diff, Format: format})
 			if err != nil {
 				return err

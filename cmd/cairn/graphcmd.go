@@ -99,6 +99,7 @@ func hopsCmd(g *globals, use, short string, defaultDepth int, fn traverseFn) *co
 			if err != nil {
 				return err
 			}
+			iv := g.indexOf(ctx, m, s)
 			roots, defs, err := rootsOf(ctx, s, args[0])
 			if err != nil {
 				return err
@@ -116,7 +117,7 @@ func hopsCmd(g *globals, use, short string, defaultDepth int, fn traverseFn) *co
 				for i := range defs {
 					rootViews[i] = graph.ViewSymbol(&defs[i])
 				}
-				return writeJSON(g.stdout, map[string]any{"query": args[0], "index": viewIndex(m), "roots": rootViews,
+				return writeJSON(g.stdout, map[string]any{"query": args[0], "index": iv, "roots": rootViews,
 					"results": views, "unknown": unanalysed(ctx, s)})
 			}
 			if len(roots) > 1 {
@@ -185,6 +186,7 @@ func pathCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			iv := g.indexOf(ctx, m, s)
 			from, _, err := rootsOf(ctx, s, args[0])
 			if err != nil {
 				return err
@@ -214,7 +216,7 @@ func pathCmd(g *globals) *cobra.Command {
 				out = append(out, hs)
 			}
 			if g.json {
-				return writeJSON(g.stdout, map[string]any{"query": args[0] + " -> " + args[1], "index": viewIndex(m), "results": out})
+				return writeJSON(g.stdout, map[string]any{"query": args[0] + " -> " + args[1], "index": iv, "results": out})
 			}
 			for i, p := range paths {
 				fmt.Fprintf(g.stdout, "path %d (%d calls):\n", i+1, len(p))

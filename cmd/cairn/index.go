@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -78,10 +76,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	if err != nil {
 		return err
 	}
-	var exclude []string
-	if rel, err := filepath.Rel(root, dir); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
-		exclude = append(exclude, filepath.ToSlash(rel))
-	}
+	exclude := indexExcludes(root, dir)
 	logLevel := slog.LevelWarn
 	if g.quiet {
 		logLevel = slog.LevelError

@@ -3,7 +3,9 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -29,5 +31,40 @@ func TestScripts(t *testing.T) {
 			env.Setenv("APPS", apps)
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"waitfor": waitFor},
 	})
+}
+
+// waitFor is the script command
+//
+//	waitfor DURATION [-stdout REGEXP] PROGRAM ARGS...
+//
+// which runs the program again and again until it succeeds (and its
+// standard output matches) — with !, until it fails — and fails itself
+// after DURATION: a condition with a deadline, for what a background
+// `cairn watch` makes true.
+func waitFor(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: [!] waitfor DURATION [-stdout REGEXP] PROGRAM ARGS...")
+	}
+	d, err := time.ParseDuration(args[0])
+	ts.Check(err)
+	args = args[1:]
+	var re *regexp.Regexp
+	if len(args) > 2 && args[0] == "-stdout" {
+		re = regexp.MustCompile(args[1])
+		args = args[2:]
+	}
+	deadline := time.Now().Add(d)
+	for {
+		err := ts.Exec(args[0], args[1:]...)
+		ok := err == nil && (re == nil || re.MatchString(ts.ReadFile("stdout")))
+		if ok != neg {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("waitfor %s: %v still not true (last error: %v)", d, args, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

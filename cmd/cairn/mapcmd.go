@@ -26,6 +26,7 @@ func mapCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			iv := g.indexOf(ctx, m, s)
 			syms, ranks, err := graph.Central(ctx, s, prefix, limit)
 			if err != nil {
 				return err
@@ -39,7 +40,7 @@ func mapCmd(g *globals) *cobra.Command {
 				rows[i] = row{graph.ViewSymbol(&syms[i]), ranks[syms[i].ID]}
 			}
 			if g.json {
-				return writeJSON(g.stdout, envelope{Index: viewIndex(m), Results: rows})
+				return writeJSON(g.stdout, envelope{Index: iv, Results: rows})
 			}
 			for _, r := range rows {
 				fmt.Fprintf(g.stdout, "%8.1f  %s\t%s\t%s:%d\n", r.Rank, r.Kind, qualified(r.Container, r.Name), r.Path, r.StartLine)

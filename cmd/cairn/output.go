@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/indexer/walk"
+	"github.com/cairn-dev/cairn/indexer/watch"
 )
 
 // indexView states which index generation answered, so every answer is
@@ -17,10 +21,83 @@ type indexView struct {
 	Revision   string    `json:"revision,omitempty"`
 	Dirty      bool      `json:"dirty"`
 	IndexedAt  time.Time `json:"indexed_at"`
+	// Worktree says whether the worktree has changes this generation does
+	// not hold (see indexOf).
+	Worktree *watch.Worktree `json:"worktree,omitempty"`
 }
 
 func viewIndex(m graph.Meta) indexView {
 	return indexView{Generation: m.Generation, Revision: m.Revision, Dirty: m.Dirty, IndexedAt: m.IndexedAt}
+}
+
+// indexOf is viewIndex with the worktree's freshness, which every answer
+// states: from the running watcher when one keeps this index fresh, else
+// from a stat-only comparison of the worktree with the index (bounded in
+// time; CAIRN_WORKTREE_CHECK=0 skips it). It is checked once per command,
+// and stated on stderr as well in text mode (see freshnessLine).
+func (g *globals) indexOf(ctx context.Context, m graph.Meta, r graph.Reader) indexView {
+	v := viewIndex(m)
+	if g.worktree == nil {
+		dir, _ := g.dir()
+		wt := watch.Worktree{Source: "skipped"}
+		if os.Getenv("CAIRN_WORKTREE_CHECK") != "0" {
+			wt = watch.Check(ctx, r, m, watch.CheckOptions{Root: m.Root, StateDir: dir,
+				Walk: walk.Options{ExcludeDirs: indexExcludes(m.Root, dir)}})
+		}
+		g.worktree, g.indexed = &wt, m
+	}
+	v.Worktree = g.worktree
+	return v
+}
+
+// freshnessLine states, for text output, the revision that answered and
+// whether the worktree holds changes it does not ("" when not checked).
+func (g *globals) freshnessLine() string {
+	if g.worktree == nil {
+		return ""
+	}
+	return fmt.Sprintf("index %s (generation %d); worktree: %s", revShort(g.indexed), g.indexed.Generation, g.worktreeText())
+}
+
+// worktreeText says whether the worktree has unindexed changes.
+func (g *globals) worktreeText() string {
+	wt := g.worktree
+	var b strings.Builder
+	switch {
+	case wt.Unindexed == nil:
+		b.WriteString("not checked")
+		if wt.Note != "" {
+			b.WriteString(" (" + wt.Note + ")")
+		}
+	case !*wt.Unindexed:
+		b.WriteString("no unindexed changes")
+		if wt.Source == "watcher" {
+			b.WriteString(" (kept fresh by cairn watch)")
+		}
+	default:
+		var parts []string
+		if wt.HeadMoved {
+			parts = append(parts, "HEAD moved to "+revShort(graph.Meta{Revision: wt.Head}))
+		}
+		if wt.Pending > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s being indexed by cairn watch", wt.Pending, plural(wt.Pending, "change", "changes")))
+		}
+		if wt.NChanged > 0 {
+			list := strings.Join(wt.Changed, ", ")
+			if wt.NChanged > len(wt.Changed) {
+				list += ", …"
+			}
+			parts = append(parts, fmt.Sprintf("%d changed %s not indexed (%s)", wt.NChanged, plural(wt.NChanged, "file", "files"), list))
+		}
+		b.WriteString(strings.Join(parts, "; "))
+		if wt.Watcher == "none" {
+			b.WriteString("; run `cairn index`, or `cairn watch` to keep it fresh")
+		}
+	}
+	if wt.Watcher == "degraded" {
+		b.WriteString("; the watcher is degraded: " + wt.Note)
+	}
+	return b.String()
 }
 
 // envelope is the top level of every JSON answer.
@@ -66,4 +143,11 @@ func revShort(m graph.Meta) string {
 		rev += "+dirty"
 	}
 	return rev
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -26,6 +26,7 @@ func defCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			iv := g.indexOf(ctx, m, s)
 			defs, err := graph.FindDefinitions(ctx, s, args[0])
 			if err != nil {
 				return err
@@ -37,7 +38,7 @@ func defCmd(g *globals) *cobra.Command {
 				views[i].Stale = fresh.Stale(ctx, defs[i].Path)
 			}
 			if g.json {
-				env := envelope{Query: args[0], Index: viewIndex(m), Results: views}
+				env := envelope{Query: args[0], Index: iv, Results: views}
 				if len(defs) == 0 {
 					env.Unknown = unanalysed(ctx, s)
 				}
@@ -86,6 +87,7 @@ func refsCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			iv := g.indexOf(ctx, m, s)
 			_, refs, err := graph.FindReferences(ctx, s, args[0], graph.RefOptions{IncludeDefinitions: withDefs, Roles: roles})
 			if err != nil {
 				return err
@@ -97,7 +99,7 @@ func refsCmd(g *globals) *cobra.Command {
 				views[i].Stale = fresh.Stale(ctx, refs[i].Path)
 			}
 			if g.json {
-				env := envelope{Query: args[0], Index: viewIndex(m), Results: views, Unknown: unanalysed(ctx, s)}
+				env := envelope{Query: args[0], Index: iv, Results: views, Unknown: unanalysed(ctx, s)}
 				if err := writeJSON(g.stdout, env); err != nil {
 					return err
 				}
@@ -149,6 +151,7 @@ func symbolsCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			iv := g.indexOf(ctx, m, s)
 			var syms []graph.Symbol
 			if file != "" {
 				file = strings.TrimPrefix(file, "./")
@@ -178,7 +181,7 @@ func symbolsCmd(g *globals) *cobra.Command {
 				views = append(views, v)
 			}
 			if g.json {
-				return writeJSON(g.stdout, envelope{Index: viewIndex(m), Results: views})
+				return writeJSON(g.stdout, envelope{Index: iv, Results: views})
 			}
 			for _, v := range views {
 				fmt.Fprintf(g.stdout, "%s:%d-%d\t%s\t%s%s\n", v.Path, v.StartLine, v.EndLine, v.Kind, qualified(v.Container, v.Name), staleMark(v.Stale))

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/indexer/watch"
 )
 
 // globals are the flags every command takes.
@@ -26,6 +27,10 @@ type globals struct {
 	quiet    bool
 	stdout   io.Writer
 	stderr   io.Writer
+	// worktree is the freshness every answer states, checked once per
+	// command against the generation indexed (output.go, indexOf).
+	worktree *watch.Worktree
+	indexed  graph.Meta
 }
 
 // exitError carries an exit code through cobra.
@@ -85,6 +90,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		serveCmd(g),
 		traceCmd(g),
 		impactCmd(g),
+		watchCmd(g),
 	)
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil {
@@ -95,6 +101,9 @@ what you must know before changing code: where is X, who uses it, what to read.`
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := root.ExecuteContext(ctx)
+	if line := g.freshnessLine(); line != "" && !g.json && !g.quiet {
+		fmt.Fprintln(stderr, "cairn:", line)
+	}
 	if err == nil {
 		return 0
 	}

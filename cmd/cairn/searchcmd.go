@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
@@ -63,25 +64,28 @@ func searchCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			iv := g.indexOf(ctx, m, eng.R)
+			fresh := indexer.NewFreshness(m.Root, eng.R)
 			// The ranked files come first (kind "file", no symbol), then the
 			// ranked definitions and chunks.
 			var views []hitView
 			for _, f := range res.Files {
-				views = append(views, hitView{Path: f.Path, Kind: "file", Score: f.Score, Why: f.Why, Ranks: f.Ranks})
+				views = append(views, hitView{Path: f.Path, Kind: "file", Score: f.Score, Why: f.Why, Ranks: f.Ranks,
+					Stale: fresh.Stale(ctx, f.Path)})
 			}
 			for _, h := range res.Hits {
 				views = append(views, hitView{Path: h.Path, Symbol: h.Name, SymbolID: h.SymbolID, Kind: h.Kind.String(),
-					StartLine: h.StartLine, EndLine: h.EndLine, Score: h.Score, Why: h.Why, Ranks: h.Ranks})
+					StartLine: h.StartLine, EndLine: h.EndLine, Score: h.Score, Why: h.Why, Ranks: h.Ranks, Stale: fresh.Stale(ctx, h.Path)})
 			}
 			if dump {
-				return writeJSON(g.stdout, map[string]any{"query": firstLine(q), "index": viewIndex(m), "results": views, "generators": res.Dump})
+				return writeJSON(g.stdout, map[string]any{"query": firstLine(q), "index": iv, "results": views, "generators": res.Dump})
 			}
 			if g.json {
-				return writeJSON(g.stdout, envelope{Query: firstLine(q), Index: viewIndex(m), Results: views})
+				return writeJSON(g.stdout, envelope{Query: firstLine(q), Index: iv, Results: views})
 			}
 			fmt.Fprintln(g.stdout, "files:")
 			for i, f := range res.Files {
-				fmt.Fprintf(g.stdout, "%2d. %s\t%.4f\t%s\n", i+1, f.Path, f.Score, f.Why)
+				fmt.Fprintf(g.stdout, "%2d. %s\t%.4f\t%s%s\n", i+1, f.Path, f.Score, f.Why, staleMark(fresh.Stale(ctx, f.Path)))
 			}
 			fmt.Fprintln(g.stdout, "code:")
 			for i, h := range res.Hits {
@@ -89,7 +93,8 @@ func searchCmd(g *globals) *cobra.Command {
 				if name == "" {
 					name = "(file)"
 				}
-				fmt.Fprintf(g.stdout, "%2d. %s:%d-%d\t%s\t%.4f\t%s\n", i+1, h.Path, h.StartLine, h.EndLine, name, h.Score, h.Why)
+				fmt.Fprintf(g.stdout, "%2d. %s:%d-%d\t%s\t%.4f\t%s%s\n", i+1, h.Path, h.StartLine, h.EndLine, name, h.Score, h.Why,
+					staleMark(fresh.Stale(ctx, h.Path)))
 			}
 			return nil
 		},

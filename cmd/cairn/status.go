@@ -1,13 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/indexer/watch"
 )
 
 func statusCmd(g *globals) *cobra.Command {
@@ -43,9 +46,12 @@ func statusCmd(g *globals) *cobra.Command {
 					return err
 				}
 			}
+			iv := g.indexOf(ctx, m, s)
+			wst, watching, werr := watch.ReadStatus(s.Dir())
 			if g.json {
 				out := map[string]any{
-					"index_dir": s.Dir(), "index": viewIndex(m), "root": m.Root,
+					"index_dir": s.Dir(), "index": iv, "root": m.Root,
+					"watcher": watcherView{Status: wst, Running: watching},
 					"files": m.Files, "symbols": m.Symbols, "chunks": m.Chunks,
 					"status": namedCounts(m.Status), "languages": namedCounts(m.Languages),
 					"skipped": namedCounts(m.Skips), "problems": problems,
@@ -66,6 +72,9 @@ func statusCmd(g *globals) *cobra.Command {
 			printCounts(w, "files by status", m.Status)
 			printCounts(w, "files by language", m.Languages)
 			printCounts(w, "skipped by reason", m.Skips)
+			fmt.Fprintf(w, "watcher: %s\n", describeWatcher(wst, watching, werr))
+			fmt.Fprintf(w, "worktree: %s\n", g.worktreeText())
+			g.worktree = nil // stated here: not again on stderr
 			if len(problems) > 0 {
 				fmt.Fprintf(w, "not fully analysed (%d):\n", len(problems))
 				for _, p := range problems {
@@ -133,4 +142,44 @@ func printCounts[K interface {
 		fmt.Fprintf(w, " %s=%d", e.k, e.v)
 	}
 	fmt.Fprintln(w)
+}
+
+// watcherView is the watcher's published status with whether it runs.
+type watcherView struct {
+	watch.Status
+	Running bool `json:"running"`
+}
+
+// describeWatcher says in one line whether a watcher keeps the index fresh,
+// how well, and what it did last.
+func describeWatcher(st watch.Status, running bool, err error) string {
+	if err != nil {
+		return "unknown: " + err.Error()
+	}
+	if !running {
+		if st.PID == 0 {
+			return "not running (start one with `cairn watch`)"
+		}
+		return fmt.Sprintf("not running (pid %d stopped; %s)", st.PID, cmp.Or(st.LastError, "clean shutdown"))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, pid %d since %s, %d %s watched, %d batches (%d committed)",
+		st.State, st.PID, st.Started.Local().Format(time.DateTime), st.Watched, plural(st.Watched, "directory", "directories"), st.Batches, st.Commits)
+	if st.Pending > 0 {
+		fmt.Fprintf(&b, ", %d changes pending", st.Pending)
+	}
+	if st.Last != nil {
+		fmt.Fprintf(&b, "; last: %s at %s in %s", st.Last.Reason, st.Last.Started.Local().Format(time.TimeOnly),
+			time.Duration(st.Last.Duration).Round(time.Millisecond))
+	}
+	if st.Overflows > 0 {
+		fmt.Fprintf(&b, "; the kernel dropped events %d times (each followed by a full rescan)", st.Overflows)
+	}
+	if st.Mode != watch.ModeEvents {
+		fmt.Fprintf(&b, "\n  DEGRADED (%s): %s", st.Mode, st.Degraded)
+	}
+	if st.LastError != "" {
+		fmt.Fprintf(&b, "\n  last error: %s", st.LastError)
+	}
+	return b.String()
 }

@@ -86,6 +86,11 @@ type IndexInfo struct {
 	Generation int64  `json:"generation"`
 	Revision   string `json:"revision"`
 	Dirty      bool   `json:"dirty"`
+	// Unindexed, when checked by the caller: the worktree had changes the
+	// generation does not hold. Head: the commit checked out, when it is
+	// not Revision.
+	Unindexed *bool  `json:"unindexed,omitempty"`
+	Head      string `json:"head,omitempty"`
 }
 
 // Pack is a budgeted working set.
@@ -117,6 +122,10 @@ type Builder struct {
 	Tokenizer Tokenizer
 	// Candidates is how many search hits seed the pack; default 60.
 	Candidates int
+	// Unindexed and Head, when the caller checked the worktree, are
+	// stated in the pack's index block (and counted in its frame).
+	Unindexed *bool
+	Head      string
 }
 
 // cand is a span considered for the pack.
@@ -166,7 +175,8 @@ func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 	}
 	p := &Pack{
 		Schema: SchemaID, Task: req.Task, TaskTrust: TrustUntrusted, Budget: req.Budget, Tokenizer: tok.Name(),
-		Format: req.Format, Index: IndexInfo{Generation: b.Meta.Generation, Revision: b.Meta.Revision, Dirty: b.Meta.Dirty},
+		Format: req.Format, Index: IndexInfo{Generation: b.Meta.Generation, Revision: b.Meta.Revision, Dirty: b.Meta.Dirty,
+			Unindexed: b.Unindexed, Head: b.Head},
 		Items: []Item{}, Omitted: []Omitted{}, Redactions: []Redaction{},
 	}
 	// The pack's frame (the task echoed, headers) must fit before any item:

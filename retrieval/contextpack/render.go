@@ -73,6 +73,12 @@ func (p *Pack) Markdown() string {
 	if p.Index.Dirty {
 		b.WriteString(" (worktree had uncommitted changes)")
 	}
+	if p.Index.Unindexed != nil && *p.Index.Unindexed {
+		b.WriteString("; the worktree has changes not yet indexed (stale items are marked)")
+		if p.Index.Head != "" {
+			fmt.Fprintf(&b, ", HEAD is now %s", p.Index.Head)
+		}
+	}
 	fmt.Fprintf(&b, "\nbudget %d tokens (%s), used %d; %d items, %d omitted\n\n", p.Budget, p.Tokenizer, p.UsedTokens, len(p.Items), p.OmittedTotal)
 	b.WriteString("## Task (untrusted text)\n\n")
 	f := fence(p.Task)
