@@ -52,7 +52,7 @@ func statusCmd(g *globals) *cobra.Command {
 				out := map[string]any{
 					"index_dir": s.Dir(), "index": iv, "root": m.Root,
 					"watcher": watcherView{Status: wst, Running: watching},
-					"files": m.Files, "symbols": m.Symbols, "chunks": m.Chunks,
+					"files":   m.Files, "symbols": m.Symbols, "chunks": m.Chunks,
 					"status": namedCounts(m.Status), "languages": namedCounts(m.Languages),
 					"skipped": namedCounts(m.Skips), "problems": problems,
 				}
