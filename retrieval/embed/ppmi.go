@@ -14,6 +14,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -165,7 +166,12 @@ func (t *Trainer) Train(ctx context.Context) (*PPMI, error) {
 	pairs := make(map[uint32]float32, 1<<20)
 	used := 0
 	buf := make([]int32, 0, 1024)
-	for _, doc := range t.docs {
+	// Documents arrive in the order parallel workers finish files: visit
+	// them in an order of their own content, so the model depends on the
+	// repository only.
+	docOrder := t.contentOrder()
+	for _, di := range docOrder {
+		doc := t.docs[di]
 		if used >= o.MaxTokens {
 			break
 		}
@@ -213,8 +219,8 @@ func (t *Trainer) Train(ctx context.Context) (*PPMI, error) {
 	// The common component of document vectors, from a sample.
 	var sample [][]float32
 	step := max(1, len(t.docs)/20000)
-	for i := 0; i < len(t.docs); i += step {
-		if v := m.average(t.docs[i], remap); v != nil {
+	for i := 0; i < len(docOrder); i += step {
+		if v := m.average(t.docs[docOrder[i]], remap); v != nil {
 			sample = append(sample, v)
 		}
 	}
@@ -223,6 +229,43 @@ func (t *Trainer) Train(ctx context.Context) (*PPMI, error) {
 	t.remap = remap
 	t.model = m
 	return m, nil
+}
+
+// contentOrder lists the documents sorted by a hash of their terms (ties:
+// by the terms themselves), whatever order they were added in.
+func (t *Trainer) contentOrder() []int {
+	type keyed struct {
+		h uint64
+		i int
+	}
+	ks := make([]keyed, len(t.docs))
+	for i, d := range t.docs {
+		h := uint64(14695981039346656037)
+		for _, id := range d {
+			for _, c := range []byte(t.terms[id]) {
+				h = (h ^ uint64(c)) * 1099511628211
+			}
+			h = (h ^ 0xff) * 1099511628211
+		}
+		ks[i] = keyed{h, i}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if c := cmp.Compare(a.h, b.h); c != 0 {
+			return c
+		}
+		da, db := t.docs[a.i], t.docs[b.i]
+		for k := 0; k < min(len(da), len(db)); k++ {
+			if c := strings.Compare(t.terms[da[k]], t.terms[db[k]]); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(len(da), len(db))
+	})
+	out := make([]int, len(ks))
+	for i, k := range ks {
+		out[i] = k.i
+	}
+	return out
 }
 
 // EmbedDoc embeds an added document with the trained model.
