@@ -19,11 +19,9 @@ import (
 func SideIndexes(ctx context.Context, w *embedded.Writer, dir, embedder string, warn func(string)) ([]indexer.Sink, error) {
 	var prev map[string]string
 	if fresh, _ := w.Fresh(); !fresh {
-		m, err := w.View().Meta(ctx)
-		if err != nil {
-			return nil, err
-		}
-		prev = m.Extra
+		// The generation extended, as the writer read it when it opened
+		// (View().Meta would count every table: a cost per watcher batch).
+		prev = w.Previous().Extra
 	}
 	live := func(ctx context.Context, ids []int64) (map[int64]bool, error) {
 		refs, err := w.View().ChunksByID(ctx, ids)
