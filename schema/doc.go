@@ -12,4 +12,14 @@
 //     extractor learns something new (a query change, a new fact), the
 //     feature version moves and the next `cairn index` rebuilds instead of
 //     reusing facts of unchanged files.
+//
+// The PostgreSQL store's schema is a sequence of migrations,
+// postgres/NNN_name.sql, applied in order by `cairn migrate`, each in its own
+// transaction, and recorded in the database with a checksum. Its version is
+// the number of the last migration; a database behind the binary must be
+// migrated, one ahead of it (migrated by a newer cairn) is never written.
+// Migrations normally only add (tables, columns, indexes), so an older binary
+// can still read a newer schema; a migration that breaks older readers says
+// so with a line "-- cairn:min-reader N" (N its own version), and binaries
+// older than N then refuse to read as well.
 package schema

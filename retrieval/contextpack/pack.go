@@ -190,6 +190,11 @@ func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 	return p, nil
 }
 
+// maxOmittedListed is how many omitted candidates a pack names (the rest
+// are counted): the strongest few tell a reader what to ask for next
+// without spending the budget on a list.
+func maxOmittedListed(budget int) int { return min(max(budget/2000, 3), 10) }
+
 // ErrBudgetTooSmall is returned when not even an empty pack fits.
 var ErrBudgetTooSmall = errors.New("budget too small for a pack")
 
@@ -559,7 +564,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer) {
 	var omitted []Omitted
 	overhead := tok.Count(b.render(p, p.Format))
 	// room for the list of omitted candidates
-	overhead += min(max(p.Budget/500, 3), 25) * 40
+	overhead += maxOmittedListed(p.Budget) * 40
 	used := overhead
 	itemCost := func(it Item) int { return tok.Count(b.renderItem(it, p.Format)) + 2 }
 	makeItem := func(c cand, degraded bool) (Item, []Redaction) {
@@ -646,7 +651,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer) {
 	}
 	slices.SortStableFunc(picked, order)
 	// omitted is in priority order: list the strongest, count the rest.
-	maxListed := min(max(p.Budget/500, 3), 25)
+	maxListed := maxOmittedListed(p.Budget)
 	p.OmittedTotal = len(omitted)
 	p.Omitted = append([]Omitted{}, omitted[:min(len(omitted), maxListed)]...)
 	// The rendered pack must fit: count it, and drop the lowest-priority

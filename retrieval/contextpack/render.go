@@ -8,14 +8,16 @@ import (
 	"strings"
 )
 
-// JSON renders the pack as indented JSON.
+// JSON renders the pack as compact JSON, one item per line: indentation
+// would spend a model's tokens on whitespace.
 func (p *Pack) JSON() []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", " ")
 	enc.Encode(p)
-	return buf.Bytes()
+	// `},{"path":` cannot occur inside a JSON string (its quotes would be
+	// escaped there): it only separates items and omitted entries
+	return bytes.ReplaceAll(buf.Bytes(), []byte(`},{"path":`), []byte("},\n{\"path\":"))
 }
 
 // Cite is an item's citation: path:start-end@revision.
@@ -128,6 +130,9 @@ func (b *Builder) renderItem(it Item, format string) string {
 	if format == "markdown" {
 		return renderItemMarkdown(it)
 	}
-	j, _ := json.MarshalIndent(it, "  ", " ")
-	return string(j)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(it)
+	return strings.TrimSuffix(buf.String(), "\n")
 }
