@@ -38,15 +38,6 @@ func (t *tracer) file(p string) (*graph.File, error) {
 	return &f, nil
 }
 
-// lower returns a file's content in lower case (cached).
-func (t *tracer) lower(p string) []byte {
-	if b, ok := t.lows[p]; ok {
-		return b
-	}
-	b := bytes.ToLower(t.src(p))
-	t.lows[p] = b
-	return b
-}
 
 // readFile reads a worktree file, or nil.
 func (t *tracer) readFile(p string) []byte {

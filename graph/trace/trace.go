@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
 )
@@ -563,6 +565,15 @@ func (t *tracer) textSites() error {
 		qualWord = []byte(strings.ReplaceAll(singular(normalize(q)), " ", ""))
 		t.warn(fmt.Sprintf("%d files mention the key: SQL, key and config sites were looked for in those that also name %q", len(paths), string(qualWord)))
 	}
+	// the index's view of each file first (one goroutine: the store), then
+	// the scans, which only read bytes, on every core
+	type job struct {
+		p        string
+		f        *graph.File
+		src, low []byte
+		found    []textSite
+	}
+	var jobs []*job
 	for _, p := range paths {
 		f, err := t.file(p)
 		if errors.Is(err, graph.ErrNotFound) {
@@ -571,36 +582,55 @@ func (t *tracer) textSites() error {
 		if err != nil {
 			return err
 		}
-		src := t.src(p)
-		if src == nil {
-			continue
+		jobs = append(jobs, &job{p: p, f: f, src: t.srcs[p]})
+	}
+	scan := func(j *job) {
+		if j.src == nil {
+			j.src = t.readFile(j.p)
 		}
-		if qualWord != nil && !bytes.Contains(t.lower(p), qualWord) {
-			continue
+		if j.src == nil {
+			return
 		}
-		lang := f.Lang
-		if !f.Status.Analysed() && f.Status != graph.ParseTextOnly {
-			if t.mentions(src) {
-				t.unknown = append(t.unknown, fmt.Sprintf("%s: %s (%s), mentions the key", p, f.Status, f.Error))
-				t.uncertain = true
+		j.low = bytes.ToLower(j.src)
+		if qualWord != nil && !bytes.Contains(j.low, qualWord) {
+			return
+		}
+		lang := j.f.Lang
+		if !j.f.Status.Analysed() && j.f.Status != graph.ParseTextOnly {
+			return
+		}
+		sp := spellings(t.key)
+		if t.dotted != "" {
+			sp = append(sp, t.dotted)
+		}
+		in := func(scanner func([]byte) []textSite) []textSite {
+			var out []textSite
+			seen := map[int]bool{}
+			for _, w := range windows(j.src, j.low, sp, 3000, 600) {
+				for _, s := range scanner(j.src[w[0]:w[1]]) {
+					s.Offset += w[0]
+					if !seen[s.Offset] {
+						seen[s.Offset] = true
+						out = append(out, s)
+					}
+				}
 			}
-			continue
+			return out
 		}
-		var found []textSite
 		switch {
 		case lang == graph.LangYAML || lang == graph.LangTOML || lang == graph.LangConfig:
-			found = scanConfig(src, t.key, t.dotted)
+			j.found = scanConfig(j.src, t.key, t.dotted)
 		case lang == graph.LangSQL:
 			if t.dotted == "" {
-				found = t.inWindows(p, src, func(b []byte) []textSite { return scanSQL(b, t.key, t.tableQual()) })
+				j.found = in(func(b []byte) []textSite { return scanSQL(b, t.key, t.tableQual()) })
 			}
 		case lang == graph.LangJSON:
-			found = t.inWindows(p, src, func(b []byte) []textSite { return scanKeys(b, t.key, t.dotted, false) })
-			for i := range found {
-				found[i].How = "key in " + filepath.Base(p)
+			j.found = in(func(b []byte) []textSite { return scanKeys(b, t.key, t.dotted, false) })
+			for i := range j.found {
+				j.found[i].How = "key in " + filepath.Base(j.p)
 			}
 		case lang.HasParser():
-			found = t.inWindows(p, src, func(b []byte) []textSite {
+			j.found = in(func(b []byte) []textSite {
 				var out []textSite
 				if t.dotted == "" {
 					out = scanSQL(b, t.key, t.tableQual())
@@ -608,15 +638,47 @@ func (t *tracer) textSites() error {
 				return append(out, scanKeys(b, t.key, t.dotted, lang == graph.LangPython)...)
 			})
 		}
-		if len(found) == 0 {
+	}
+	var wg sync.WaitGroup
+	next := make(chan *job)
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				scan(j)
+			}
+		}()
+	}
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	for _, j := range jobs {
+		if j.src == nil {
 			continue
 		}
-		ff, err := t.fileFacts(p)
+		t.srcs[j.p] = j.src
+		if j.low != nil {
+			t.lows[j.p] = j.low
+		}
+		if !j.f.Status.Analysed() && j.f.Status != graph.ParseTextOnly {
+			if t.mentions(j.src) {
+				t.unknown = append(t.unknown, fmt.Sprintf("%s: %s (%s), mentions the key", j.p, j.f.Status, j.f.Error))
+				t.uncertain = true
+			}
+			continue
+		}
+		if len(j.found) == 0 {
+			continue
+		}
+		ff, err := t.fileFacts(j.p)
 		if err != nil {
 			return err
 		}
-		for _, ts := range found {
-			t.addTextSite(ff, src, ts)
+		for _, ts := range j.found {
+			t.addTextSite(ff, j.src, ts)
 		}
 	}
 	return nil
@@ -906,23 +968,3 @@ func (t *tracer) scope() {
 	}
 }
 
-// inWindows runs a scanner over the regions of src around the key's
-// mentions and returns its sites with file offsets.
-func (t *tracer) inWindows(p string, src []byte, scan func([]byte) []textSite) []textSite {
-	sp := spellings(t.key)
-	if t.dotted != "" {
-		sp = append(sp, t.dotted)
-	}
-	var out []textSite
-	seen := map[int]bool{}
-	for _, w := range windows(src, t.lower(p), sp, 3000, 600) {
-		for _, s := range scan(src[w[0]:w[1]]) {
-			s.Offset += w[0]
-			if !seen[s.Offset] {
-				seen[s.Offset] = true
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
