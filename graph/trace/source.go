@@ -38,7 +38,6 @@ func (t *tracer) file(p string) (*graph.File, error) {
 	return &f, nil
 }
 
-
 // readFile reads a worktree file, or nil.
 func (t *tracer) readFile(p string) []byte {
 	b, err := os.ReadFile(filepath.Join(t.root, filepath.FromSlash(p)))

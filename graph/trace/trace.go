@@ -967,4 +967,3 @@ func (t *tracer) scope() {
 		t.warn(fmt.Sprintf("%d other fields or keys share the name but are not linked to %s (no shared key, column or function): left out; trace the bare name to see them all", dropped, t.target))
 	}
 }
-
