@@ -192,12 +192,7 @@ type outcome struct {
 // Run indexes opts.Root into w. On error the generation is aborted and the
 // previous one stays current.
 func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err error) {
-	start := time.Now()
-	opts.Workers = cmp.Or(opts.Workers, runtime.GOMAXPROCS(0))
-	log := opts.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	st := newRunState(opts, &res)
 	if fw, ok := w.(FreshWriter); ok {
 		res.Fresh, res.Why = fw.Fresh()
 	}
@@ -218,25 +213,93 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 			w.Abort()
 		}
 	}()
-	for _, s := range opts.Sinks {
+	for _, s := range st.opts.Sinks {
 		if err := s.Begin(ctx, w.Dir(), res.Fresh); err != nil {
 			return res, fmt.Errorf("start side index: %w", err)
 		}
 		begun = append(begun, s)
 	}
-	progress := func(p Progress) {
+	defer func() { st.journal.close() }()
+	if err := st.extract(ctx, w, st.opts.Sinks, false); err != nil {
+		return res, err
+	}
+	if err := st.resolve(ctx, w); err != nil {
+		return res, err
+	}
+
+	// 7. Commit side indexes, then the store.
+	if opts.SkipUnchanged && !res.Fresh && !cw.changed {
+		if prev == nil {
+			m, err := w.View().Meta(ctx)
+			if err != nil {
+				return res, err
+			}
+			prev = &m
+		}
+		if prev.Revision == st.tree.Revision && prev.Dirty == st.dirty {
+			res.NoChange, res.Meta = true, *prev
+			res.Duration = time.Since(st.start)
+			return res, nil // the deferred abort releases the writer and the sinks
+		}
+	}
+	if err := st.commit(ctx, w); err != nil {
+		return res, err
+	}
+	committed = true
+	return res, nil
+}
+
+// runState carries an index run through its phases: extraction (steps
+// 1–5), resolution (6) and commit (7). Run does them all in one process;
+// Extract and Finalize split them between the jobs of a shared build and
+// its finalizer (shard.go).
+type runState struct {
+	opts     Options
+	start    time.Time
+	log      *slog.Logger
+	res      *Result
+	progress func(Progress)
+	journal  *journal
+
+	root       string
+	tree       gitTree
+	written    []string // paths whose facts were (re)written
+	gone       []string // paths deleted
+	defs       *defTracker
+	dirty      bool
+	entryPaths []string // every path whose go.mod may matter
+	parsed     int      // files sent to the parsers
+}
+
+func newRunState(opts Options, res *Result) *runState {
+	st := &runState{opts: opts, start: time.Now(), res: res, log: opts.Log, defs: newDefTracker()}
+	st.opts.Workers = cmp.Or(opts.Workers, runtime.GOMAXPROCS(0))
+	if st.log == nil {
+		st.log = slog.New(slog.DiscardHandler)
+	}
+	st.progress = func(p Progress) {
 		if opts.Progress != nil {
-			p.Elapsed = time.Since(start)
+			p.Elapsed = time.Since(st.start)
 			opts.Progress(p)
 		}
 	}
+	return st
+}
+
+// extract walks, reads, parses and writes (steps 1–5), feeding sinks. A
+// job (shard) of a shared build leaves every path outside opts.Paths to
+// the job that owns it.
+func (st *runState) extract(ctx context.Context, w graph.Writer, sinks []Sink, shard bool) error {
+	opts, res, progress := st.opts, st.res, st.progress
+	log, start := st.log, st.start
 
 	// 1. Walk.
 	progress(Progress{Phase: "walk"})
 	wk, err := walk.New(walk.Options{Root: opts.Root, MaxFileSize: opts.MaxFileSize, ExcludeDirs: opts.ExcludeDirs})
 	if err != nil {
-		return res, err
+		return err
 	}
+	st.root = wk.Root()
 	var entries []walk.Entry
 	var skips []graph.Skip
 	only := pathFilter(opts.Paths)
@@ -255,7 +318,7 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 		err = wk.WalkPaths(ctx, opts.Paths, nil, keep, skip)
 	}
 	if err != nil {
-		return res, fmt.Errorf("walk %s: %w", opts.Root, err)
+		return fmt.Errorf("walk %s: %w", opts.Root, err)
 	}
 	res.Walked = len(entries)
 	specs := slices.Clone(opts.SCIP)
@@ -270,7 +333,7 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 	if len(specs) > 0 {
 		progress(Progress{Phase: "scip"})
 		if scipSet, err = scip.Load(ctx, specs); err != nil {
-			return res, err
+			return err
 		}
 		for _, sp := range specs {
 			res.SCIP.Indexes = append(res.SCIP.Indexes, sp.File)
@@ -279,11 +342,12 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 	}
 	known, err := w.Known(ctx)
 	if err != nil {
-		return res, err
+		return err
 	}
 	tree := readGitTree(ctx, wk.Root())
-	journal := openJournal(opts.StateDir, opts.Workers)
-	defer journal.close()
+	st.tree = tree
+	st.journal = openJournal(opts.StateDir, opts.Workers)
+	journal := st.journal
 
 	// 2. Decide what to read. A file whose size and mtime match the index,
 	// and whose mtime is not so recent that a same-tick edit could hide,
@@ -308,6 +372,7 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 		}
 		jobs = append(jobs, job{entry: e, known: k, had: had})
 	}
+	st.parsed = len(jobs)
 
 	// 3. Read, classify and parse in parallel; write serially.
 	jobCh := make(chan job)
@@ -343,25 +408,24 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 	}()
 	go func() { wg.Wait(); close(outCh) }()
 
-	defs := newDefTracker()
+	defs := st.defs
 	var done atomic.Int64
 	lastProgress := time.Time{}
 	var firstErr error
 	fileHash := map[string]string{}
 	skippedNow := map[string]bool{}
-	var written []string
 	for out := range outCh {
 		if firstErr != nil {
 			continue
 		}
-		if err := write(ctx, w, opts.Sinks, out, &res, log, defs, res.Fresh); err != nil {
+		if err := write(ctx, w, sinks, out, res, log, defs, res.Fresh); err != nil {
 			firstErr = err
 			cancel()
 			continue
 		}
 		if out.ff != nil {
 			fileHash[out.ff.File.Path] = out.ff.File.Hash
-			written = append(written, out.ff.File.Path)
+			st.written = append(st.written, out.ff.File.Path)
 		} else if out.skip.Reason != graph.SkipNone {
 			skippedNow[out.job.entry.Path] = true
 		}
@@ -372,10 +436,10 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 		}
 	}
 	if firstErr != nil {
-		return res, firstErr
+		return firstErr
 	}
 	if err := ctx.Err(); err != nil {
-		return res, err
+		return err
 	}
 
 	// 4. Skips and deletions.
@@ -394,16 +458,16 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 		if k, ok := known[s.Path]; ok && k.Skip == graph.SkipNone && !res.Fresh {
 			old, err := w.View().SymbolsInFile(ctx, s.Path)
 			if err != nil {
-				return res, err
+				return err
 			}
 			defs.change(old, nil)
 		}
 		if err := w.PutSkip(ctx, s, size, mtime); err != nil {
-			return res, err
+			return err
 		}
-		for _, sk := range opts.Sinks {
+		for _, sk := range sinks {
 			if err := sk.Delete(ctx, s.Path); err != nil {
-				return res, err
+				return err
 			}
 		}
 	}
@@ -418,20 +482,21 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 		if !res.Fresh {
 			old, err := w.View().SymbolsInFile(ctx, p)
 			if err != nil {
-				return res, err
+				return err
 			}
 			defs.change(old, nil)
 		}
 		if err := w.Delete(ctx, p); err != nil {
-			return res, err
+			return err
 		}
-		for _, sk := range opts.Sinks {
+		for _, sk := range sinks {
 			if err := sk.Delete(ctx, p); err != nil {
-				return res, err
+				return err
 			}
 		}
 		res.Deleted++
 	}
+	st.gone = gone
 
 	// 5. Revision: which files equal their blob at HEAD. Files skipped for
 	// their content have no hash to compare and do not count.
@@ -450,13 +515,14 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 		}
 		if k, had := known[e.Path]; !had || k.Committed != committed || fileHash[e.Path] != "" {
 			if err := w.SetCommitted(ctx, e.Path, committed); err != nil {
-				return res, err
+				return err
 			}
 		}
 	}
-	if only != nil {
+	if only != nil && !shard {
 		// A partial run keeps the files outside its paths as they are, but
-		// HEAD may have moved since their flags were set.
+		// HEAD may have moved since their flags were set. (The jobs of a
+		// shared build each do this for their own paths.)
 		for p, k := range known {
 			if only(p) || k.Skip != graph.SkipNone {
 				continue
@@ -467,68 +533,62 @@ func Run(ctx context.Context, w graph.Writer, opts Options) (res Result, err err
 			}
 			if k.Committed != committed {
 				if err := w.SetCommitted(ctx, p, committed); err != nil {
-					return res, err
+					return err
 				}
 			}
 		}
 	}
+	st.dirty = dirty
 
-	// 6. Resolve references and derive the graph's edges.
-	var entryPaths []string
 	for _, e := range entries {
-		entryPaths = append(entryPaths, e.Path)
+		st.entryPaths = append(st.entryPaths, e.Path)
 	}
 	if only != nil {
 		// The go.mod files of the whole repository, not only of the paths.
 		for p, k := range known {
 			if !only(p) && k.Skip == graph.SkipNone {
-				entryPaths = append(entryPaths, p)
+				st.entryPaths = append(st.entryPaths, p)
 			}
 		}
 	}
-	if len(written) > 0 || len(defs.names) > 0 || res.Fresh {
-		progress(Progress{Phase: "resolve"})
-		rs, err := resolveFiles(ctx, w, wk.Root(), written, res.Fresh, defs, goModules(wk.Root(), entryPaths), opts.Workers, progress)
+	return nil
+}
+
+// resolve resolves references and derives the graph's edges (step 6).
+func (st *runState) resolve(ctx context.Context, w graph.Writer) error {
+	res := st.res
+	if len(st.written) > 0 || len(st.defs.names) > 0 || res.Fresh {
+		st.progress(Progress{Phase: "resolve"})
+		rs, err := resolveFiles(ctx, w, st.root, st.written, res.Fresh, st.defs, goModules(st.root, st.entryPaths), st.opts.Workers, st.progress)
 		if err != nil {
-			return res, err
+			return err
 		}
 		res.Resolved, res.Edges = rs.Files, rs.Edges+rs.Derived
 	}
+	return nil
+}
 
-	// 7. Commit side indexes, then the store.
-	if opts.SkipUnchanged && !res.Fresh && !cw.changed {
-		if prev == nil {
-			m, err := w.View().Meta(ctx)
-			if err != nil {
-				return res, err
-			}
-			prev = &m
-		}
-		if prev.Revision == tree.Revision && prev.Dirty == dirty {
-			res.NoChange, res.Meta = true, *prev
-			res.Duration = time.Since(start)
-			return res, nil // the deferred abort releases the writer and the sinks
-		}
-	}
-	progress(Progress{Phase: "commit", Done: len(jobs), Total: len(jobs)})
-	meta := graph.Meta{Root: wk.Root(), Revision: tree.Revision, Dirty: dirty, IndexedAt: time.Now(), Extra: map[string]string{}}
-	for _, s := range opts.Sinks {
+// commit finishes the side indexes and commits the store (step 7).
+func (st *runState) commit(ctx context.Context, w graph.Writer) error {
+	res := st.res
+	st.progress(Progress{Phase: "commit", Done: st.parsed, Total: st.parsed})
+	meta := graph.Meta{Root: st.root, Revision: st.tree.Revision, Dirty: st.dirty, IndexedAt: time.Now(), Extra: map[string]string{}}
+	for _, s := range st.opts.Sinks {
 		extra, err := s.Finish(ctx)
 		if err != nil {
-			return res, fmt.Errorf("finish side index: %w", err)
+			return fmt.Errorf("finish side index: %w", err)
 		}
 		for k, v := range extra {
 			meta.Extra[k] = v
 		}
 	}
 	if err := w.Commit(ctx, meta); err != nil {
-		return res, err
+		return err
 	}
-	committed = true
-	journal.clear()
+	st.journal.clear()
 	res.Meta = meta
-	res.Duration = time.Since(start)
-	return res, nil
+	res.Duration = time.Since(st.start)
+	return nil
 }
 
 // pathFilter returns a predicate for paths equal to or below one of paths.
