@@ -21,6 +21,12 @@ run() { # NAME EXTRA-SEARCH-FLAGS
   echo "== $name"; grep -E "^(group|ALL|lang:)" "$OUT/$name.txt"
 }
 run fused
+# the baseline in the same run: the benchmark's own BM25 over whole files,
+# tests skipped (its stronger variant)
+python3 "$LOC/score.py" --repos-root "$TREES" \
+  --cmd "python3 $LOC/baseline_bm25.py --repo {repo_dir} --query-file {query_file} --limit {topk} --symbols --skip-tests" \
+  --out "$OUT/bm25.json" > "$OUT/bm25.txt" 2>&1
+echo "== baseline bm25 (skip tests)"; grep -E "^(group|ALL|lang:)" "$OUT/bm25.txt"
 if [ "${1:-}" != "--quick" ]; then
   for g in text file vector symbol path; do run "only-$g" --only "$g"; done
 fi
