@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -29,6 +30,10 @@ func serveCmd(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
+			// a server's heap is mostly long-lived caches: collect less often
+			if os.Getenv("GOGC") == "" {
+				debug.SetGCPercent(200)
+			}
 			root, err := g.repoRoot()
 			if err != nil {
 				return err

@@ -24,13 +24,23 @@ type cachingReader struct {
 
 	symMu sync.Mutex
 	syms  map[graph.SymbolID][]graph.Symbol
+
+	chunkMu  sync.Mutex
+	inFile   map[string][]graph.ChunkRef
+	byID     map[int64]graph.ChunkRef // live chunks
+	dead     map[int64]bool           // ids asked for that are not live
+	rankMu   sync.Mutex
+	ranks    map[graph.SymbolID]float64
+	unranked map[graph.SymbolID]bool
 }
 
 // maxCachedSymbols bounds the definitions cache (it restarts when full).
 const maxCachedSymbols = 200000
 
 func newCachingReader(r graph.Reader) *cachingReader {
-	return &cachingReader{Reader: r, syms: map[graph.SymbolID][]graph.Symbol{}}
+	return &cachingReader{Reader: r, syms: map[graph.SymbolID][]graph.Symbol{},
+		inFile: map[string][]graph.ChunkRef{}, byID: map[int64]graph.ChunkRef{}, dead: map[int64]bool{},
+		ranks: map[graph.SymbolID]float64{}, unranked: map[graph.SymbolID]bool{}}
 }
 
 func (c *cachingReader) load(ctx context.Context) error {
@@ -89,6 +99,102 @@ func (c *cachingReader) SymbolsByID(ctx context.Context, id graph.SymbolID) ([]g
 	c.syms[id] = s
 	c.symMu.Unlock()
 	return slices.Clone(s), nil
+}
+
+// maxCachedChunks bounds the chunk caches (they restart when full).
+const maxCachedChunks = 500000
+
+func (c *cachingReader) ChunksInFile(ctx context.Context, path string) ([]graph.ChunkRef, error) {
+	c.chunkMu.Lock()
+	cs, ok := c.inFile[path]
+	c.chunkMu.Unlock()
+	if ok {
+		return slices.Clone(cs), nil
+	}
+	cs, err := c.Reader.ChunksInFile(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	c.chunkMu.Lock()
+	if len(c.inFile) >= maxCachedChunks/10 {
+		clear(c.inFile)
+	}
+	c.inFile[path] = cs
+	c.chunkMu.Unlock()
+	return slices.Clone(cs), nil
+}
+
+func (c *cachingReader) ChunksByID(ctx context.Context, ids []int64) ([]graph.ChunkRef, error) {
+	var out []graph.ChunkRef
+	var miss []int64
+	c.chunkMu.Lock()
+	for _, id := range ids {
+		if r, ok := c.byID[id]; ok {
+			out = append(out, r)
+		} else if !c.dead[id] {
+			miss = append(miss, id)
+		}
+	}
+	c.chunkMu.Unlock()
+	if len(miss) == 0 {
+		return out, nil
+	}
+	got, err := c.Reader.ChunksByID(ctx, miss)
+	if err != nil {
+		return nil, err
+	}
+	c.chunkMu.Lock()
+	if len(c.byID)+len(c.dead) >= maxCachedChunks {
+		clear(c.byID)
+		clear(c.dead)
+	}
+	live := make(map[int64]bool, len(got))
+	for _, r := range got {
+		c.byID[r.ID] = r
+		live[r.ID] = true
+	}
+	for _, id := range miss {
+		if !live[id] {
+			c.dead[id] = true
+		}
+	}
+	c.chunkMu.Unlock()
+	return append(out, got...), nil
+}
+
+func (c *cachingReader) Ranks(ctx context.Context, ids []graph.SymbolID) (map[graph.SymbolID]float64, error) {
+	out := make(map[graph.SymbolID]float64, len(ids))
+	var miss []graph.SymbolID
+	c.rankMu.Lock()
+	for _, id := range ids {
+		if r, ok := c.ranks[id]; ok {
+			out[id] = r
+		} else if !c.unranked[id] {
+			miss = append(miss, id)
+		}
+	}
+	c.rankMu.Unlock()
+	if len(miss) == 0 {
+		return out, nil
+	}
+	got, err := c.Reader.Ranks(ctx, miss)
+	if err != nil {
+		return nil, err
+	}
+	c.rankMu.Lock()
+	if len(c.ranks)+len(c.unranked) >= maxCachedSymbols {
+		clear(c.ranks)
+		clear(c.unranked)
+	}
+	for _, id := range miss {
+		if r, ok := got[id]; ok {
+			c.ranks[id], out[id] = r, r
+		} else {
+			c.unranked[id] = true
+		}
+	}
+	c.rankMu.Unlock()
+	return out, nil
 }
 
 // memo holds values computed once per generation (Snapshot.Memo).

@@ -32,7 +32,9 @@ type Options struct {
 	// MaxBytes caps the JSON of one page of results; default 40,000.
 	MaxBytes int
 	// MaxConcurrent bounds the tool calls running at once; default
-	// 2×GOMAXPROCS, at least 4.
+	// 2×GOMAXPROCS, at least 4. Of those, heavy tools (build_context, trace,
+	// impact, index_status) take at most half, so quick lookups never queue
+	// behind them.
 	MaxConcurrent int
 	// Log receives protocol-level problems; nil discards them.
 	Log *slog.Logger
@@ -42,10 +44,11 @@ type Options struct {
 
 // Server is cairn's MCP server.
 type Server struct {
-	opts Options
-	eng  *engine.Engine
-	srv  *sdk.Server
-	slot chan struct{}
+	opts  Options
+	eng   *engine.Engine
+	srv   *sdk.Server
+	slot  chan struct{}
+	heavy chan struct{}
 	// exchanges maps exchangeHeader values to HTTP request contexts.
 	exchanges sync.Map
 }
@@ -63,7 +66,8 @@ func New(opts Options) *Server {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, eng: opts.Engine, slot: make(chan struct{}, opts.MaxConcurrent)}
+	s := &Server{opts: opts, eng: opts.Engine, slot: make(chan struct{}, opts.MaxConcurrent),
+		heavy: make(chan struct{}, max(1, opts.MaxConcurrent/2))}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "cairn", Title: "cairn code intelligence", Version: cmp.Or(opts.Version, "dev")},
 		&sdk.ServerOptions{Instructions: instructions, Logger: opts.Log})
 	s.register()
@@ -165,6 +169,14 @@ func addTool[In, Out any](s *Server, name, title, desc string, schema *jsonschem
 	sdk.AddTool(s.srv, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
 		ctx, done := s.exchangeContext(ctx, req)
 		defer done()
+		if heavyTools[name] {
+			select {
+			case s.heavy <- struct{}{}:
+				defer func() { <-s.heavy }()
+			case <-ctx.Done():
+				return errorResult(engine.Errorf(engine.Internal, "cancelled while waiting: %v", ctx.Err())), nil, nil
+			}
+		}
 		select {
 		case s.slot <- struct{}{}:
 			defer func() { <-s.slot }()
@@ -195,6 +207,9 @@ func addTool[In, Out any](s *Server, name, title, desc string, schema *jsonschem
 		return res, out, nil
 	})
 }
+
+// heavyTools take a heavy slot as well as a slot.
+var heavyTools = map[string]bool{"build_context": true, "trace": true, "impact": true, "index_status": true}
 
 // errorResult is a tool error: category first, candidates listed, and the
 // same in _meta for programs.
