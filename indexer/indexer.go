@@ -524,10 +524,13 @@ func (st *runState) extract(ctx context.Context, w graph.Writer, sinks []Sink, s
 		// HEAD may have moved since their flags were set. (The jobs of a
 		// shared build each do this for their own paths.)
 		for p, k := range known {
-			if only(p) || k.Skip != graph.SkipNone {
+			if k.Skip != graph.SkipNone {
 				continue
 			}
 			committed := tree.Blobs[p] == k.Hash && k.Hash != ""
+			if committed && k.Committed || only(p) {
+				continue // most files: clean before and after
+			}
 			if !committed {
 				dirty = true
 			}
@@ -546,7 +549,7 @@ func (st *runState) extract(ctx context.Context, w graph.Writer, sinks []Sink, s
 	if only != nil {
 		// The go.mod files of the whole repository, not only of the paths.
 		for p, k := range known {
-			if !only(p) && k.Skip == graph.SkipNone {
+			if path.Base(p) == "go.mod" && k.Skip == graph.SkipNone && !only(p) {
 				st.entryPaths = append(st.entryPaths, p)
 			}
 		}

@@ -7,8 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/embedded"
 	"github.com/cairn-dev/cairn/indexer"
 )
 
@@ -142,4 +146,64 @@ func TestSkipUnchanged(t *testing.T) {
 	if res := index(t, root, dir, indexer.Options{SkipUnchanged: true}); res.NoChange || res.Parsed != 1 || gen() != g+2 {
 		t.Errorf("edit: NoChange=%v parsed=%d generation %d", res.NoChange, res.Parsed, gen())
 	}
+}
+
+// TestKnownCache: the file states a writer gets from this process's cache
+// (the generation it committed last) equal what the tables hold.
+func TestKnownCache(t *testing.T) {
+	ctx := context.Background()
+	root, dir := t.TempDir(), t.TempDir()
+	writeFiles(t, root, map[string]string{"a.go": "package a\n\nfunc A() {}\n", "b.py": "def b():\n    pass\n", "c/c.go": "package c\n"})
+	git(t, root, "init", "-q")
+	git(t, root, "add", "-A")
+	git(t, root, "commit", "-q", "-m", "one")
+	check := func(step string) {
+		t.Helper()
+		w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Abort()
+		known, err := w.Known(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := open(t, dir)
+		files, _ := s.Files(ctx)
+		skips, _ := s.Skips(ctx)
+		want := map[string]graph.FileState{}
+		for _, f := range files {
+			want[f.Path] = graph.FileState{Path: f.Path, Hash: f.Hash, Size: f.Size, ModTime: f.ModTime, Lang: f.Lang,
+				Status: f.Status, Committed: f.Committed, SCIP: f.SCIP}
+		}
+		for _, sk := range skips {
+			k := known[sk.Path]
+			want[sk.Path] = graph.FileState{Path: sk.Path, Skip: sk.Reason, Size: k.Size, ModTime: k.ModTime}
+		}
+		if diff := cmp.Diff(want, known); diff != "" {
+			t.Errorf("%s: cached states differ from the tables (-tables +cache):\n%s", step, diff)
+		}
+	}
+	index(t, root, dir, indexer.Options{})
+	check("fresh")
+	writeFiles(t, root, map[string]string{"a.go": "package a\n\nfunc A2() {}\n"})
+	index(t, root, dir, indexer.Options{Paths: []string{"a.go"}})
+	check("edit")
+	writeFiles(t, root, map[string]string{"img.png": "x", "c/d.go": "package c\n\nfunc D() {}\n"})
+	index(t, root, dir, indexer.Options{Paths: []string{"img.png", "c"}})
+	check("skip and add")
+	os.Remove(filepath.Join(root, "b.py"))
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(root, "c/c.go"), old, old)
+	index(t, root, dir, indexer.Options{})
+	check("delete and touch")
+	git(t, root, "add", "-A")
+	git(t, root, "commit", "-q", "-m", "two")
+	index(t, root, dir, indexer.Options{Paths: []string{"c/c.go"}})
+	check("commit")
+	writeFiles(t, root, map[string]string{"a.go": "package a\n\nfunc A3() {}\n"})
+	if _, err := tryIndex(root, dir, true, indexer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	check("full rebuild")
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,7 +43,8 @@ type Writer struct {
 	db        *sql.DB
 	tx        *sql.Tx
 	prevGen   int64
-	prev      graph.Meta // the generation extended (incremental runs)
+	prev      graph.Meta                 // the generation extended (incremental runs)
+	known     map[string]graph.FileState // states as this generation will have them (after Known)
 	sidCache  map[string]int64
 	fileIDs   map[string]int64
 	stmts     map[string]*sql.Stmt
@@ -265,8 +267,22 @@ func (w *Writer) exec(ctx context.Context, q string, args ...any) (sql.Result, e
 	return st.ExecContext(ctx, args...)
 }
 
-// Known returns the previous generation's files and skips.
+// Known returns the previous generation's files and skips: from this
+// process's cache when it committed that generation itself (known.go).
 func (w *Writer) Known(ctx context.Context) (map[string]graph.FileState, error) {
+	if known, ids, ok := w.cachedKnown(); ok {
+		w.known, w.fileIDs = known, ids
+		return maps.Clone(known), nil
+	}
+	out, err := w.readKnown(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w.known = maps.Clone(out)
+	return out, nil
+}
+
+func (w *Writer) readKnown(ctx context.Context) (map[string]graph.FileState, error) {
 	out := map[string]graph.FileState{}
 	rows, err := w.tx.QueryContext(ctx, `SELECT id, path, hash, size, mtime, lang, status, committed, scip FROM files`)
 	if err != nil {
@@ -367,6 +383,7 @@ func (w *Writer) PutFile(ctx context.Context, ff *graph.FileFacts) ([]int64, err
 	}
 	fid, _ := res.LastInsertId()
 	w.fileIDs[f.Path] = fid
+	w.knownFile(f)
 
 	for i := range ff.Symbols {
 		s := &ff.Symbols[i]
@@ -456,12 +473,18 @@ func (w *Writer) Touch(ctx context.Context, path string, size, modTime int64) er
 	if err == nil {
 		_, err = w.exec(ctx, `UPDATE skips SET size = ?, mtime = ? WHERE path = ?`, size, modTime, path)
 	}
+	if err == nil {
+		w.knownTouch(path, size, modTime)
+	}
 	return err
 }
 
 // SetCommitted records which files equal their blob at the indexed revision.
 func (w *Writer) SetCommitted(ctx context.Context, path string, committed bool) error {
 	_, err := w.exec(ctx, `UPDATE files SET committed = ? WHERE path = ? AND committed != ?`, committed, path, committed)
+	if err == nil {
+		w.knownCommitted(path, committed)
+	}
 	return err
 }
 
@@ -477,6 +500,9 @@ func (w *Writer) Delete(ctx context.Context, path string) error {
 		delete(w.fileIDs, path)
 	}
 	_, err := w.exec(ctx, `DELETE FROM skips WHERE path = ?`, path)
+	if err == nil {
+		w.knownDelete(path)
+	}
 	return err
 }
 
@@ -489,6 +515,9 @@ func (w *Writer) PutSkip(ctx context.Context, s graph.Skip, size, modTime int64)
 	}
 	_, err := w.exec(ctx, `INSERT OR REPLACE INTO skips(path, reason, detail, dir, size, mtime) VALUES(?,?,?,?,?,?)`,
 		s.Path, int(s.Reason), s.Detail, s.Dir, size, modTime)
+	if err == nil {
+		w.knownSkip(s, size, modTime)
+	}
 	return err
 }
 
@@ -541,6 +570,7 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 	}
 	w.tx = nil
 	if !w.fresh {
+		w.remember()
 		return nil
 	}
 	if _, err := w.db.ExecContext(ctx, "PRAGMA journal_mode=WAL; ANALYZE"); err != nil {
@@ -556,6 +586,7 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 	if err := writeCurrent(w.dir, current{Format: schema.EmbeddedFormat, Epoch: w.epoch}); err != nil {
 		return err
 	}
+	w.remember()
 	w.removeStaleEpochs(w.epoch)
 	return nil
 }

@@ -1,0 +1,99 @@
+package embedded
+
+import (
+	"maps"
+	"path/filepath"
+	"sync"
+
+	"github.com/cairn-dev/cairn/graph"
+)
+
+// knownCache keeps, per index directory, the file states of the generation
+// this process last committed, so that the next incremental writer — a
+// watcher's next batch, a server's re-index after an edit — need not read
+// every file's row again (Known is most of the fixed cost of a small run).
+// An entry is used only for the very generation it describes: a commit by
+// any other process, or another epoch, makes it miss.
+var knownCache struct {
+	sync.Mutex
+	dirs map[string]*knownEntry
+}
+
+type knownEntry struct {
+	epoch string
+	gen   int64
+	known map[string]graph.FileState
+	ids   map[string]int64
+}
+
+func cacheKey(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
+
+// cachedKnown returns copies of the cached states and row ids of the
+// generation the writer extends, if the cache holds that generation.
+func (w *Writer) cachedKnown() (map[string]graph.FileState, map[string]int64, bool) {
+	if w.fresh {
+		return nil, nil, false
+	}
+	knownCache.Lock()
+	defer knownCache.Unlock()
+	e := knownCache.dirs[cacheKey(w.dir)]
+	if e == nil || e.epoch != w.epoch || e.gen != w.prevGen {
+		return nil, nil, false
+	}
+	return maps.Clone(e.known), maps.Clone(e.ids), true
+}
+
+// remember caches the states of the generation just committed.
+func (w *Writer) remember() {
+	knownCache.Lock()
+	defer knownCache.Unlock()
+	if knownCache.dirs == nil {
+		knownCache.dirs = map[string]*knownEntry{}
+	}
+	if w.known == nil {
+		delete(knownCache.dirs, cacheKey(w.dir))
+		return
+	}
+	knownCache.dirs[cacheKey(w.dir)] = &knownEntry{epoch: w.epoch, gen: w.prevGen + 1, known: w.known, ids: w.fileIDs}
+}
+
+// The writes below keep w.known (the states as this generation will have
+// them) in step with the tables, once Known has been called.
+
+func (w *Writer) knownFile(f *graph.File) {
+	if w.known != nil {
+		w.known[f.Path] = graph.FileState{Path: f.Path, Hash: f.Hash, Size: f.Size, ModTime: f.ModTime, Lang: f.Lang,
+			Status: f.Status, Committed: f.Committed, SCIP: f.SCIP}
+	}
+}
+
+func (w *Writer) knownTouch(path string, size, modTime int64) {
+	if st, ok := w.known[path]; ok {
+		st.Size, st.ModTime = size, modTime
+		w.known[path] = st
+	}
+}
+
+func (w *Writer) knownCommitted(path string, committed bool) {
+	if st, ok := w.known[path]; ok && st.Skip == graph.SkipNone {
+		st.Committed = committed
+		w.known[path] = st
+	}
+}
+
+func (w *Writer) knownSkip(s graph.Skip, size, modTime int64) {
+	if w.known != nil {
+		w.known[s.Path] = graph.FileState{Path: s.Path, Skip: s.Reason, Size: size, ModTime: modTime}
+	}
+}
+
+func (w *Writer) knownDelete(path string) {
+	if w.known != nil {
+		delete(w.known, path)
+	}
+}
