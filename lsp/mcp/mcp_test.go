@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -458,5 +459,25 @@ func TestAnalysisCap(t *testing.T) {
 	res := call(t, f.cs, "trace", map[string]any{"target": "Server.st"}, &tr)
 	if res.IsError || tr.Omitted["flows"] != 1 || len(tr.Writes) != 1 || len(text(res)) > 1500 {
 		t.Fatalf("capped trace: %s", text(res))
+	}
+}
+
+func TestHTTPRefusesCrossOrigin(t *testing.T) {
+	f := newFixture(t, Options{})
+	ts := httptest.NewServer(f.srv.Handler())
+	defer ts.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`
+	req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	req.Header.Set("Origin", "https://evil.example")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("cross-origin request: %s", resp.Status)
 	}
 }

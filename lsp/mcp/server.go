@@ -96,13 +96,15 @@ const exchangeHeader = "X-Cairn-Exchange"
 func (s *Server) Handler() http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
 		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: s.opts.Log})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// Browsers' cross-origin requests are refused (a web page must not
+	// drive a local server); the SDK already refuses DNS rebinding.
+	return http.NewCrossOriginProtection().Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := rand.Text() // replaces any value a client sent
 		r.Header.Set(exchangeHeader, id)
 		s.exchanges.Store(id, r.Context())
 		defer s.exchanges.Delete(id)
 		h.ServeHTTP(w, r)
-	})
+	}))
 }
 
 // exchangeContext ties ctx to the HTTP exchange that carried req, if any.
