@@ -19,8 +19,19 @@ LOC = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench", "
 sys.path.insert(0, LOC)
 import score  # noqa: E402  (the benchmark's scorer)
 
-DEFAULTS = {"text": 0.5, "file": 0.5, "vector": 0.7, "symbol": 0.6, "path": 0.6, "graph": 0.4, "rank": 0.4,
-            "k": 40.0, "share": 0.5, "test": 0.6}
+DEFAULTS = {"text": 0.5, "file": 0.5, "vector": 0.7, "symbol": 0.3, "path": 0.6, "graph": 0.4, "rank": 0.4,
+            "k": 20.0, "share": 0.5, "test": 0.4, "doc": 0.3}
+
+# the extensions of the languages cairn parses (fuse.go codeExts)
+CODE = (".go", ".py", ".pyi", ".pyx", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".java", ".rs",
+        ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh")
+
+
+def penalty(p, cfg):
+    f = cfg["test"] if is_test(p) else 1.0
+    if not p.endswith(CODE):
+        f *= cfg["doc"]
+    return f
 
 TEST_DIRS = ("/test/", "/tests/", "/testing/", "/__tests__/", "/testdata/")
 
@@ -92,14 +103,12 @@ def fuse(gens, cfg, only=None, drop=None):
         for p, r in m.items():
             fscore[p] = fscore.get(p, 0) + cfg[g] / (k + r)
     for p in fscore:
-        if is_test(p):
-            fscore[p] *= cfg["test"]
+        fscore[p] *= penalty(p, cfg)
     files = sorted(fscore, key=lambda p: (-fscore[p], p))[:10]
     scored = []
     for cid, (p, sym, ranks) in chunk.items():
         s = sum(cfg[g] / (k + r) for g, r in ranks.items())
-        if is_test(p):
-            s *= cfg["test"]
+        s *= penalty(p, cfg)
         s += cfg["share"] * fscore.get(p, 0)
         scored.append((-s, p, cid, sym))
     scored.sort()

@@ -33,17 +33,39 @@ var AllGenerators = []string{GenText, GenFile, GenVector, GenSymbol, GenPath, Ge
 // over global settings on the localization dev set (bench/retrieval/tune.py,
 // whose DEFAULTS mirror these).
 var DefaultWeights = map[string]float64{
-	GenText: 0.5, GenFile: 0.5, GenVector: 0.7, GenSymbol: 0.6, GenPath: 0.6, GenGraph: 0.4, GenRank: 0.4,
+	GenText: 0.5, GenFile: 0.5, GenVector: 0.7, GenSymbol: 0.3, GenPath: 0.6, GenGraph: 0.4, GenRank: 0.4,
 }
 
 // rrfK is the k of reciprocal-rank fusion.
-const rrfK = 40.0
+const rrfK = 20.0
 
 // fileShare is how much of its file's fused score a chunk inherits.
 const fileShare = 0.5
 
 // testPenalty scales the score of chunks in test files.
-const testPenalty = 0.6
+const testPenalty = 0.4
+
+// docPenalty scales the score of files that are not source code (docs,
+// config, templates): questions about behaviour are answered by code;
+// prose stays findable, below it.
+const docPenalty = 0.3
+
+// codeExts are the extensions of the languages cairn parses.
+var codeExts = map[string]bool{".go": true, ".py": true, ".pyi": true, ".pyx": true, ".ts": true, ".tsx": true, ".mts": true, ".cts": true,
+	".js": true, ".jsx": true, ".mjs": true, ".cjs": true, ".java": true, ".rs": true, ".c": true, ".h": true, ".cc": true,
+	".cpp": true, ".cxx": true, ".hpp": true, ".hh": true}
+
+// penalty is the factor a path's scores are scaled by.
+func penalty(p string) float64 {
+	f := 1.0
+	if isTestPath(p) {
+		f *= testPenalty
+	}
+	if !codeExts[path.Ext(p)] {
+		f *= docPenalty
+	}
+	return f
+}
 
 // isTestPath recognises test files by the conventions of the languages
 // cairn indexes.
@@ -570,9 +592,7 @@ func (s *search) fileScores() (map[string]float64, map[string]map[string]int, ma
 		}
 	}
 	for p := range score {
-		if isTestPath(p) {
-			score[p] *= testPenalty
-		}
+		score[p] *= penalty(p)
 	}
 	return score, ranks, why
 }
@@ -612,11 +632,10 @@ func (s *search) result(limit, fileLimit int) Result {
 		}
 		// the evidence, strongest first
 		slices.SortFunc(cs, func(a, b contrib) int { return cmp.Or(cmp.Compare(b.v, a.v), strings.Compare(a.gen, b.gen)) })
-		if isTestPath(c.ref.Path) {
-			// Questions and issues are about behaviour: the code that has it
-			// outranks the tests that check it, all else being equal.
-			score *= testPenalty
-		}
+		// Questions and issues are about behaviour: the code that has it
+		// outranks the tests that check it and the prose about it, all else
+		// being equal.
+		score *= penalty(c.ref.Path)
 		score += fileShare * fileScore[c.ref.Path]
 		// the two strongest pieces of evidence say why (Ranks has them all)
 		var whys []string
