@@ -5,7 +5,7 @@
 GO      ?= go
 BIN     ?= bin/cairn
 REPO    ?= .
-NAME    ?= Run
+Q       ?= where is a generation of the index committed atomically, and what happens to a run killed halfway
 # The PostgreSQL store's tests use this database (.ci/postgres.sh creates it);
 # under make test they fail rather than skip when it cannot be reached.
 CAIRN_TEST_PG ?= postgres://cairn:cairn@127.0.0.1:5432/cairn?sslmode=disable
@@ -19,7 +19,8 @@ build:
 run: build
 	$(BIN) index --repo $(REPO)
 	$(BIN) status --repo $(REPO)
-	$(BIN) def --repo $(REPO) $(NAME)
+	$(BIN) search --repo $(REPO) --limit 5 --files 5 "$(Q)"
+	$(BIN) context --repo $(REPO) --budget 4000 --format markdown "$(Q)"
 
 deps:
 	bash .ci/deps.sh
