@@ -183,6 +183,13 @@ func TestKnownCache(t *testing.T) {
 		if diff := cmp.Diff(want, known); diff != "" {
 			t.Errorf("%s: cached states differ from the tables (-tables +cache):\n%s", step, diff)
 		}
+		viewFiles, err := w.View().Files(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(files, viewFiles); diff != "" {
+			t.Errorf("%s: the writer's files differ from the tables (-tables +writer):\n%s", step, diff)
+		}
 	}
 	index(t, root, dir, indexer.Options{})
 	check("fresh")

@@ -1,8 +1,11 @@
 package embedded
 
 import (
+	"context"
 	"maps"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
@@ -23,6 +26,7 @@ type knownEntry struct {
 	epoch string
 	gen   int64
 	known map[string]graph.FileState
+	files map[string]graph.File
 	ids   map[string]int64
 }
 
@@ -33,19 +37,19 @@ func cacheKey(dir string) string {
 	return dir
 }
 
-// cachedKnown returns copies of the cached states and row ids of the
-// generation the writer extends, if the cache holds that generation.
-func (w *Writer) cachedKnown() (map[string]graph.FileState, map[string]int64, bool) {
+// cachedKnown returns copies of the cached states, files and row ids of
+// the generation the writer extends, if the cache holds that generation.
+func (w *Writer) cachedKnown() (map[string]graph.FileState, map[string]graph.File, map[string]int64, bool) {
 	if w.fresh {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	knownCache.Lock()
 	defer knownCache.Unlock()
 	e := knownCache.dirs[cacheKey(w.dir)]
 	if e == nil || e.epoch != w.epoch || e.gen != w.prevGen {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	return maps.Clone(e.known), maps.Clone(e.ids), true
+	return maps.Clone(e.known), maps.Clone(e.files), maps.Clone(e.ids), true
 }
 
 // remember caches the states of the generation just committed.
@@ -55,11 +59,11 @@ func (w *Writer) remember() {
 	if knownCache.dirs == nil {
 		knownCache.dirs = map[string]*knownEntry{}
 	}
-	if w.known == nil {
+	if w.known == nil || w.files == nil {
 		delete(knownCache.dirs, cacheKey(w.dir))
 		return
 	}
-	knownCache.dirs[cacheKey(w.dir)] = &knownEntry{epoch: w.epoch, gen: w.prevGen + 1, known: w.known, ids: w.fileIDs}
+	knownCache.dirs[cacheKey(w.dir)] = &knownEntry{epoch: w.epoch, gen: w.prevGen + 1, known: w.known, files: w.files, ids: w.fileIDs}
 }
 
 // The writes below keep w.known (the states as this generation will have
@@ -70,12 +74,19 @@ func (w *Writer) knownFile(f *graph.File) {
 		w.known[f.Path] = graph.FileState{Path: f.Path, Hash: f.Hash, Size: f.Size, ModTime: f.ModTime, Lang: f.Lang,
 			Status: f.Status, Committed: f.Committed, SCIP: f.SCIP}
 	}
+	if w.files != nil {
+		w.files[f.Path] = *f
+	}
 }
 
 func (w *Writer) knownTouch(path string, size, modTime int64) {
 	if st, ok := w.known[path]; ok {
 		st.Size, st.ModTime = size, modTime
 		w.known[path] = st
+	}
+	if f, ok := w.files[path]; ok {
+		f.Size, f.ModTime = size, modTime
+		w.files[path] = f
 	}
 }
 
@@ -84,16 +95,42 @@ func (w *Writer) knownCommitted(path string, committed bool) {
 		st.Committed = committed
 		w.known[path] = st
 	}
+	if f, ok := w.files[path]; ok {
+		f.Committed = committed
+		w.files[path] = f
+	}
 }
 
 func (w *Writer) knownSkip(s graph.Skip, size, modTime int64) {
 	if w.known != nil {
 		w.known[s.Path] = graph.FileState{Path: s.Path, Skip: s.Reason, Size: size, ModTime: modTime}
 	}
+	delete(w.files, s.Path)
 }
 
 func (w *Writer) knownDelete(path string) {
-	if w.known != nil {
-		delete(w.known, path)
+	delete(w.known, path)
+	delete(w.files, path)
+}
+
+// writerView reads through the writer's transaction; it lists files from
+// the states the writer keeps (once Known was called) instead of reading
+// every row again.
+type writerView struct {
+	view
+	w *Writer
+}
+
+// Files lists every indexed file in path order, as the generation being
+// written has them.
+func (v writerView) Files(ctx context.Context) ([]graph.File, error) {
+	if v.w.files == nil {
+		return v.view.Files(ctx)
 	}
+	out := make([]graph.File, 0, len(v.w.files))
+	for _, f := range v.w.files {
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b graph.File) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
 }

@@ -45,6 +45,7 @@ type Writer struct {
 	prevGen   int64
 	prev      graph.Meta                 // the generation extended (incremental runs)
 	known     map[string]graph.FileState // states as this generation will have them (after Known)
+	files     map[string]graph.File      // the same for indexed files (View().Files)
 	sidCache  map[string]int64
 	fileIDs   map[string]int64
 	stmts     map[string]*sql.Stmt
@@ -270,8 +271,8 @@ func (w *Writer) exec(ctx context.Context, q string, args ...any) (sql.Result, e
 // Known returns the previous generation's files and skips: from this
 // process's cache when it committed that generation itself (known.go).
 func (w *Writer) Known(ctx context.Context) (map[string]graph.FileState, error) {
-	if known, ids, ok := w.cachedKnown(); ok {
-		w.known, w.fileIDs = known, ids
+	if known, files, ids, ok := w.cachedKnown(); ok {
+		w.known, w.files, w.fileIDs = known, files, ids
 		return maps.Clone(known), nil
 	}
 	out, err := w.readKnown(ctx)
@@ -284,21 +285,24 @@ func (w *Writer) Known(ctx context.Context) (map[string]graph.FileState, error) 
 
 func (w *Writer) readKnown(ctx context.Context) (map[string]graph.FileState, error) {
 	out := map[string]graph.FileState{}
-	rows, err := w.tx.QueryContext(ctx, `SELECT id, path, hash, size, mtime, lang, status, committed, scip FROM files`)
+	rows, err := w.tx.QueryContext(ctx, `SELECT id, `+fileCols+` FROM files`)
 	if err != nil {
 		return nil, fmt.Errorf("read indexed files: %w", err)
 	}
+	w.files = map[string]graph.File{}
 	for rows.Next() {
-		var st graph.FileState
+		var f graph.File
 		var id int64
 		var lang, status int
-		if err := rows.Scan(&id, &st.Path, &st.Hash, &st.Size, &st.ModTime, &lang, &status, &st.Committed, &st.SCIP); err != nil {
+		if err := rows.Scan(&id, &f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		st.Lang, st.Status = graph.Language(lang), graph.ParseStatus(status)
-		out[st.Path] = st
-		w.fileIDs[st.Path] = id
+		f.Lang, f.Status = graph.Language(lang), graph.ParseStatus(status)
+		out[f.Path] = graph.FileState{Path: f.Path, Hash: f.Hash, Size: f.Size, ModTime: f.ModTime, Lang: f.Lang,
+			Status: f.Status, Committed: f.Committed, SCIP: f.SCIP}
+		w.files[f.Path] = f
+		w.fileIDs[f.Path] = id
 	}
 	rows.Close()
 	rows, err = w.tx.QueryContext(ctx, `SELECT path, reason, size, mtime FROM skips`)
