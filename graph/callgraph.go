@@ -228,6 +228,23 @@ func PageRank(edges [][2]SymbolID, iterations int) map[SymbolID]float64 {
 	if n == 0 {
 		return nil
 	}
+	// Number the nodes in symbol order, so that the sums (and so the last
+	// bits of every score) do not depend on the order edges came in.
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(string(names[a]), string(names[b])) })
+	renum := make([]int32, n)
+	sorted := make([]SymbolID, n)
+	for to, from := range order {
+		renum[from] = int32(to)
+		sorted[to] = names[from]
+	}
+	names = sorted
+	for i := range arcs {
+		arcs[i] = arc{renum[arcs[i].from], renum[arcs[i].to]}
+	}
 	slices.SortFunc(arcs, func(a, b arc) int { return cmp.Or(cmp.Compare(a.from, b.from), cmp.Compare(a.to, b.to)) })
 	arcs = slices.Compact(arcs)
 	outDeg := make([]int32, n)

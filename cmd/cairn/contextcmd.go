@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
-	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
 func contextCmd(g *globals) *cobra.Command {
@@ -46,17 +45,13 @@ func contextCmd(g *globals) *cobra.Command {
 			if format != "json" && format != "markdown" {
 				return usageError("--format: want json or markdown")
 			}
-			dir, err := g.dir()
-			if err != nil {
-				return err
-			}
 			qe, err := chooseEmbedder(os.Getenv("CAIRN_EMBEDDER"))
 			if err != nil {
 				return err
 			}
-			o, err := fuse.OpenEmbedded(ctx, dir, qe)
+			o, err := g.openFuse(ctx, qe)
 			if err != nil {
-				return fmt.Errorf("open index %s: %w", dir, err)
+				return err
 			}
 			defer o.Close()
 			tok, err := contextpack.NewTokenizer(tokenizer)
@@ -64,7 +59,7 @@ func contextCmd(g *globals) *cobra.Command {
 				return err
 			}
 			b := &contextpack.Builder{Engine: o.Engine, Root: o.Meta.Root, Meta: o.Meta, Tokenizer: tok}
-			if wt := g.indexOf(ctx, o.Meta, o.Store).Worktree; wt.Unindexed != nil {
+			if wt := g.indexOf(ctx, o.Meta, o.R).Worktree; wt.Unindexed != nil {
 				b.Unindexed = wt.Unindexed
 				if wt.HeadMoved {
 					b.Head = wt.Head

@@ -27,6 +27,7 @@ type indexOptions struct {
 	scip         []string
 	noDiscovery  bool
 	embedder     string
+	jobs         int // shared store: jobs to split the build into (0: by size)
 }
 
 func indexCmd(g *globals) *cobra.Command {
@@ -51,6 +52,7 @@ func indexCmd(g *globals) *cobra.Command {
 	f.StringArrayVar(&o.scip, "scip", nil, "merge a SCIP index: FILE or FILE:SUBDIR (paths in it are relative to SUBDIR); repeatable")
 	f.BoolVar(&o.noDiscovery, "no-scip-discovery", false, "do not merge index.scip files found in the repository")
 	f.StringVar(&o.embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "chunk embeddings: builtin (default), http (CAIRN_EMBED_URL/MODEL/KEY), onnx:DIR, none")
+	f.IntVar(&o.jobs, "jobs", 0, "with --store postgres://…: jobs to split a new build into, for other processes to share (default: by size, ~16 MiB of files each)")
 	return c
 }
 
@@ -63,6 +65,9 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(1100 << 20)
+	}
+	if g.shared() {
+		return runIndexShared(cmd, g, o, false)
 	}
 	root, err := g.repoRoot()
 	if err != nil {
@@ -132,7 +137,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 
 // sideIndexes are the indexes built with every generation: BM25 text and
 // chunk vectors (engine.SideIndexes, shared with the servers).
-func sideIndexes(ctx context.Context, g *globals, w *embedded.Writer, dir, embedder string) ([]indexer.Sink, error) {
+func sideIndexes(ctx context.Context, g *globals, w engine.SideWriter, dir, embedder string) ([]indexer.Sink, error) {
 	sinks, err := engine.SideIndexes(ctx, w, dir, embedder, func(msg string) { fmt.Fprintln(g.stderr, "cairn: warning:", msg) })
 	if ee := (*engine.Error)(nil); errors.As(err, &ee) && ee.Category == engine.InvalidArgument {
 		return nil, usageError("--embedder: %s", ee.Message)

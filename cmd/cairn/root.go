@@ -27,6 +27,10 @@ type globals struct {
 	quiet    bool
 	stdout   io.Writer
 	stderr   io.Writer
+	// store is --store: "" for the embedded store (in indexDir), or a
+	// postgres:// URL; repoName names the repository there (pgstore.go).
+	store    string
+	repoName string
 	// worktree is the freshness every answer states, checked once per
 	// command against the generation indexed (output.go, indexOf).
 	worktree *watch.Worktree
@@ -73,6 +77,8 @@ what you must know before changing code: where is X, who uses it, what to read.`
 	pf.StringVar(&g.indexDir, "index-dir", os.Getenv("CAIRN_INDEX_DIR"), "index directory (default <repo>/.cairn)")
 	pf.BoolVar(&g.json, "json", false, "print JSON")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "no progress output")
+	pf.StringVar(&g.store, "store", os.Getenv("CAIRN_STORE"), "a shared PostgreSQL store, postgres://USER:PASSWORD@HOST[:PORT]/DB (default: the embedded store in --index-dir)")
+	pf.StringVar(&g.repoName, "repo-name", os.Getenv("CAIRN_REPO_NAME"), "the repository's name in a shared store (default: the repository's absolute path)")
 
 	root.AddCommand(
 		indexCmd(g),
@@ -91,6 +97,8 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		traceCmd(g),
 		impactCmd(g),
 		watchCmd(g),
+		migrateCmd(g),
+		workerCmd(g),
 	)
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil {
@@ -156,8 +164,18 @@ func (g *globals) dir() (string, error) {
 	return filepath.Join(root, ".cairn"), nil
 }
 
+// readStore is what the query commands read: either store.
+type readStore interface {
+	graph.Reader
+	Close() error
+	Dir() string
+}
+
 // openStore opens the committed index for reading.
-func (g *globals) openStore() (*embedded.Store, error) {
+func (g *globals) openStore() (readStore, error) {
+	if g.shared() {
+		return g.openShared(context.Background())
+	}
 	dir, err := g.dir()
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -121,18 +120,11 @@ func firstLine(s string) string {
 
 // openEngine opens the store and its side indexes as a search engine.
 func (g *globals) openEngine(cmd *cobra.Command) (*fuse.Engine, func(), graph.Meta, error) {
-	dir, err := g.dir()
-	if err != nil {
-		return nil, nil, graph.Meta{}, err
-	}
 	qe, err := chooseEmbedder(os.Getenv("CAIRN_EMBEDDER"))
 	if err != nil {
 		return nil, nil, graph.Meta{}, err
 	}
-	o, err := fuse.OpenEmbedded(cmd.Context(), dir, qe)
-	if errors.Is(err, graph.ErrNoIndex) {
-		return nil, nil, graph.Meta{}, fmt.Errorf("no index in %s: run `cairn index --repo %s` first", dir, g.repo)
-	}
+	o, err := g.openFuse(cmd.Context(), qe)
 	if err != nil {
 		return nil, nil, graph.Meta{}, err
 	}

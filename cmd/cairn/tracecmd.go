@@ -2,12 +2,10 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/graph/trace"
-	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
 func traceCmd(g *globals) *cobra.Command {
@@ -30,20 +28,16 @@ or written and never read.`,
 			if mermaid && dot {
 				return usageError("--mermaid and --dot are exclusive")
 			}
-			dir, err := g.dir()
+			o, err := g.openFuse(ctx, nil)
 			if err != nil {
 				return err
-			}
-			o, err := fuse.OpenEmbedded(ctx, dir, nil)
-			if err != nil {
-				return fmt.Errorf("open index %s: %w", dir, err)
 			}
 			defer o.Close()
 			opts := trace.Options{Depth: depth}
 			if len(o.Warnings) == 0 {
 				opts.Texts = o
 			}
-			res, err := trace.Trace(ctx, o.Store, args[0], opts)
+			res, err := trace.Trace(ctx, o.R, args[0], opts)
 			if errors.Is(err, trace.ErrNoTarget) {
 				return notFound("%v", err)
 			}

@@ -311,3 +311,7 @@ func (db *DB) applyMigration(ctx context.Context, m schema.Migration) (bool, err
 	}
 	return true, nil
 }
+
+// CacheDir is this database's local cache directory (side indexes of
+// generations, per-repository state such as crash journals).
+func (db *DB) CacheDir() string { return db.cache }

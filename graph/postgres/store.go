@@ -560,3 +560,10 @@ func (v view) Ranks(ctx context.Context, ids []graph.SymbolID) (map[graph.Symbol
 	}
 	return out, v.db.queryErr("query ranks", rows.Err())
 }
+
+// Owned makes Close of s close its database too (for a store opened on a
+// database made just for it).
+func Owned(s *Store) *Store {
+	s.owned = true
+	return s
+}

@@ -822,3 +822,13 @@ func (w *Writer) FactsWithText(ctx context.Context, paths []string, fn func(ff *
 	}
 	return nil
 }
+
+// Previous describes the generation the build extends (empty for a build
+// from scratch).
+func (w *Writer) Previous() graph.Meta {
+	if w.b.Base == 0 {
+		return graph.Meta{}
+	}
+	m, _ := view{q: w.db.pool, db: w.db, gen: w.b.Base, repo: w.b.RepoID}.Meta(context.Background())
+	return m
+}

@@ -6,17 +6,28 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/embed"
 	"github.com/cairn-dev/cairn/retrieval/vector"
 )
 
+// SideWriter is the writer whose generation side indexes are built with:
+// the embedded store's or the PostgreSQL store's.
+type SideWriter interface {
+	graph.Writer
+	Fresh() (bool, string)
+	// Previous describes the generation being extended, cheaply.
+	Previous() graph.Meta
+}
+
 // SideIndexes are the indexes built with every generation: BM25 text and
-// chunk vectors (unless embedder is "none"). warn receives non-fatal
-// problems.
-func SideIndexes(ctx context.Context, w *embedded.Writer, dir, embedder string, warn func(string)) ([]indexer.Sink, error) {
+// chunk vectors (unless embedder is "none"). dir is where an external
+// embedder's cache lives; warn receives non-fatal problems. A writer that
+// keeps embeddings itself (the PostgreSQL store's PutEmbeddings) gets the
+// vectors too.
+func SideIndexes(ctx context.Context, w SideWriter, dir, embedder string, warn func(string)) ([]indexer.Sink, error) {
 	var prev map[string]string
 	if fresh, _ := w.Fresh(); !fresh {
 		// The generation extended, as the writer read it when it opened
@@ -40,6 +51,11 @@ func SideIndexes(ctx context.Context, w *embedded.Writer, dir, embedder string, 
 		return sinks, nil
 	}
 	vo := vector.Options{Embedder: e, Live: live, Warn: warn}
+	if p, ok := w.(interface {
+		PutEmbeddings(ctx context.Context, model string, ids []int64, vecs [][]float32) error
+	}); ok {
+		vo.Publish = p.PutEmbeddings
+	}
 	if e != nil {
 		cache, err := vector.OpenCache(filepath.Join(dir, "embcache.db"))
 		if err != nil {

@@ -286,15 +286,15 @@ func (s *search) text() error {
 	for _, r := range refs {
 		byID[r.ID] = r
 	}
-	rank := 0
+	var live []scoredRef
 	for _, h := range hits {
-		ref, live := byID[h.ChunkID]
-		if !live {
-			continue // a document of a replaced chunk
+		if ref, ok := byID[h.ChunkID]; ok { // else a document of a replaced chunk
+			live = append(live, scoredRef{ref, h.Score})
 		}
-		rank++
+	}
+	for i, h := range byScoreThenPlace(live) {
 		if s.on[GenText] {
-			s.add(GenText, ref, rank, fmt.Sprintf("BM25 #%d", rank))
+			s.add(GenText, h.ref, i+1, fmt.Sprintf("BM25 #%d", i+1))
 		}
 	}
 	if !s.on[GenFile] {
@@ -313,18 +313,41 @@ func (s *search) text() error {
 	if err != nil {
 		return err
 	}
-	pathOf := make(map[int64]string, len(frefs))
+	refOf := make(map[int64]graph.ChunkRef, len(frefs))
 	for _, r := range frefs {
-		pathOf[r.ID] = r.Path
+		refOf[r.ID] = r
 	}
-	frank := 0
+	var flive []scoredRef
 	for _, h := range fhits {
-		if p, ok := pathOf[h.ChunkID]; ok {
-			frank++
-			s.addFile(GenFile, p, frank, fmt.Sprintf("file BM25 #%d", frank))
+		if r, ok := refOf[h.ChunkID]; ok {
+			flive = append(flive, scoredRef{r, h.Score})
 		}
 	}
+	for i, h := range byScoreThenPlace(flive) {
+		s.addFile(GenFile, h.ref.Path, i+1, fmt.Sprintf("file BM25 #%d", i+1))
+	}
 	return nil
+}
+
+// scoredRef is a generator's hit.
+type scoredRef struct {
+	ref   graph.ChunkRef
+	score float64
+}
+
+// byScoreThenPlace orders hits by score, breaking ties by path and
+// position rather than by chunk id: ids depend on the order a store wrote
+// chunks in, so id order would make rankings differ between runs and
+// between stores.
+func byScoreThenPlace(hs []scoredRef) []scoredRef {
+	slices.SortStableFunc(hs, func(a, b scoredRef) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), comparePlace(a.ref, b.ref))
+	})
+	return hs
+}
+
+func comparePlace(a, b graph.ChunkRef) int {
+	return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Range.StartByte, b.Range.StartByte), cmp.Compare(a.Kind, b.Kind))
 }
 
 // vector: embedding similarity.
@@ -348,15 +371,17 @@ func (s *search) vector() error {
 	for _, r := range refs {
 		byID[r.ID] = r
 	}
-	rank := 0
+	var live []scoredRef
 	for _, h := range hits {
 		if h.Score < 0.1 {
 			break // not similar at all
 		}
 		if ref, ok := byID[h.ChunkID]; ok {
-			rank++
-			s.add(GenVector, ref, rank, fmt.Sprintf("embedding #%d (cos %.2f)", rank, h.Score))
+			live = append(live, scoredRef{ref, float64(h.Score)})
 		}
+	}
+	for i, h := range byScoreThenPlace(live) {
+		s.add(GenVector, h.ref, i+1, fmt.Sprintf("embedding #%d (cos %.2f)", i+1, h.score))
 	}
 	return nil
 }
@@ -522,7 +547,7 @@ func (s *search) graphAndRank() error {
 				list = append(list, rc{c, r})
 			}
 		}
-		slices.SortFunc(list, func(a, b rc) int { return cmp.Or(cmp.Compare(b.r, a.r), cmp.Compare(a.c.ref.ID, b.c.ref.ID)) })
+		slices.SortFunc(list, func(a, b rc) int { return cmp.Or(cmp.Compare(b.r, a.r), comparePlace(a.c.ref, b.c.ref)) })
 		for i, x := range list {
 			s.add(GenRank, x.c.ref, i+1, fmt.Sprintf("central (rank %.1f)", x.r))
 		}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/postgres"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/embed"
 	"github.com/cairn-dev/cairn/retrieval/vector"
@@ -15,7 +17,8 @@ import (
 // Opened is an engine over an embedded index, with what it holds open.
 type Opened struct {
 	*Engine
-	Store *embedded.Store
+	Store *embedded.Store // nil over the PostgreSQL store
+	PG    *postgres.Store // nil over the embedded store
 	Meta  graph.Meta
 	// Warnings are side indexes that could not be used (the engine runs
 	// without them).
@@ -28,7 +31,12 @@ func (o *Opened) Close() {
 	if o.text != nil {
 		o.text.Close()
 	}
-	o.Store.Close()
+	if o.Store != nil {
+		o.Store.Close()
+	}
+	if o.PG != nil {
+		o.PG.Close()
+	}
 }
 
 // OpenEmbedded opens the current generation of the embedded index in dir
@@ -45,25 +53,89 @@ func OpenEmbedded(ctx context.Context, dir string, queryEmbedder embed.Embedder)
 		return nil, err
 	}
 	o := &Opened{Engine: &Engine{R: s}, Store: s, Meta: m}
-	text, err := bm25.Open(s.EpochDir(), m.Extra)
+	if err := o.openSide(s.EpochDir(), queryEmbedder); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return o, nil
+}
+
+// OpenPostgres opens an engine over a PostgreSQL store's generation. Its
+// text and vector indexes are the very files the indexer built (fetched
+// once per machine into a local cache), so it answers as the embedded
+// store would. Vector search is exact over them, as in the embedded store,
+// up to ANNThreshold vectors; beyond that (or with CAIRN_PG_ANN=1) it uses
+// the HNSW index in PostgreSQL (CAIRN_PG_ANN=0 forces exact search).
+func OpenPostgres(ctx context.Context, s *postgres.Store, queryEmbedder embed.Embedder) (*Opened, error) {
+	m, err := s.Meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := s.SideDir(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o := &Opened{Engine: &Engine{R: s}, PG: s, Meta: m}
+	if err := o.openSide(dir, queryEmbedder); err != nil {
+		return nil, err
+	}
+	if vx, ok := o.Engine.Vectors.(*vector.Index); ok {
+		ann := os.Getenv("CAIRN_PG_ANN")
+		if ann == "1" || (ann != "0" && vx.Len() > ANNThreshold) {
+			o.Engine.Vectors = &pgVectors{s: s, embedder: vx.Embedder()}
+		}
+	}
+	return o, nil
+}
+
+// ANNThreshold is the number of vectors past which the PostgreSQL store
+// searches its HNSW index instead of scanning every vector (see package
+// vector on where exact search stops paying).
+const ANNThreshold = 300000
+
+// pgVectors searches chunk embeddings through PostgreSQL's HNSW index.
+type pgVectors struct {
+	s        *postgres.Store
+	embedder embed.Embedder
+}
+
+func (p *pgVectors) SearchText(ctx context.Context, text string, k int) ([]vector.Scored, error) {
+	vs, err := p.embedder.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	ns, err := p.s.Nearest(ctx, vs[0], k, postgres.SearchOptions{})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]vector.Scored, len(ns))
+	for i, n := range ns {
+		out[i] = vector.Scored{ChunkID: n.ChunkID, Score: n.Score}
+	}
+	return out, nil
+}
+
+// openSide opens the text and vector indexes in dir.
+func (o *Opened) openSide(dir string, queryEmbedder embed.Embedder) error {
+	m := o.Meta
+	text, err := bm25.Open(dir, m.Extra)
 	switch {
 	case errors.Is(err, bm25.ErrNoSegments):
 		o.Warnings = append(o.Warnings, "this index has no text index; re-index to search text")
 	case err != nil:
-		s.Close()
-		return nil, err
+		return err
 	default:
 		o.text, o.Engine.Text = text, text
 	}
 	if len(vector.Segments(m.Extra)) > 0 {
-		vx, err := vector.Open(s.EpochDir(), m.Extra, queryEmbedder)
+		vx, err := vector.Open(dir, m.Extra, queryEmbedder)
 		if err != nil {
 			o.Warnings = append(o.Warnings, fmt.Sprintf("searching without vectors: %v", err))
 		} else {
 			o.Engine.Vectors = vx
 		}
 	}
-	return o, nil
+	return nil
 }
 
 // FilesWithTerms lists the files whose text holds any of the terms (whole

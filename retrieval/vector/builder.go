@@ -30,6 +30,10 @@ type Options struct {
 	Warn func(msg string)
 	// Live reports which chunk ids still exist (for merging deltas).
 	Live func(ctx context.Context, ids []int64) (map[int64]bool, error)
+	// Publish, when set, receives the vectors the run computed (by chunk
+	// id, unquantised) before the segment is written: the PostgreSQL store
+	// keeps them for approximate search in SQL.
+	Publish func(ctx context.Context, model string, ids []int64, vecs [][]float32) error
 }
 
 // Builder computes a generation's vectors. It implements indexer.Sink.
@@ -230,6 +234,11 @@ func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 	}
 	if len(vecs) == 0 {
 		return meta, nil
+	}
+	if b.o.Publish != nil {
+		if err := b.o.Publish(ctx, model, b.ids[:len(vecs)], vecs); err != nil {
+			return nil, err
+		}
 	}
 	dim := len(vecs[0])
 	w, err := createSegment(filepath.Join(b.dir, b.name), dim, model)

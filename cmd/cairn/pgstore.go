@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/postgres"
+	"github.com/cairn-dev/cairn/indexer"
+	"github.com/cairn-dev/cairn/indexer/fleet"
+	"github.com/cairn-dev/cairn/indexer/scip"
+	"github.com/cairn-dev/cairn/retrieval/embed"
+	"github.com/cairn-dev/cairn/retrieval/fuse"
+)
+
+// The shared store: --store postgres://… (or CAIRN_STORE) on every command.
+
+func (g *globals) shared() bool { return g.store != "" }
+
+// repoKey is the repository's name in a shared store.
+func (g *globals) repoKey() (string, error) {
+	if g.repoName != "" {
+		return g.repoName, nil
+	}
+	return g.repoRoot()
+}
+
+func (g *globals) checkStore() error {
+	if !postgres.IsURL(g.store) {
+		return usageError("--store %s: want postgres://USER:PASSWORD@HOST[:PORT]/DB", postgres.Redact(g.store))
+	}
+	return nil
+}
+
+func (g *globals) connect(ctx context.Context) (*postgres.DB, error) {
+	if err := g.checkStore(); err != nil {
+		return nil, err
+	}
+	return postgres.Connect(ctx, g.store, postgres.Options{})
+}
+
+// openShared opens the repository's current generation in the shared store.
+func (g *globals) openShared(ctx context.Context) (*postgres.Store, error) {
+	if err := g.checkStore(); err != nil {
+		return nil, err
+	}
+	name, err := g.repoKey()
+	if err != nil {
+		return nil, err
+	}
+	db, err := postgres.Connect(ctx, g.store, postgres.Options{})
+	if err != nil {
+		return nil, err
+	}
+	s, err := db.Open(ctx, name)
+	if errors.Is(err, graph.ErrNoIndex) {
+		db.Close()
+		return nil, fmt.Errorf("no index of repository %s in %s: run `cairn index --store … --repo %s` first (or name it with --repo-name)", name, db.Where(), g.repo)
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	for _, w := range db.Warnings {
+		fmt.Fprintln(g.stderr, "cairn: warning:", w)
+	}
+	return postgres.Owned(s), nil
+}
+
+// openFuse opens the search engine over either store.
+func (g *globals) openFuse(ctx context.Context, qe embed.Embedder) (*fuse.Opened, error) {
+	if g.shared() {
+		s, err := g.openShared(ctx)
+		if err != nil {
+			return nil, err
+		}
+		o, err := fuse.OpenPostgres(ctx, s, qe)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		return o, nil
+	}
+	dir, err := g.dir()
+	if err != nil {
+		return nil, err
+	}
+	o, err := fuse.OpenEmbedded(ctx, dir, qe)
+	if errors.Is(err, graph.ErrNoIndex) {
+		return nil, fmt.Errorf("no index in %s: run `cairn index --repo %s` first", dir, g.repo)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	return o, nil
+}
+
+// runIndexShared indexes into the shared store as one process of a build
+// (fleet.Run); joinOnly is `cairn worker`.
+func runIndexShared(cmd *cobra.Command, g *globals, o indexOptions, joinOnly bool) error {
+	ctx := cmd.Context()
+	root, err := g.repoRoot()
+	if err != nil {
+		return err
+	}
+	name, err := g.repoKey()
+	if err != nil {
+		return err
+	}
+	db, err := g.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	logLevel := slog.LevelWarn
+	if g.quiet {
+		logLevel = slog.LevelError
+	}
+	if os.Getenv("CAIRN_LOG") == "debug" {
+		logLevel = slog.LevelDebug
+	}
+	var specs []scip.Spec
+	for _, sp := range o.scip {
+		specs = append(specs, scip.ParseSpec(sp))
+	}
+	fo := fleet.Options{
+		Index: indexer.Options{Root: root, Workers: o.workers, ParseTimeout: o.parseTimeout, MaxFileSize: o.maxFileSize,
+			SCIP: specs, NoSCIPDiscovery: o.noDiscovery, Progress: newProgress(g),
+			Log: slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: logLevel}))},
+		Repo: name, Full: o.full, JoinOnly: joinOnly, Wait: o.wait, Jobs: o.jobs,
+		Sinks: func(ctx context.Context, w *postgres.Writer) ([]indexer.Sink, error) {
+			return sideIndexes(ctx, g, w, w.StateDir(), o.embedder)
+		},
+		Note: func(msg string) {
+			if !g.quiet && !g.json {
+				fmt.Fprintln(g.stderr, "cairn:", msg)
+			}
+		},
+	}
+	res, err := fleet.Run(ctx, db, fo)
+	if err != nil {
+		return fmt.Errorf("index %s into %s: %w", root, db.Where(), err)
+	}
+	if g.json {
+		return writeJSON(g.stdout, map[string]any{
+			"root": root, "store": db.Where(), "repository": name, "generation": res.Generation,
+			"fresh": res.Fresh, "why": res.Why, "joined": res.Joined, "jobs": res.Jobs, "jobs_done": res.JobsDone,
+			"finalized": res.Finalized, "files": res.Walked, "parsed": res.Parsed, "unchanged": res.Unchanged,
+			"deleted": res.Deleted, "skipped": res.Skipped, "problems": len(res.Problems),
+			"revision": res.Meta.Revision, "dirty": res.Meta.Dirty, "seconds": res.Duration.Seconds(),
+			"resolved": res.Resolved, "edges": res.Edges,
+		})
+	}
+	if !g.quiet {
+		mode := "incremental"
+		if res.Fresh {
+			mode = "full (" + res.Why + ")"
+		}
+		who := fmt.Sprintf("%d of %d jobs here", res.JobsDone, res.Jobs)
+		if res.Finalized {
+			who += ", finalized here"
+		}
+		fmt.Fprintf(g.stdout, "indexed %s into %s as generation %d of %s: %d files (%d parsed, %d unchanged, %d deleted), %d skipped, %d not fully analysed, %s, %s (%s)\n",
+			root, db.Where(), res.Generation, name, res.Walked, res.Parsed, res.Unchanged, res.Deleted, res.Skipped,
+			len(res.Problems), mode, who, res.Duration.Round(time.Millisecond))
+	}
+	return nil
+}
+
+func migrateCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "migrate --store postgres://…",
+		Short: "create or upgrade the schema of a shared PostgreSQL store",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !g.shared() {
+				return usageError("migrate needs --store postgres://… (or CAIRN_STORE)")
+			}
+			db, err := g.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			res, err := db.Migrate(cmd.Context())
+			if err != nil {
+				return err
+			}
+			var applied []string
+			for _, m := range res.Applied {
+				applied = append(applied, fmt.Sprintf("%03d_%s", m.Version, m.Name))
+			}
+			if g.json {
+				return writeJSON(g.stdout, map[string]any{"store": db.Where(), "from": res.From, "to": res.To, "applied": applied, "ahead": res.Ahead})
+			}
+			switch {
+			case res.Ahead:
+				fmt.Fprintf(g.stdout, "%s: schema version %d is newer than this cairn's; nothing to do (this cairn reads but does not write it)\n", db.Where(), res.To)
+			case len(applied) == 0:
+				fmt.Fprintf(g.stdout, "%s: schema is up to date (version %d)\n", db.Where(), res.To)
+			default:
+				fmt.Fprintf(g.stdout, "%s: schema migrated from version %d to %d (%v)\n", db.Where(), res.From, res.To, applied)
+			}
+			return nil
+		},
+	}
+}
+
+func workerCmd(g *globals) *cobra.Command {
+	var o indexOptions
+	var follow bool
+	c := &cobra.Command{
+		Use:   "worker [DIR] --store postgres://…",
+		Short: "help index builds of a repository in a shared store (jobs are claimed from the database)",
+		Long: `worker joins the build of the repository's next generation that a ` + "`cairn index --store …`" + ` started
+(waiting up to --wait for one), takes jobs until none is left, finalizes the build if it
+is the last one working, and exits once the build is committed. The worktree must be at
+the revision being built. With --follow it then waits for the next build.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				g.repo = args[0]
+			}
+			if !g.shared() {
+				return usageError("worker needs --store postgres://… (or CAIRN_STORE)")
+			}
+			if os.Getenv("GOGC") == "" {
+				debug.SetGCPercent(300)
+			}
+			if os.Getenv("GOMEMLIMIT") == "" {
+				debug.SetMemoryLimit(1100 << 20)
+			}
+			for {
+				err := runIndexShared(cmd, g, o, true)
+				if !follow || cmd.Context().Err() != nil {
+					return err
+				}
+				if err != nil && !errors.Is(err, postgres.ErrNoBuild) {
+					fmt.Fprintln(g.stderr, "cairn:", err)
+				}
+			}
+		},
+	}
+	f := c.Flags()
+	f.IntVar(&o.workers, "workers", 0, "parallel parsers (default: number of CPUs)")
+	f.DurationVar(&o.parseTimeout, "parse-timeout", 0, "time limit for parsing one file (default 10s)")
+	f.Int64Var(&o.maxFileSize, "max-file-size", 0, "skip files larger than this many bytes (default 2 MiB)")
+	f.DurationVar(&o.wait, "wait", time.Minute, "how long to wait for a build to join")
+	f.StringVar(&o.embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "chunk embeddings, should this worker finalize: builtin (default), http, onnx:DIR, none")
+	f.BoolVar(&follow, "follow", false, "keep waiting for the next build")
+	return c
+}

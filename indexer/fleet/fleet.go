@@ -1,0 +1,399 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/postgres"
+	"github.com/cairn-dev/cairn/indexer"
+	"github.com/cairn-dev/cairn/indexer/scip"
+	"github.com/cairn-dev/cairn/indexer/walk"
+)
+
+// Options configure a process's part in a shared build.
+type Options struct {
+	// Index carries what an index run needs (Root, Workers, ParseTimeout,
+	// MaxFileSize, ExcludeDirs, SCIP, NoSCIPDiscovery, Progress, Log).
+	// Paths, Sinks and StateDir are set per job here.
+	Index indexer.Options
+	// Repo names the repository in the database.
+	Repo string
+	// Full rebuilds from scratch.
+	Full bool
+	// JoinOnly (cairn worker) helps a build in progress but never starts
+	// one; it waits up to Wait for one to appear.
+	JoinOnly bool
+	Wait     time.Duration
+	// Sinks makes the side indexes when this process finalizes.
+	Sinks func(ctx context.Context, w *postgres.Writer) ([]indexer.Sink, error)
+	// JobBytes is the work (bytes of files to read) planned per job;
+	// default 16 MiB. Jobs, when set, is the exact number of jobs; MaxJobs
+	// bounds it (default 64).
+	JobBytes int64
+	Jobs     int
+	MaxJobs  int
+	// Lease and Poll: claim lease (default 2 min) and how often to look at
+	// a build others are working on (default 200 ms).
+	Lease time.Duration
+	Poll  time.Duration
+	// Worker names this process in claims (default host/pid).
+	Worker string
+	// Note receives one-line reports (joined a build, finished a job).
+	Note func(msg string)
+	// afterJob, for tests: called after each job this process commits.
+	afterJob func(ord int)
+}
+
+// Result says what a process did in a build.
+type Result struct {
+	indexer.Result
+	Generation int64 // the build's generation number
+	Joined     bool  // started by another process
+	Jobs       int   // jobs in the build
+	JobsDone   int   // jobs this process did
+	Finalized  bool  // this process finalized the build
+}
+
+func (o *Options) note(format string, args ...any) {
+	if o.Note != nil {
+		o.Note(fmt.Sprintf(format, args...))
+	}
+}
+
+// Run takes part in the build of o.Repo's next generation: it starts the
+// build (or joins the one in progress for the same revision), does jobs
+// until none is left, finalizes the build if it is the one to see the last
+// job done, and otherwise waits until another process has committed it.
+//
+// When it fails (the database went away, the process is interrupted), the
+// jobs it finished stay done and the job it was doing goes back to the
+// queue: running it again resumes the build. Readers keep the previous
+// generation until the build commits.
+func Run(ctx context.Context, db *postgres.DB, o Options) (res Result, err error) {
+	start := time.Now()
+	if o.Poll == 0 {
+		o.Poll = 200 * time.Millisecond
+	}
+	if o.JobBytes == 0 {
+		o.JobBytes = 16 << 20
+	}
+	if o.MaxJobs == 0 {
+		o.MaxJobs = 64
+	}
+	wk, err := walk.New(walk.Options{Root: o.Index.Root, MaxFileSize: o.Index.MaxFileSize, ExcludeDirs: o.Index.ExcludeDirs})
+	if err != nil {
+		return res, err
+	}
+	root := wk.Root()
+	o.Index.Root = root
+	rev := indexer.Head(ctx, root)
+
+	// One walk of the whole tree per process: the plan (when this process
+	// starts the build) and the SCIP indexes every job must see.
+	var entries []walk.Entry
+	var skips []graph.Skip
+	if err := wk.Walk(ctx, func(e walk.Entry) error { entries = append(entries, e); return nil },
+		func(s graph.Skip) error { skips = append(skips, s); return nil }); err != nil {
+		return res, fmt.Errorf("walk %s: %w", root, err)
+	}
+	if !o.Index.NoSCIPDiscovery {
+		for _, s := range skips {
+			if !s.Dir && path.Base(s.Path) == "index.scip" {
+				o.Index.SCIP = append(o.Index.SCIP, scip.Spec{File: filepath.Join(root, filepath.FromSlash(s.Path)), Subdir: path.Dir(s.Path)})
+			}
+		}
+		o.Index.NoSCIPDiscovery = true
+	}
+
+	bo := postgres.BuildOptions{Repo: o.Repo, Root: root, Revision: rev, Full: o.Full, JoinOnly: o.JoinOnly,
+		Worker: o.Worker, Lease: o.Lease,
+		Plan: func(ctx context.Context, base map[string]graph.FileState) ([]postgres.JobSpec, error) {
+			return plan(entries, skips, base, o), nil
+		}}
+	var b *postgres.Build
+	deadline := time.Now().Add(o.Wait)
+	for {
+		b, err = db.StartBuild(ctx, bo)
+		if err == nil || !o.JoinOnly || !errors.Is(err, postgres.ErrNoBuild) || time.Now().After(deadline) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return res, ctx.Err()
+		case <-time.After(o.Poll):
+		}
+	}
+	if err != nil {
+		return res, err
+	}
+	defer b.Close()
+	res.Generation, res.Joined, res.Jobs = b.Seq, b.Joined, b.Jobs
+	res.Fresh, res.Why = b.Fresh, b.Why
+	if b.Joined {
+		o.note("joined the build of generation %d (%d jobs)", b.Seq, b.Jobs)
+	}
+	stateDir, unlock := stateSlot(filepath.Join(db.CacheDir(), fmt.Sprint(b.RepoID), "state"))
+	defer unlock()
+
+	for {
+		j, err := b.Claim(ctx)
+		if err != nil {
+			return res, err
+		}
+		if j != nil {
+			if err := runJob(ctx, b, j, o, stateDir); err != nil {
+				if errors.Is(err, postgres.ErrClaimLost) {
+					o.note("job %d: %v", j.Ord+1, err)
+					continue
+				}
+				return res, fmt.Errorf("job %d of %d (%s): %w (finished jobs are kept: run the same command again to resume)",
+					j.Ord+1, b.Jobs, describe(j.Prefixes), err)
+			}
+			res.JobsDone++
+			if o.afterJob != nil {
+				o.afterJob(j.Ord)
+			}
+			continue
+		}
+		st, err := b.State(ctx)
+		if err != nil {
+			return res, err
+		}
+		switch st.State {
+		case "committed", "superseded":
+			return finish(ctx, b, res, start)
+		case "aborted":
+			return res, fmt.Errorf("the build of generation %d was aborted by another process", b.Seq)
+		}
+		if st.Pending == 0 && st.Running == 0 {
+			fw, err := b.ClaimFinalize(ctx)
+			if err != nil {
+				return res, err
+			}
+			if fw != nil {
+				r, err := finalize(ctx, b, fw, o, stateDir)
+				if err != nil {
+					if errors.Is(err, postgres.ErrClaimLost) {
+						continue
+					}
+					return res, fmt.Errorf("finalize generation %d: %w (the jobs are kept: run the same command again to finish)", b.Seq, err)
+				}
+				r.Fresh, r.Why = res.Fresh, res.Why
+				res.Result, res.Finalized = r, true
+				res.Duration = time.Since(start)
+				return res, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return res, ctx.Err()
+		case <-time.After(o.Poll):
+		}
+	}
+}
+
+// finish fills a result for a process whose build another one committed.
+func finish(ctx context.Context, b *postgres.Build, res Result, start time.Time) (Result, error) {
+	xs, err := results(ctx, b)
+	if err != nil {
+		return res, err
+	}
+	for _, x := range xs {
+		res.Walked += x.Walked
+		res.Parsed += x.Parsed
+		res.Unchanged += x.Unchanged
+		res.Deleted += x.Deleted
+		res.Skipped += x.Skipped
+		res.Problems = append(res.Problems, x.Problems...)
+	}
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+func results(ctx context.Context, b *postgres.Build) ([]indexer.Extraction, error) {
+	raw, err := b.JobResults(ctx)
+	if err != nil {
+		return nil, err
+	}
+	xs := make([]indexer.Extraction, len(raw))
+	for i, r := range raw {
+		if err := json.Unmarshal(r, &xs[i]); err != nil {
+			return nil, fmt.Errorf("job result: %w", err)
+		}
+	}
+	return xs, nil
+}
+
+func runJob(ctx context.Context, b *postgres.Build, j *postgres.Job, o Options, stateDir string) error {
+	w, err := j.Writer(ctx)
+	if err != nil {
+		return err
+	}
+	io := o.Index
+	io.Paths, io.StateDir = j.Prefixes, stateDir
+	x, err := indexer.Extract(ctx, w, io)
+	if err != nil {
+		w.Abort()
+		return err
+	}
+	w.SetResult(x)
+	if err := w.Commit(ctx, graph.Meta{}); err != nil {
+		return err
+	}
+	o.note("job %d of %d done: %d files parsed (%s)", j.Ord+1, b.Jobs, x.Parsed, describe(j.Prefixes))
+	return nil
+}
+
+func finalize(ctx context.Context, b *postgres.Build, w *postgres.Writer, o Options, stateDir string) (indexer.Result, error) {
+	xs, err := results(ctx, b)
+	if err != nil {
+		w.Abort()
+		return indexer.Result{}, err
+	}
+	io := o.Index
+	io.StateDir = stateDir
+	io.Paths = nil
+	if o.Sinks != nil {
+		if io.Sinks, err = o.Sinks(ctx, w); err != nil {
+			w.Abort()
+			return indexer.Result{}, err
+		}
+	}
+	o.note("finalizing generation %d", b.Seq)
+	return indexer.Finalize(ctx, w, xs, io)
+}
+
+func describe(prefixes []string) string {
+	switch len(prefixes) {
+	case 0:
+		return "all paths"
+	case 1:
+		return prefixes[0]
+	}
+	return fmt.Sprintf("%s … %s, %d prefixes", prefixes[0], prefixes[len(prefixes)-1], len(prefixes))
+}
+
+// stateSlot picks a local state directory (crash journal) no other process
+// on this machine is using: slot 0 normally, so that a crashed run's
+// journal is found by the next one.
+func stateSlot(base string) (string, func()) {
+	for i := 0; i < 64; i++ {
+		dir := filepath.Join(base, fmt.Sprint(i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			break
+		}
+		f, err := os.OpenFile(filepath.Join(dir, "LOCK"), os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			break
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			return dir, func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }
+		}
+		f.Close()
+	}
+	return "", func() {}
+}
+
+// plan splits the work of a build into jobs by path prefix. A path's work
+// is its size when it must be read (new, or its stat differs from the
+// generation the build extends), a token for a deletion, nothing
+// otherwise; the tree is cut into units (directories light enough, or
+// single files) that are packed, in path order, into jobs of about equal
+// work. Every path — unchanged ones too, whose committed flags a job
+// keeps — falls under exactly one job.
+func plan(entries []walk.Entry, skips []graph.Skip, base map[string]graph.FileState, o Options) []postgres.JobSpec {
+	type item struct {
+		path string
+		work int64
+	}
+	const token = 1 << 10
+	var items []item
+	seen := map[string]bool{}
+	for _, e := range entries {
+		seen[e.Path] = true
+		k, had := base[e.Path]
+		w := int64(0)
+		if !had || k.Size != e.Size || k.ModTime != e.ModTime {
+			w = max(e.Size, token)
+		}
+		items = append(items, item{e.Path, w})
+	}
+	for _, s := range skips {
+		seen[s.Path] = true
+		w := int64(0)
+		if k, had := base[s.Path]; !had || k.Skip != s.Reason {
+			w = token
+		}
+		items = append(items, item{s.Path, w})
+	}
+	for p := range base {
+		if !seen[p] {
+			items = append(items, item{p, token})
+		}
+	}
+	var total int64
+	for _, it := range items {
+		total += it.work
+	}
+	n := o.Jobs
+	if n == 0 {
+		n = int((total + o.JobBytes - 1) / o.JobBytes)
+	}
+	n = min(max(n, 1), o.MaxJobs)
+	if n == 1 || len(items) == 0 {
+		return []postgres.JobSpec{{Weight: total}}
+	}
+	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.path, b.path) })
+
+	// Directory weights.
+	dirWork := map[string]int64{}
+	for _, it := range items {
+		for d := path.Dir(it.path); d != "."; d = path.Dir(d) {
+			dirWork[d] += it.work
+		}
+	}
+	target := max(total/int64(n), 1)
+	// Units: the shallowest directory under half a job's work, else its
+	// entries, recursively; single files otherwise.
+	var units []item
+	unitOf := func(p string) string {
+		comps := strings.Split(p, "/")
+		for i := 1; i < len(comps); i++ {
+			d := strings.Join(comps[:i], "/")
+			if dirWork[d] <= target/2 {
+				return d
+			}
+		}
+		return p
+	}
+	for _, it := range items {
+		u := unitOf(it.path)
+		if len(units) > 0 && units[len(units)-1].path == u {
+			units[len(units)-1].work += it.work
+			continue
+		}
+		units = append(units, item{u, it.work})
+	}
+	var jobs []postgres.JobSpec
+	var cur postgres.JobSpec
+	for i, u := range units {
+		cur.Prefixes = append(cur.Prefixes, u.path)
+		cur.Weight += u.work
+		left := len(units) - i - 1
+		if (cur.Weight >= target && len(jobs) < n-1 && left > 0) || left == 0 {
+			jobs = append(jobs, cur)
+			cur = postgres.JobSpec{}
+		}
+	}
+	return jobs
+}
