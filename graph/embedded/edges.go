@@ -109,7 +109,7 @@ func (w *Writer) View() graph.Reader {
 	if err := w.flushBatches(context.Background()); err != nil && w.failed == nil {
 		w.failed = err
 	}
-	return writerView{view: view{q: w.tx}, w: w}
+	return w.newView()
 }
 
 // Facts implements graph.Writer.

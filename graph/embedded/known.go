@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"database/sql"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -113,12 +114,52 @@ func (w *Writer) knownDelete(path string) {
 	delete(w.files, path)
 }
 
-// writerView reads through the writer's transaction; it lists files from
-// the states the writer keeps (once Known was called) instead of reading
-// every row again.
+// writerView reads through the writer's transaction, with its statements
+// prepared once per generation (the resolver asks thousands of small
+// questions); it lists files from the states the writer keeps (once Known
+// was called) instead of reading every row again.
 type writerView struct {
 	view
 	w *Writer
+}
+
+func (w *Writer) newView() writerView {
+	return writerView{view: view{q: stmtQuerier{w}}, w: w}
+}
+
+// stmtQuerier runs queries on the writer's transaction through its cache of
+// prepared statements (up to a bound: queries with variable IN lists).
+type stmtQuerier struct{ w *Writer }
+
+const maxStmts = 256
+
+func (q stmtQuerier) prepared(ctx context.Context, query string) *sql.Stmt {
+	q.w.stmtMu.Lock()
+	_, ok := q.w.stmts[query]
+	full := len(q.w.stmts) >= maxStmts
+	q.w.stmtMu.Unlock()
+	if !ok && full {
+		return nil
+	}
+	st, err := q.w.stmt(ctx, query)
+	if err != nil {
+		return nil // the plain query reports it
+	}
+	return st
+}
+
+func (q stmtQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := q.prepared(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return q.w.tx.QueryContext(ctx, query, args...)
+}
+
+func (q stmtQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := q.prepared(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return q.w.tx.QueryRowContext(ctx, query, args...)
 }
 
 // Files lists every indexed file in path order, as the generation being

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -49,6 +50,7 @@ type Writer struct {
 	sidCache  map[string]int64
 	fileIDs   map[string]int64
 	stmts     map[string]*sql.Stmt
+	stmtMu    sync.Mutex // stmts: the writer's view may be read from several goroutines
 	symBatch  [][]any
 	postBatch [][]any
 	done      bool
@@ -249,6 +251,8 @@ func (w *Writer) Dir() string { return filepath.Join(w.dir, w.epoch) }
 func (w *Writer) Tx() *sql.Tx { return w.tx }
 
 func (w *Writer) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	w.stmtMu.Lock()
+	defer w.stmtMu.Unlock()
 	if st, ok := w.stmts[q]; ok {
 		return st, nil
 	}
