@@ -138,7 +138,11 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 // sideIndexes are the indexes built with every generation: BM25 text and
 // chunk vectors (engine.SideIndexes, shared with the servers).
 func sideIndexes(ctx context.Context, g *globals, w engine.SideWriter, dir, embedder string) ([]indexer.Sink, error) {
-	sinks, err := engine.SideIndexes(ctx, w, dir, embedder, func(msg string) { fmt.Fprintln(g.stderr, "cairn: warning:", msg) })
+	sinks, err := engine.SideIndexes(ctx, w, dir, embedder, func(msg string) {
+		if !g.quiet { // --quiet: errors only (status shows what side indexes a generation has)
+			fmt.Fprintln(g.stderr, "cairn: warning:", msg)
+		}
+	})
 	if ee := (*engine.Error)(nil); errors.As(err, &ee) && ee.Category == engine.InvalidArgument {
 		return nil, usageError("--embedder: %s", ee.Message)
 	}
