@@ -24,7 +24,9 @@
 //
 // # Edits
 //
-// didOpen, didChange and didSave queue the file for re-indexing; after a
+// With Options.Watch (the default of `cairn serve lsp`) an embedded watcher
+// (engine.Watch) indexes every change on disk, from the editor or not.
+// didOpen, didChange and didSave also queue the file for re-indexing; after a
 // quiet period (Options.Debounce) the queued paths go through the
 // incremental indexer (engine.Reindex, i.e. indexer.Run with Paths) and
 // the new generation answers the next requests; the server then sends a

@@ -31,6 +31,9 @@ type Options struct {
 	Embedder string
 	// Debounce delays re-indexing after edits; default 300ms.
 	Debounce time.Duration
+	// Watch runs the watch loop in the server (engine.Watch) once the
+	// repository is known.
+	Watch bool
 	// Version is reported to the client.
 	Version string
 	Log     *slog.Logger
@@ -346,6 +349,11 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, *res
 	}
 	s.eng = eng
 	s.mu.Unlock()
+	if s.opts.Watch {
+		if err := eng.Watch(ctx); err != nil {
+			s.opts.Log.Warn("serving without an embedded watcher", "reason", err)
+		}
+	}
 	return map[string]any{
 		"capabilities": map[string]any{
 			"positionEncoding":        "utf-16",

@@ -24,6 +24,7 @@ func serveCmd(g *globals) *cobra.Command {
 	}
 	var addr string
 	var embedder string
+	var watching bool
 	m := &cobra.Command{
 		Use:   "mcp [--http ADDR]",
 		Short: "an MCP server over stdio, or over streamable HTTP with --http (endpoint /mcp)",
@@ -44,6 +45,11 @@ func serveCmd(g *globals) *cobra.Command {
 				return usageError("%v", err)
 			}
 			defer eng.Close()
+			if watching {
+				if err := eng.Watch(ctx); err != nil {
+					log.Warn("serving without an embedded watcher", "reason", err)
+				}
+			}
 			srv := mcp.New(mcp.Options{Engine: eng, Version: version, Log: log})
 			if addr == "" {
 				return srv.ServeStdio(ctx)
@@ -55,6 +61,7 @@ func serveCmd(g *globals) *cobra.Command {
 	}
 	m.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on this address (127.0.0.1:7040) instead of stdio")
 	m.Flags().StringVar(&embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "query embedder, as for index")
+	m.Flags().BoolVar(&watching, "watch", true, "keep the index fresh while serving (as cairn watch; skipped when another watcher runs)")
 	l := &cobra.Command{
 		Use:   "lsp",
 		Short: "a language server over stdio (definition, references, hover, symbols, call hierarchy, implementations)",
@@ -73,10 +80,11 @@ func serveCmd(g *globals) *cobra.Command {
 				dir = g.indexDir
 			}
 			log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			return lsp.Serve(cmd.Context(), os.Stdin, os.Stdout, lsp.Options{Root: root, IndexDir: dir, Embedder: embedder, Version: version, Log: log})
+			return lsp.Serve(cmd.Context(), os.Stdin, os.Stdout, lsp.Options{Root: root, IndexDir: dir, Embedder: embedder, Version: version, Log: log, Watch: watching})
 		},
 	}
 	l.Flags().StringVar(&embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "query embedder, as for index")
+	l.Flags().BoolVar(&watching, "watch", true, "keep the index fresh while serving (as cairn watch; skipped when another watcher runs)")
 	c.AddCommand(m, l)
 	return c
 }

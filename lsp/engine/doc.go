@@ -49,7 +49,14 @@
 // cited, else the committed blob (git show) for a commit, else a stale_index
 // error.
 //
-// # Re-indexing
+// # Re-indexing and watching
+//
+// Watch runs the watch loop of indexer/watch inside the server (the same
+// loop as `cairn watch`, with the same side indexes), so the index follows
+// the worktree while the server runs; each committed batch makes its
+// generation current at once. When another watcher holds the index's watch
+// lock, Watch fails and the server relies on that one (Acquire still notices
+// its generations within CheckEvery).
 //
 // Reindex runs the incremental indexer (indexer.Run with Options.Paths) on
 // a set of files, with the same side indexes as `cairn index`

@@ -8,13 +8,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/embedded"
 	"github.com/cairn-dev/cairn/indexer"
+	"github.com/cairn-dev/cairn/indexer/watch"
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
@@ -48,6 +48,7 @@ type Engine struct {
 
 	reindexMu sync.Mutex
 	closed    bool
+	watcher   *watch.Watcher
 }
 
 // handle is one opened generation.
@@ -191,8 +192,16 @@ func (e *Engine) release(h *handle) {
 	}
 }
 
-// Close releases the current generation (after its last request).
+// Close stops the watcher, if any, and releases the current generation
+// (after its last request).
 func (e *Engine) Close() {
+	e.mu.Lock()
+	w := e.watcher
+	e.watcher = nil
+	e.mu.Unlock()
+	if w != nil {
+		w.Close()
+	}
 	e.reindexMu.Lock()
 	defer e.reindexMu.Unlock()
 	e.mu.Lock()
@@ -220,10 +229,7 @@ func (e *Engine) Reindex(ctx context.Context, paths []string, wait time.Duration
 	if err != nil {
 		return indexer.Result{}, err
 	}
-	var exclude []string
-	if rel, err := filepath.Rel(e.root, e.dir); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
-		exclude = append(exclude, filepath.ToSlash(rel))
-	}
+	exclude := e.excludes()
 	sinks, err := SideIndexes(ctx, w, e.dir, e.opts.Embedder, func(msg string) { e.opts.Log.Warn(msg) })
 	if err != nil {
 		w.Abort()

@@ -297,3 +297,38 @@ func TestCachesCopy(t *testing.T) {
 		t.Fatalf("memo: %v %v %d", v1, v2, calls)
 	}
 }
+
+func TestWatchKeepsFresh(t *testing.T) {
+	ctx := context.Background()
+	root := enginetest.Repo(t)
+	e := open(t, root)
+	if err := e.Watch(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !e.Watching() {
+		t.Fatal("not watching")
+	}
+	// A second watcher on the same index refuses to start.
+	other := open(t, root)
+	if err := other.Watch(ctx); err == nil {
+		t.Fatal("two watchers on one index")
+	}
+	p := filepath.Join(root, "store", "extra.go")
+	os.WriteFile(p, []byte("package store\n\n// Purge empties a store.\nfunc Purge() {}\n"), 0o644)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		s, err := e.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Resolve(ctx, "Purge", "", "", true)
+		s.Release()
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the watcher never indexed the new file")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

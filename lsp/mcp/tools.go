@@ -9,6 +9,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/indexer/walk"
+	"github.com/cairn-dev/cairn/indexer/watch"
 	"github.com/cairn-dev/cairn/lsp/engine"
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
@@ -538,8 +540,11 @@ type StatusOut struct {
 	// StaleFiles counts indexed files changed or deleted since indexing.
 	StaleFiles    int      `json:"stale_files" jsonschema:"indexed files changed or deleted since indexing"`
 	StaleExamples []string `json:"stale_examples,omitempty"`
-	Fresh         bool     `json:"fresh" jsonschema:"no indexed file changed and HEAD did not move"`
-	Advice        string   `json:"advice,omitempty"`
+	// Worktree is the watcher's view (or a bounded scan's): unindexed
+	// changes, pending ones, whether a watcher keeps the index fresh.
+	Worktree watch.Worktree `json:"worktree"`
+	Fresh    bool           `json:"fresh" jsonschema:"no indexed file changed and HEAD did not move"`
+	Advice   string         `json:"advice,omitempty"`
 }
 
 func (s *Server) indexStatus(ctx context.Context, snap *engine.Snapshot, _ StatusIn) (StatusOut, string, error) {
@@ -564,9 +569,14 @@ func (s *Server) indexStatus(ctx context.Context, snap *engine.Snapshot, _ Statu
 			}
 		}
 	}
+	o.Worktree = watch.Check(ctx, snap.R, m, watch.CheckOptions{Root: snap.Root, StateDir: s.eng.IndexDir(),
+		Walk: walk.Options{ExcludeDirs: s.eng.Excludes()}})
 	o.Fresh = o.StaleFiles == 0 && !o.Index.HeadMoved
 	if !o.Fresh {
 		o.Advice = "run `cairn index` (or keep `cairn watch` running) to bring the index up to date; answers in stale files are marked stale"
+		if o.Worktree.Watcher == "running" {
+			o.Advice = "a watcher is indexing the changes; answers in stale files are marked stale until it has"
+		}
 	}
 	return o, "", nil
 }
