@@ -2,7 +2,8 @@
 # MCP server load test on loopback: `cairn serve mcp --http` over the mono1m
 # index, driven by 32 concurrent MCP clients (Go SDK, streamable HTTP) with a
 # mixed search / callers / build_context (8k budget) workload for 60 s.
-# Bounded: fixed client count, fixed duration, loopback only.
+# Bounded: fixed client count, fixed duration, loopback only. The server runs
+# as deployed, its embedded watcher included.
 #   bench/serve/run.sh [CLIENTS] [DURATION] [THINK]     (defaults 32 60s 2s)
 source "$(dirname "$0")/../lib.sh"
 CLIENTS=${1:-32}; DURATION=${2:-60s}; THINK=${3:-2s}
@@ -12,10 +13,9 @@ LOAD="$WORK/bin/cairn-load"
 (cd "$REPO_ROOT" && go build -o "$LOAD" ./bench/serve/load)
 mono1m
 IDX="$MONO/.cairn"
-if [ ! -f "$IDX/CURRENT" ]; then
-  IDX=${SERVE_INDEX:-$WORK/serve/mono1m.idx}
-  [ -f "$IDX/CURRENT" ] || "$CAIRN" index -q --index-dir "$IDX" "$MONO"
-fi
+[ -f "$IDX/CURRENT" ] || IDX=${SERVE_INDEX:-$WORK/serve/mono1m.idx}
+# up to date with this cairn (incremental: about a second when it already is)
+"$CAIRN" index -q --index-dir "$IDX" "$MONO"
 machine
 echo "corpus: mono1m $(cd "$MONO" && git rev-parse --short HEAD), index $IDX ($("$CAIRN" status --index-dir "$IDX" | sed -n 3p))"
 "$CAIRN" serve mcp --repo "$MONO" --index-dir "$IDX" --http "127.0.0.1:$PORT" 2>"$WORK/serve.log" &
