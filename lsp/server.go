@@ -664,6 +664,9 @@ func (s *Server) documentSymbol(ctx context.Context, snap *engine.Snapshot, raw 
 	if !ok {
 		return nil, engine.Errorf(engine.OutsideRepository, "%s is not in the repository", p.TextDocument.URI)
 	}
+	if _, _, err := engine.RepoPath(snap.Root, rel); err != nil {
+		return nil, err
+	}
 	syms, err := snap.R.SymbolsInFile(ctx, rel)
 	if err != nil {
 		return nil, err

@@ -70,9 +70,10 @@ func NewWriter(ctx context.Context, opts WriterOptions) (w *Writer, err error) {
 		return nil, err
 	}
 	w = &Writer{dir: opts.Dir, lock: lock, sidCache: map[string]int64{}, fileIDs: map[string]int64{}, stmts: map[string]*sql.Stmt{}}
+	opened := w // the returns below set w to nil
 	defer func() {
 		if err != nil {
-			w.release()
+			opened.release()
 		}
 	}()
 	cur, cerr := readCurrent(opts.Dir)

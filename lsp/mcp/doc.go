@@ -19,8 +19,9 @@
 // # Results sized for agents
 //
 // Every list is paginated: a page holds at most limit items and at most
-// Options.MaxBytes of JSON (default 40 KB, about 10k tokens — well under the
-// 25k tokens at which some clients cut tool output); next_cursor, when set,
+// Options.MaxBytes of JSON (default 32 KB, about 8k tokens: well under the
+// 25k tokens at which some clients cut tool output, even for clients that
+// count both the structured result and its text copy); next_cursor, when set,
 // continues it. A cursor names the tool, the arguments and the index
 // generation it was issued for; used with other arguments it is an
 // invalid_argument, after a re-index a stale_index error. Every location is

@@ -29,7 +29,9 @@ type Options struct {
 	Engine *engine.Engine
 	// Version is reported to clients.
 	Version string
-	// MaxBytes caps the JSON of one page of results; default 40,000.
+	// MaxBytes caps the JSON of one page of results; default 32,000 (about
+	// 8k tokens; clients that show the model both the structured result and
+	// its text copy still see well under 25k).
 	MaxBytes int
 	// MaxConcurrent bounds the tool calls running at once; default
 	// 2×GOMAXPROCS, at least 4. Of those, heavy tools (build_context, trace,
@@ -61,7 +63,7 @@ revision; "stale" marks files changed since indexing. Lists are paged: pass next
 
 // New makes a server over opts.Engine.
 func New(opts Options) *Server {
-	opts.MaxBytes = cmp.Or(opts.MaxBytes, 40000)
+	opts.MaxBytes = cmp.Or(opts.MaxBytes, 32000)
 	opts.MaxConcurrent = cmp.Or(opts.MaxConcurrent, max(4, 2*runtime.GOMAXPROCS(0)))
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
