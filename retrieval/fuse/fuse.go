@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -341,9 +342,24 @@ type scoredRef struct {
 // between stores.
 func byScoreThenPlace(hs []scoredRef) []scoredRef {
 	slices.SortStableFunc(hs, func(a, b scoredRef) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), comparePlace(a.ref, b.ref))
+		return cmp.Or(compareScore(b.score, a.score), comparePlace(a.ref, b.ref))
 	})
 	return hs
+}
+
+// compareScore compares scores to 12 significant digits: scores that are
+// equal in exact arithmetic come out of floating-point sums (over maps, over
+// index segments) with different last bits, and must tie all the same.
+func compareScore(a, b float64) int {
+	return cmp.Compare(roundScore(a), roundScore(b))
+}
+
+func roundScore(v float64) float64 {
+	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return v
+	}
+	e := math.Pow(10, 11-math.Floor(math.Log10(math.Abs(v))))
+	return math.Round(v*e) / e
 }
 
 func comparePlace(a, b graph.ChunkRef) int {
@@ -547,7 +563,7 @@ func (s *search) graphAndRank() error {
 				list = append(list, rc{c, r})
 			}
 		}
-		slices.SortFunc(list, func(a, b rc) int { return cmp.Or(cmp.Compare(b.r, a.r), comparePlace(a.c.ref, b.c.ref)) })
+		slices.SortFunc(list, func(a, b rc) int { return cmp.Or(compareScore(b.r, a.r), comparePlace(a.c.ref, b.c.ref)) })
 		for i, x := range list {
 			s.add(GenRank, x.c.ref, i+1, fmt.Sprintf("central (rank %.1f)", x.r))
 		}
@@ -578,6 +594,7 @@ func (s *search) fileScores() (map[string]float64, map[string]map[string]int, ma
 	ranks := map[string]map[string]int{}
 	why := map[string]string{}
 	whyScore := map[string]float64{}
+	whyGen := map[string]string{}
 	note := func(p, gen string, r int, ev string) {
 		v := s.weight(gen) / (rrfK + float64(r))
 		score[p] += v
@@ -587,8 +604,10 @@ func (s *search) fileScores() (map[string]float64, map[string]map[string]int, ma
 		if old, ok := ranks[p][gen]; !ok || r < old {
 			ranks[p][gen] = r
 		}
-		if v > whyScore[p] {
-			whyScore[p], why[p] = v, ev
+		// The strongest evidence explains; equal ones (in either order of
+		// the maps) by generator name.
+		if c := compareScore(v, whyScore[p]); c > 0 || (c == 0 && whyGen[p] != "" && gen < whyGen[p]) {
+			whyScore[p], why[p], whyGen[p] = v, ev, gen
 		}
 	}
 	for gen, m := range s.fileRank {
@@ -656,7 +675,7 @@ func (s *search) result(limit, fileLimit int) Result {
 			cs = append(cs, contrib{gen, v})
 		}
 		// the evidence, strongest first
-		slices.SortFunc(cs, func(a, b contrib) int { return cmp.Or(cmp.Compare(b.v, a.v), strings.Compare(a.gen, b.gen)) })
+		slices.SortFunc(cs, func(a, b contrib) int { return cmp.Or(compareScore(b.v, a.v), strings.Compare(a.gen, b.gen)) })
 		// Questions and issues are about behaviour: the code that has it
 		// outranks the tests that check it and the prose about it, all else
 		// being equal.
@@ -693,7 +712,7 @@ func (s *search) result(limit, fileLimit int) Result {
 		hits = append(hits, h)
 	}
 	slices.SortFunc(hits, func(a, b Hit) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path), cmp.Compare(a.StartLine, b.StartLine))
+		return cmp.Or(compareScore(b.Score, a.Score), strings.Compare(a.Path, b.Path), cmp.Compare(a.StartLine, b.StartLine))
 	})
 	if len(hits) > limit {
 		hits = hits[:limit]
@@ -702,7 +721,7 @@ func (s *search) result(limit, fileLimit int) Result {
 	for p, sc := range fileScore {
 		files = append(files, FileHit{Path: p, Score: sc, Ranks: fileRanks[p], Why: fileWhy[p]})
 	}
-	slices.SortFunc(files, func(a, b FileHit) int { return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path)) })
+	slices.SortFunc(files, func(a, b FileHit) int { return cmp.Or(compareScore(b.Score, a.Score), strings.Compare(a.Path, b.Path)) })
 	if len(files) > fileLimit {
 		files = files[:fileLimit]
 	}
