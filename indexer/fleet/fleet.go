@@ -345,6 +345,12 @@ func plan(entries []walk.Entry, skips []graph.Skip, base map[string]graph.FileSt
 	for _, it := range items {
 		total += it.work
 	}
+	if o.JobBytes <= 0 {
+		o.JobBytes = 16 << 20
+	}
+	if o.MaxJobs <= 0 {
+		o.MaxJobs = 64
+	}
 	n := o.Jobs
 	if n == 0 {
 		n = int((total + o.JobBytes - 1) / o.JobBytes)
@@ -384,16 +390,21 @@ func plan(entries []walk.Entry, skips []graph.Skip, base map[string]graph.FileSt
 		}
 		units = append(units, item{u, it.work})
 	}
+	// Cut where the running total passes each n-th of the work: before a
+	// unit whose middle lies past the boundary.
 	var jobs []postgres.JobSpec
 	var cur postgres.JobSpec
-	for i, u := range units {
-		cur.Prefixes = append(cur.Prefixes, u.path)
-		cur.Weight += u.work
-		left := len(units) - i - 1
-		if (cur.Weight >= target && len(jobs) < n-1 && left > 0) || left == 0 {
+	var done int64
+	for _, u := range units {
+		boundary := int64(len(jobs)+1) * total / int64(n)
+		if len(cur.Prefixes) > 0 && len(jobs) < n-1 && done+u.work/2 > boundary {
 			jobs = append(jobs, cur)
 			cur = postgres.JobSpec{}
 		}
+		cur.Prefixes = append(cur.Prefixes, u.path)
+		cur.Weight += u.work
+		done += u.work
 	}
+	jobs = append(jobs, cur)
 	return jobs
 }
