@@ -211,6 +211,12 @@ func TestReferencesAndImplementations(t *testing.T) {
 		t.Fatalf("implementations(Fetcher) = %+v", impls.Results)
 	}
 	wantError(t, call(t, f.cs, "references", map[string]any{"symbol": "Greet", "role": "sing"}, nil), engine.InvalidArgument)
+	// A name defined outside the repository: its uses, by spelling.
+	call(t, f.cs, "references", map[string]any{"symbol": "Println"}, &refs)
+	if refs.Definitions != 0 || refs.Total != 1 || refs.References[0].Path != "server/log.go" || refs.References[0].Confidence != "name-only" {
+		t.Fatalf("references(Println) = %+v", refs)
+	}
+	wantError(t, call(t, f.cs, "references", map[string]any{"symbol": "NeverMentioned"}, nil), engine.NotFound)
 }
 
 func TestSearchPagingAndCursors(t *testing.T) {
@@ -310,7 +316,7 @@ func TestBuildContextMapStatus(t *testing.T) {
 
 	var st StatusOut
 	call(t, f.cs, "index_status", nil, &st)
-	if !st.Fresh || st.Files < 6 || st.StaleFiles != 0 || st.Languages["go"] != 3 {
+	if !st.Fresh || st.Files < 6 || st.StaleFiles != 0 || st.Languages["go"] != 4 {
 		t.Fatalf("index_status = %+v", st)
 	}
 	os.WriteFile(filepath.Join(f.root, "server", "greet.go"), []byte("package server\n"), 0o644)

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -234,12 +235,17 @@ func (s *Server) references(ctx context.Context, snap *engine.Snapshot, in Refer
 	if err != nil {
 		return ReferencesOut{}, "", err
 	}
+	name := in.Symbol
+	narrowed := strings.Contains(name, " ") || in.Path != "" || in.Kind != ""
 	defs, err := snap.Resolve(ctx, in.Symbol, in.Path, in.Kind, false)
+	var nf *engine.Error
+	if errors.As(err, &nf) && nf.Category == engine.NotFound && !narrowed {
+		// not defined here (a library's): uses by spelling, name-only
+		err = nil
+	}
 	if err != nil {
 		return ReferencesOut{}, "", err
 	}
-	name := in.Symbol
-	narrowed := strings.Contains(name, " ") || in.Path != "" || in.Kind != ""
 	if narrowed {
 		name = defs[0].Name
 	}
@@ -259,6 +265,9 @@ func (s *Server) references(ctx context.Context, snap *engine.Snapshot, in Refer
 			}
 		}
 		refs = kept
+	}
+	if len(refs) == 0 && len(defs) == 0 {
+		return ReferencesOut{}, "", engine.Errorf(engine.NotFound, "no definition of and no reference to %q in the index (generation %d); try search", in.Symbol, snap.Meta.Generation)
 	}
 	c := &citer{ctx: ctx, snap: snap}
 	return page(s, refs, off, limit, "references", key, snap.Meta.Generation, func(p []graph.Reference, next string) ReferencesOut {

@@ -66,6 +66,12 @@ func Greet() string { return "hello" }
 // Banner greets with flowers.
 func Banner() string { return "é😀 " + Greet() }
 `,
+	"server/log.go": `package server
+
+import "fmt"
+
+func logf(msg string) { fmt.Println(msg) }
+`,
 	"app/serve.py": `"""A Python server with its own Serve."""
 
 
