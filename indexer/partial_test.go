@@ -214,3 +214,19 @@ func TestKnownCache(t *testing.T) {
 	}
 	check("full rebuild")
 }
+
+// TestSymbolIDCacheAbort: symbols interned by a run that fails are not
+// remembered; the next run interns them again and finds them.
+func TestSymbolIDCacheAbort(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	writeFiles(t, root, map[string]string{"a.go": "package a\n\nfunc A() {}\n"})
+	index(t, root, dir, indexer.Options{})
+	writeFiles(t, root, map[string]string{"a.go": "package a\n\nfunc A() {}\n\nfunc Brand() {}\n"})
+	if _, err := tryIndex(root, dir, false, indexer.Options{Sinks: []indexer.Sink{&failingSink{n: 0}}}); err == nil {
+		t.Fatal("the failing run succeeded")
+	}
+	index(t, root, dir, indexer.Options{Paths: []string{"a.go"}})
+	if got := defPaths(t, open(t, dir), "Brand"); len(got) != 1 {
+		t.Fatalf("Brand after an aborted run: %v", got)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -41,6 +42,15 @@ watcher runs per index; 'cairn status' shows its state.`,
 				g.repo = args[0]
 			}
 			ctx := cmd.Context()
+			// Batches allocate like index runs (a checkout re-parses
+			// thousands of files): the same GC settings, which leave an
+			// idle watcher small (GOGC / GOMEMLIMIT win).
+			if os.Getenv("GOGC") == "" {
+				debug.SetGCPercent(300)
+			}
+			if os.Getenv("GOMEMLIMIT") == "" {
+				debug.SetMemoryLimit(1100 << 20)
+			}
 			root, err := g.repoRoot()
 			if err != nil {
 				return err

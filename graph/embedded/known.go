@@ -175,3 +175,52 @@ func (v writerView) Files(ctx context.Context) ([]graph.File, error) {
 	slices.SortFunc(out, func(a, b graph.File) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
 }
+
+// sidCache keeps, per index directory and epoch, the symbol ids this
+// process saw committed. Interned symbols are never deleted from an epoch,
+// so a committed id stays valid for the epoch's life; ids interned by a
+// writer that aborts are dropped with it (they join only at commit).
+var sidCache struct {
+	sync.RWMutex
+	dirs map[string]*sidEntry
+}
+
+type sidEntry struct {
+	epoch string
+	ids   map[string]int64
+}
+
+// maxCachedSIDs bounds the cache (a long-running watcher touches a part of
+// a large repository's symbols; a full rebuild interns all of them).
+const maxCachedSIDs = 1 << 20
+
+func (w *Writer) committedSID(sid string) (int64, bool) {
+	sidCache.RLock()
+	defer sidCache.RUnlock()
+	e := sidCache.dirs[cacheKey(w.dir)]
+	if e == nil || e.epoch != w.epoch {
+		return 0, false
+	}
+	v, ok := e.ids[sid]
+	return v, ok
+}
+
+func (w *Writer) rememberSIDs() {
+	sidCache.Lock()
+	defer sidCache.Unlock()
+	if sidCache.dirs == nil {
+		sidCache.dirs = map[string]*sidEntry{}
+	}
+	k := cacheKey(w.dir)
+	e := sidCache.dirs[k]
+	if e == nil || e.epoch != w.epoch || len(e.ids)+len(w.sidCache) > maxCachedSIDs {
+		e = &sidEntry{epoch: w.epoch, ids: map[string]int64{}}
+		sidCache.dirs[k] = e
+	}
+	if len(w.sidCache) > maxCachedSIDs {
+		return
+	}
+	for s, id := range w.sidCache {
+		e.ids[s] = id
+	}
+}

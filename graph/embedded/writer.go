@@ -334,8 +334,15 @@ func (w *Writer) sid(ctx context.Context, id graph.SymbolID) (int64, error) {
 	if v, ok := w.sidCache[string(id)]; ok {
 		return v, nil
 	}
+	if v, ok := w.committedSID(string(id)); ok {
+		return v, nil
+	}
 	var v int64
-	err := w.tx.QueryRowContext(ctx, `SELECT id FROM sids WHERE sid = ?`, string(id)).Scan(&v)
+	st, err := w.stmt(ctx, `SELECT id FROM sids WHERE sid = ?`)
+	if err != nil {
+		return 0, err
+	}
+	err = st.QueryRowContext(ctx, string(id)).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		res, err := w.exec(ctx, `INSERT INTO sids(sid) VALUES(?)`, string(id))
 		if err != nil {
@@ -580,6 +587,7 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 	w.tx = nil
 	if !w.fresh {
 		w.remember()
+		w.rememberSIDs()
 		return nil
 	}
 	if _, err := w.db.ExecContext(ctx, "PRAGMA journal_mode=WAL; ANALYZE"); err != nil {
@@ -596,6 +604,7 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 		return err
 	}
 	w.remember()
+	w.rememberSIDs()
 	w.removeStaleEpochs(w.epoch)
 	return nil
 }
