@@ -142,10 +142,18 @@ func GoImplementations(syms []graph.Symbol) []graph.Edge {
 		}
 		return m
 	}
+	// Types in id order: method sets are memoized with cycles cut where
+	// they are met, so the order they are first computed in must not be
+	// the map's (random) one.
+	ordered := make([]*graph.Symbol, 0, len(types))
+	for _, t := range types {
+		ordered = append(ordered, t)
+	}
+	slices.SortFunc(ordered, func(a, b *graph.Symbol) int { return strings.Compare(string(a.ID), string(b.ID)) })
 	// types by method name, for the intersection
 	holders := map[string][]*graph.Symbol{}
 	var concrete []*graph.Symbol
-	for _, t := range types {
+	for _, t := range ordered {
 		if t.Kind == graph.KindInterface {
 			continue
 		}
@@ -156,7 +164,7 @@ func GoImplementations(syms []graph.Symbol) []graph.Edge {
 	}
 	var edges []graph.Edge
 	ifaces := make([]*graph.Symbol, 0)
-	for _, t := range types {
+	for _, t := range ordered {
 		if t.Kind == graph.KindInterface {
 			ifaces = append(ifaces, t)
 		}
