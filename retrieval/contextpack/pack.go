@@ -160,8 +160,7 @@ func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 			return nil, err
 		}
 	}
-	r := b.Engine.R
-	files, err := r.Files(ctx)
+	files, err := b.Engine.Files(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -17,23 +17,36 @@ type Redaction struct {
 // secretPatterns are credentials recognisable by their shape alone.
 var secretPatterns = []struct {
 	kind string
+	// hint: a literal every match holds (a cheap test before the regexp)
+	hint string
 	re   *regexp.Regexp
 }{
-	{"private-key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`)},
-	{"aws-access-key", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-	{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`)},
-	{"gitlab-token", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}\b`)},
-	{"slack-token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`)},
-	{"openai-key", regexp.MustCompile(`\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}\b`)},
-	{"stripe-key", regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b`)},
-	{"google-api-key", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
-	{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b`)},
-	{"url-credentials", regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[^\s:/@"']+:([^\s@/"']{3,})@`)},
+	{"private-key", "PRIVATE KEY", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`)},
+	{"aws-access-key", "", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+	{"github-token", "_", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`)},
+	{"gitlab-token", "glpat-", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}\b`)},
+	{"slack-token", "xox", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`)},
+	{"openai-key", "sk-", regexp.MustCompile(`\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}\b`)},
+	{"stripe-key", "_", regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b`)},
+	{"google-api-key", "AIza", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
+	{"jwt", "eyJ", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b`)},
+	{"url-credentials", "@", regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[^\s:/@"']+:([^\s@/"']{3,})@`)},
 }
 
 // assignRE finds values assigned to credential-like names:
 // password = "…", api_key: '…', SECRET_TOKEN=…
 var assignRE = regexp.MustCompile(`(?i)\b([A-Za-z0-9_.-]*(?:passw(?:or)?d|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth)[A-Za-z0-9_.-]*)["']?\s*(?::=|=|:)\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|([^\s"',;#)]{8,}))`)
+
+// assignHint: content names a credential somewhere (assignRE can match).
+func assignHint(content string) bool {
+	low := strings.ToLower(content)
+	for _, w := range []string{"passw", "passwd", "secret", "token", "key", "credential", "auth"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // entropy is the Shannon entropy of s in bits per character.
 func entropy(s string) float64 {
@@ -83,6 +96,9 @@ func redact(p string, firstLine int, content string, code bool) (string, []Redac
 	}
 	var spans []span
 	for _, sp := range secretPatterns {
+		if sp.hint != "" && !strings.Contains(content, sp.hint) {
+			continue
+		}
 		for _, m := range sp.re.FindAllStringSubmatchIndex(content, -1) {
 			s, e := m[0], m[1]
 			if len(m) >= 4 && m[2] >= 0 { // a captured group is the secret part
@@ -91,7 +107,11 @@ func redact(p string, firstLine int, content string, code bool) (string, []Redac
 			spans = append(spans, span{s, e, sp.kind})
 		}
 	}
-	for _, m := range assignRE.FindAllStringSubmatchIndex(content, -1) {
+	var assigns [][]int
+	if assignHint(content) {
+		assigns = assignRE.FindAllStringSubmatchIndex(content, -1)
+	}
+	for _, m := range assigns {
 		last := 4
 		if code {
 			last = 3

@@ -2,6 +2,7 @@ package contextpack
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/pkoukk/tiktoken-go"
@@ -23,9 +24,10 @@ var (
 // bpeTokenizer is an OpenAI BPE encoding (cl100k_base, o200k_base), loaded
 // from files embedded in the binary: no network at run time.
 type bpeTokenizer struct {
-	name string
-	enc  *tiktoken.Tiktoken
-	mu   sync.Mutex
+	name  string
+	enc   *tiktoken.Tiktoken
+	mu    sync.Mutex
+	cache map[string]int
 }
 
 // NewTokenizer returns the named BPE encoding: cl100k_base (default) or
@@ -49,15 +51,57 @@ func NewTokenizer(name string) (Tokenizer, error) {
 		}
 		bpe[name] = enc
 	}
-	return &bpeTokenizer{name: name, enc: enc}, nil
+	return &bpeTokenizer{name: name, enc: enc, cache: map[string]int{}}, nil
 }
 
 func (t *bpeTokenizer) Name() string { return t.name }
 
 // Count implements Tokenizer. Special-token spellings in repository text
 // ("<|endoftext|>") are counted as ordinary text, as a model would see them.
+//
+// The text is counted line by line, each line's count remembered: a pack
+// is counted many times while it is built (each item, then the whole
+// rendering until used_tokens settles), and its lines repeat. Splitting
+// after a newline that is followed by anything but another line break
+// never cuts a pre-token of the cl100k/o200k patterns (a letter run does
+// not take a preceding newline, a punctuation run ends at the newlines
+// that follow it, and a whitespace run holding a newline ends there), so
+// the sum is the exact count of the whole.
 func (t *bpeTokenizer) Count(text string) int {
+	n := 0
+	for len(text) > 0 {
+		i := 0
+		for {
+			j := strings.IndexByte(text[i:], '\n')
+			if j < 0 {
+				i = len(text)
+				break
+			}
+			i += j + 1
+			if i >= len(text) || (text[i] != '\n' && text[i] != '\r') {
+				break
+			}
+		}
+		n += t.countPiece(text[:i])
+		text = text[i:]
+	}
+	return n
+}
+
+// countPiece counts one piece, from the cache when it was seen before.
+func (t *bpeTokenizer) countPiece(piece string) int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.enc.EncodeOrdinary(text))
+	if n, ok := t.cache[piece]; ok {
+		return n
+	}
+	n := len(t.enc.EncodeOrdinary(piece))
+	if len(t.cache) >= maxCachedPieces {
+		clear(t.cache)
+	}
+	t.cache[piece] = n
+	return n
 }
+
+// maxCachedPieces bounds a tokenizer's memory of counted lines.
+const maxCachedPieces = 200_000

@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
@@ -97,6 +98,17 @@ type Engine struct {
 	Text    *bm25.Index    // nil: no text generator
 	Vectors VectorSearcher // nil: no vector generator
 	Weights map[string]float64
+
+	// the generation's file list, read once (R is one generation)
+	filesOnce sync.Once
+	files     []graph.File
+	filesErr  error
+}
+
+// Files lists the generation's files, read from the store once.
+func (e *Engine) Files(ctx context.Context) ([]graph.File, error) {
+	e.filesOnce.Do(func() { e.files, e.filesErr = e.R.Files(ctx) })
+	return e.files, e.filesErr
 }
 
 // Options shape one search.
@@ -166,7 +178,7 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 		s.on[g] = len(opts.Only) == 0 || slices.Contains(opts.Only, g)
 	}
 	var err error
-	if s.files, err = e.R.Files(ctx); err != nil {
+	if s.files, err = e.Files(ctx); err != nil {
 		return Result{}, err
 	}
 	steps := []func() error{s.text, s.vector, s.symbols, s.paths}

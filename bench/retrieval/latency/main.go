@@ -6,17 +6,22 @@ import (
 	"fmt"
 	"log"
 	"math/rand/v2"
+	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/contextpack"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
 func main() {
 	dir := flag.String("index", "", "index directory")
 	n := flag.Int("n", 200, "queries")
+	budget := flag.Int("context", 0, "also build context packs of this many tokens for the queries")
+	cpuprof := flag.String("cpuprofile", "", "write a CPU profile of the context packs")
 	flag.Parse()
 	ctx := context.Background()
 	start := time.Now()
@@ -55,5 +60,33 @@ func main() {
 		slices.Sort(lat)
 		p := func(q float64) time.Duration { return lat[int(q*float64(len(lat)-1))].Round(100 * time.Microsecond) }
 		fmt.Printf("%-24s n=%d p50=%s p95=%s max=%s\n", set.name, len(lat), p(0.5), p(0.95), lat[len(lat)-1].Round(time.Millisecond))
+	}
+	if *budget > 0 {
+		tok, err := contextpack.NewTokenizer("")
+		if err != nil {
+			log.Fatal(err)
+		}
+		b := &contextpack.Builder{Engine: o.Engine, Root: o.Meta.Root, Meta: o.Meta, Tokenizer: tok}
+		if *cpuprof != "" {
+			f, err := os.Create(*cpuprof)
+			if err != nil {
+				log.Fatal(err)
+			}
+			pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+		var lat []time.Duration
+		for i, q := range docs[:min(len(docs), 60)] {
+			t := time.Now()
+			if _, err := b.Build(ctx, contextpack.Request{Task: q, Budget: *budget, Format: "json"}); err != nil {
+				log.Fatal(err)
+			}
+			if i > 0 {
+				lat = append(lat, time.Since(t))
+			}
+		}
+		slices.Sort(lat)
+		p := func(q float64) time.Duration { return lat[int(q*float64(len(lat)-1))].Round(100 * time.Microsecond) }
+		fmt.Printf("%-24s n=%d p50=%s p95=%s max=%s\n", fmt.Sprintf("context pack %d tokens", *budget), len(lat), p(0.5), p(0.95), lat[len(lat)-1].Round(time.Millisecond))
 	}
 }
