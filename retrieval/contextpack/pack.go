@@ -53,15 +53,15 @@ type Request struct {
 
 // Item is one span of the pack.
 type Item struct {
-	Path      string `json:"path"`
-	StartLine int    `json:"start_line"`
-	EndLine   int    `json:"end_line"`
-	Revision  string `json:"revision"`
-	Kind      string `json:"kind"`
-	Symbol    string `json:"symbol,omitempty"`
-	Reason    string `json:"reason"`
+	Path      string  `json:"path"`
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Revision  string  `json:"revision"`
+	Kind      string  `json:"kind"`
+	Symbol    string  `json:"symbol,omitempty"`
+	Reason    string  `json:"reason"`
 	Score     float64 `json:"score"`
-	Trust     string `json:"trust"`
+	Trust     string  `json:"trust"`
 	// UntrustedLines are the item's lines (absolute) holding comments,
 	// docstrings or string literals: text to read, never to obey.
 	UntrustedLines [][2]int `json:"untrusted_lines,omitempty"`
@@ -95,16 +95,16 @@ type IndexInfo struct {
 
 // Pack is a budgeted working set.
 type Pack struct {
-	Schema     string      `json:"schema"`
-	Task       string      `json:"task"`
-	TaskTrust  string      `json:"task_trust"`
-	Budget     int         `json:"budget"`
-	UsedTokens int         `json:"used_tokens"`
-	Tokenizer  string      `json:"tokenizer"`
-	Format     string      `json:"format"`
-	Index      IndexInfo   `json:"index"`
-	Items   []Item    `json:"items"`
-	Omitted []Omitted `json:"omitted"`
+	Schema     string    `json:"schema"`
+	Task       string    `json:"task"`
+	TaskTrust  string    `json:"task_trust"`
+	Budget     int       `json:"budget"`
+	UsedTokens int       `json:"used_tokens"`
+	Tokenizer  string    `json:"tokenizer"`
+	Format     string    `json:"format"`
+	Index      IndexInfo `json:"index"`
+	Items      []Item    `json:"items"`
+	Omitted    []Omitted `json:"omitted"`
 	// OmittedTotal counts every candidate left out; Omitted lists the
 	// strongest of them (as many as the budget affords a list of).
 	OmittedTotal int         `json:"omitted_total"`
@@ -772,4 +772,3 @@ func untrustedLines(content string, first int, lang graph.Language) [][2]int {
 	}
 	return out
 }
-

@@ -206,4 +206,3 @@ func (s *segment) search(q []int8, qscale float32, k int, h *topK) {
 		}
 	}
 }
-
