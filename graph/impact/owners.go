@@ -17,6 +17,19 @@ type owners struct {
 	rules []ownerRule
 }
 
+// CodeOwners reads the repository's CODEOWNERS file (.github/, the root,
+// docs/ or .gitlab/) and returns who owns a repository-relative path under
+// it; found is false when no rule (or no file) covers the path.
+func CodeOwners(root string) func(path string) (owners []string, found bool) {
+	o, _ := loadOwners(root)
+	return func(p string) ([]string, bool) {
+		if r := o.of(p); r != nil {
+			return r.owners, true
+		}
+		return nil, false
+	}
+}
+
 type ownerRule struct {
 	pattern string
 	match   gitignore.Pattern
