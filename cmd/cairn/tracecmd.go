@@ -33,10 +33,9 @@ or written and never read.`,
 				return err
 			}
 			defer o.Close()
-			opts := trace.Options{Depth: depth}
-			if len(o.Warnings) == 0 {
-				opts.Texts = o
-			}
+			// without a text index FilesWithTerms says so and the trace
+			// reads every file instead
+			opts := trace.Options{Depth: depth, Texts: o}
 			res, err := trace.Trace(ctx, o.R, args[0], opts)
 			if errors.Is(err, trace.ErrNoTarget) {
 				return notFound("%v", err)
