@@ -106,8 +106,31 @@ func traverse(ctx context.Context, r Reader, roots []SymbolID, dir Direction, op
 	return out, nil
 }
 
+// BatchReader is implemented by stores that look up the definitions of many
+// symbols at once (the PostgreSQL store: one round trip instead of one per
+// symbol). The result holds what SymbolsByID would return for each id.
+type BatchReader interface {
+	SymbolsByIDs(ctx context.Context, ids []SymbolID) (map[SymbolID][]Symbol, error)
+}
+
 // attachDefs fills Hop.Def.
 func attachDefs(ctx context.Context, r Reader, hops []Hop) error {
+	if br, ok := r.(BatchReader); ok && len(hops) > 1 {
+		ids := make([]SymbolID, len(hops))
+		for i := range hops {
+			ids[i] = hops[i].Symbol
+		}
+		defs, err := br.SymbolsByIDs(ctx, ids)
+		if err != nil {
+			return err
+		}
+		for i := range hops {
+			if d := defs[hops[i].Symbol]; len(d) > 0 {
+				hops[i].Def = &d[0]
+			}
+		}
+		return nil
+	}
 	for i := range hops {
 		defs, err := r.SymbolsByID(ctx, hops[i].Symbol)
 		if err != nil {

@@ -567,3 +567,25 @@ func Owned(s *Store) *Store {
 	s.owned = true
 	return s
 }
+
+// SymbolsByIDs returns the definitions of many symbols in one query, each
+// id's in SymbolsByID's order (graph.BatchReader).
+func (v view) SymbolsByIDs(ctx context.Context, ids []graph.SymbolID) (map[graph.SymbolID][]graph.Symbol, error) {
+	keys := make([]int64, len(ids))
+	want := make(map[graph.SymbolID]bool, len(ids))
+	for i, id := range ids {
+		keys[i] = sidOf(id)
+		want[id] = true
+	}
+	syms, err := v.symbols(ctx, `WHERE s.sid = ANY($2) ORDER BY g.path, s.start_byte, s.ord`, keys)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[graph.SymbolID][]graph.Symbol, len(ids))
+	for _, s := range syms {
+		if want[s.ID] {
+			out[s.ID] = append(out[s.ID], s)
+		}
+	}
+	return out, nil
+}

@@ -69,20 +69,24 @@ func (s *Store) Nearest(ctx context.Context, q []float32, k int, o SearchOptions
 	}
 	defer tx.Rollback(ctx)
 	settings := fmt.Sprintf(`SET LOCAL hnsw.ef_search = %d; SET LOCAL hnsw.iterative_scan = relaxed_order`, max(ef, k))
+	mode := "hnsw"
 	if o.Exact {
 		settings = `SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = off`
+		mode = "exact"
 	}
 	if _, err := tx.Exec(ctx, settings); err != nil {
 		return nil, s.db.queryErr("vector search", err)
 	}
 	// Literal repository and dimension, so that the planner matches the
-	// partial index's predicate.
-	sql := fmt.Sprintf(`WITH c AS MATERIALIZED (
+	// partial index's predicate. The mode is in the text too: a prepared
+	// statement's cached generic plan must not carry over from exact
+	// search (planned with index scans off) to approximate search.
+	sql := fmt.Sprintf(`/* %[5]s */ WITH c AS MATERIALIZED (
 			SELECT e.chunk_id, e.embedding::vector(%[1]d) <=> $1 AS dist FROM embeddings e
 			WHERE e.repo_id = %[2]d AND e.dim = %[1]d
 			  AND EXISTS (SELECT 1 FROM chunks c JOIN gen_files g ON g.file_id = c.file_id AND g.gen_id = %[3]d WHERE c.id = e.chunk_id)
 			ORDER BY e.embedding::vector(%[1]d) <=> $1 LIMIT %[4]d)
-		SELECT chunk_id, dist FROM c ORDER BY dist, chunk_id`, dim, s.repo, s.gen, k)
+		SELECT chunk_id, dist FROM c ORDER BY dist, chunk_id`, dim, s.repo, s.gen, k, mode)
 	rows, err := tx.Query(ctx, sql, pgvector.NewVector(q))
 	if err != nil {
 		return nil, s.db.queryErr("vector search", err)
