@@ -2,6 +2,7 @@ package indexer_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -228,5 +229,51 @@ func TestSymbolIDCacheAbort(t *testing.T) {
 	index(t, root, dir, indexer.Options{Paths: []string{"a.go"}})
 	if got := defPaths(t, open(t, dir), "Brand"); len(got) != 1 {
 		t.Fatalf("Brand after an aborted run: %v", got)
+	}
+}
+
+// TestManyFilesIncremental: an incremental run that rewrites enough files
+// to resolve them from the in-memory symbol table gives the edges a full
+// rebuild gives.
+func TestManyFilesIncremental(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	gen := func(v int) {
+		files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
+		for i := 0; i < 320; i++ {
+			files[fmt.Sprintf("p%d/f%d.go", i%8, i)] = fmt.Sprintf("package p%d\n\nimport \"example.com/m/p%d\"\n\nfunc F%d_%d() { p%d.F%d_%d() }\n",
+				i%8, (i+1)%8, i, v, (i+1)%8, (i+1)%320, v)
+		}
+		writeFiles(t, root, files)
+	}
+	edges := func(dir string) []string {
+		s := open(t, dir)
+		var out []string
+		for i := 0; i < 320; i += 37 {
+			_, refs, err := graph.FindReferences(ctx, s, fmt.Sprintf("F%d_2", i), graph.RefOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range refs {
+				out = append(out, fmt.Sprintf("%s:%d %s", r.Path, r.Range.StartLine, r.Confidence))
+			}
+		}
+		return out
+	}
+	inc, full := t.TempDir(), t.TempDir()
+	gen(1)
+	index(t, root, inc, indexer.Options{})
+	gen(2)
+	ageFiles(t, root)
+	if res := index(t, root, inc, indexer.Options{}); res.Fresh || res.Parsed != 320 {
+		t.Fatalf("incremental: fresh=%v parsed=%d", res.Fresh, res.Parsed)
+	}
+	index(t, root, full, indexer.Options{})
+	a, b := edges(inc), edges(full)
+	if len(b) == 0 {
+		t.Fatal("no references at all")
+	}
+	if diff := cmp.Diff(b, a); diff != "" {
+		t.Errorf("incremental (in-memory resolution) differs from a full rebuild (-full +incremental):\n%s", diff)
 	}
 }

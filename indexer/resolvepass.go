@@ -87,6 +87,10 @@ type resolveStats struct {
 	Ranked  bool
 }
 
+// memResolveAt is the number of files written from which an incremental
+// run loads the whole symbol table to resolve them.
+const memResolveAt = 300
+
 // resolveFiles resolves the given files' references, replaces their edges,
 // then recomputes whole-graph edges and centrality when warranted.
 func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []string, full bool, defs *defTracker,
@@ -98,12 +102,14 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 	if err != nil {
 		return st, err
 	}
-	// The symbol table: all in memory for a full run, looked up lazily
-	// through the transaction otherwise.
+	// The symbol table: all in memory for a full run, or an incremental
+	// one resolving many files (a checkout: one scan beats thousands of
+	// lookups), looked up lazily through the transaction otherwise.
+	mem := full || len(paths) >= memResolveAt
 	var src resolve.Source = lr
 	var all []graph.Symbol
 	byPath := map[string][]graph.Symbol{}
-	if full {
+	if mem {
 		if err := view.AllSymbols(ctx, func(s graph.Symbol) error {
 			s.Doc, s.Signature = "", "" // not needed to resolve; keep memory down
 			all = append(all, s)
@@ -125,7 +131,7 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 		if err != nil {
 			return nil, err
 		}
-		if full {
+		if mem {
 			ff.Symbols = byPath[p]
 		} else if ff.Symbols, err = lr.SymbolsInFile(ctx, p); err != nil {
 			return nil, err
@@ -250,7 +256,7 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 	// any Go definition changed.
 	if full || defs.goChanged {
 		var goSyms []graph.Symbol
-		if full {
+		if mem {
 			for _, s := range all {
 				if s.Lang == graph.LangGo {
 					goSyms = append(goSyms, s)

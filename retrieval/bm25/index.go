@@ -301,29 +301,68 @@ func (b *Builder) removeOrphans(keep []string) {
 	}
 }
 
-// mergeDeltas rewrites every segment after the base into one, keeping only
-// live documents.
+// mergeDeltas rewrites deltas into one, keeping only live documents: the
+// newest deltas, and older ones as long as each is not much bigger than
+// what is merged already. A big delta (a checkout re-indexed a thousand
+// files) is thus left alone while small ones (a watcher's single-file
+// generations) pile up and merge among themselves, until they have grown
+// to its size: no generation pays for rewriting it again and again. Past
+// 3×MaxDeltas deltas, all of them merge.
 func (b *Builder) mergeDeltas(ctx context.Context, segs []string) ([]string, error) {
-	base, deltas := segs[0], segs[1:]
-	name := fmt.Sprintf("bm25-%06d", segmentSeq(segs[len(segs)-1])+1)
+	from := 1
+	if len(segs)-1 <= 3*MaxDeltas {
+		from = len(segs) - 2
+		sum := b.segmentSize(segs[from]) + b.segmentSize(segs[from+1])
+		for from > 1 {
+			sz := b.segmentSize(segs[from-1])
+			if sz > 2*sum {
+				break
+			}
+			sum += sz
+			from--
+		}
+	}
+	merged, err := b.merge(ctx, segs[from:], fmt.Sprintf("bm25-%06d", segmentSeq(segs[len(segs)-1])+1))
+	if err != nil {
+		return nil, err
+	}
+	return append(slices.Clone(segs[:from]), merged), nil
+}
+
+// segmentSize is a segment's size on disk, as a measure of its documents.
+func (b *Builder) segmentSize(seg string) int64 {
+	var n int64
+	filepath.WalkDir(filepath.Join(b.dir, seg), func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// merge writes the live documents of deltas into a new segment name.
+func (b *Builder) merge(ctx context.Context, deltas []string, name string) (string, error) {
 	out, err := bleve.NewUsing(filepath.Join(b.dir, name), newMapping(true), scorch.Name, scorch.Name,
 		nil)
 	if err != nil {
-		return nil, fmt.Errorf("merge text segments: %w", err)
+		return "", fmt.Errorf("merge text segments: %w", err)
 	}
 	defer out.Close()
 	batch := out.NewBatch()
 	for _, s := range deltas {
 		idx, err := bleve.OpenUsing(filepath.Join(b.dir, s), map[string]interface{}{"read_only": true})
 		if err != nil {
-			return nil, fmt.Errorf("merge text segments: open %s: %w", s, err)
+			return "", fmt.Errorf("merge text segments: open %s: %w", s, err)
 		}
 		req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 1<<30, 0, false)
 		req.Fields = allFields
 		res, err := idx.SearchInContext(ctx, req)
 		if err != nil {
 			idx.Close()
-			return nil, fmt.Errorf("merge text segments: read %s: %w", s, err)
+			return "", fmt.Errorf("merge text segments: read %s: %w", s, err)
 		}
 		ids := make([]int64, 0, len(res.Hits))
 		for _, h := range res.Hits {
@@ -334,7 +373,7 @@ func (b *Builder) mergeDeltas(ctx context.Context, segs []string) ([]string, err
 		live, err := b.live(ctx, ids)
 		if err != nil {
 			idx.Close()
-			return nil, err
+			return "", err
 		}
 		for _, h := range res.Hits {
 			id, _ := strconv.ParseInt(strings.TrimPrefix(h.ID, "f"), 10, 64)
@@ -350,7 +389,7 @@ func (b *Builder) mergeDeltas(ctx context.Context, segs []string) ([]string, err
 			if batch.Size() >= batchDocs {
 				if err := out.Batch(batch); err != nil {
 					idx.Close()
-					return nil, err
+					return "", err
 				}
 				batch.Reset()
 			}
@@ -358,9 +397,9 @@ func (b *Builder) mergeDeltas(ctx context.Context, segs []string) ([]string, err
 		idx.Close()
 	}
 	if err := out.Batch(batch); err != nil {
-		return nil, err
+		return "", err
 	}
-	return []string{base, name}, nil
+	return name, nil
 }
 
 // Abort implements indexer.Sink.
