@@ -30,6 +30,9 @@ func serveCmd(g *globals) *cobra.Command {
 		Short: "an MCP server over stdio, or over streamable HTTP with --http (endpoint /mcp)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := g.embeddedOnly("serve mcp"); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			// a server's heap is mostly long-lived caches: collect less often
 			if os.Getenv("GOGC") == "" {
@@ -67,6 +70,9 @@ func serveCmd(g *globals) *cobra.Command {
 		Short: "a language server over stdio (definition, references, hover, symbols, call hierarchy, implementations)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := g.embeddedOnly("serve lsp"); err != nil {
+				return err
+			}
 			root := ""
 			if f := cmd.Flag("repo"); f != nil && f.Changed {
 				r, err := g.repoRoot()

@@ -41,6 +41,9 @@ watcher runs per index; 'cairn status' shows its state.`,
 			if len(args) == 1 {
 				g.repo = args[0]
 			}
+			if err := g.embeddedOnly("watch"); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			// Batches allocate like index runs (a checkout re-parses
 			// thousands of files): the same GC settings, which leave an
