@@ -120,7 +120,8 @@ type Builder struct {
 	Root      string // repository root (files are read from the worktree)
 	Meta      graph.Meta
 	Tokenizer Tokenizer
-	// Candidates is how many search hits seed the pack; default 60.
+	// Candidates is how many search hits seed the pack; default 60, more
+	// for budgets over 12k tokens (one per 200 tokens).
 	Candidates int
 	// Unindexed and Head, when the caller checked the worktree, are
 	// stated in the pack's index block (and counted in its frame).
@@ -317,7 +318,7 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 	}
 
 	// Search.
-	res, err := b.Engine.Search(ctx, req.Task, fuse.Options{Limit: cmp.Or(b.Candidates, 60), Files: 10})
+	res, err := b.Engine.Search(ctx, req.Task, fuse.Options{Limit: cmp.Or(b.Candidates, max(60, req.Budget/200)), Files: 10})
 	if err != nil {
 		return nil, err
 	}
