@@ -15,6 +15,9 @@ rm -rf "$IDX"
 echo "== cold index (wall s, peak RSS KB)"
 timed "cairn index (cold)" "$CAIRN" index -q --index-dir "$IDX" "$MONO"
 timed "ctags -R (baseline)" ctags -R -f "$WORK/mono1m.tags" "$MONO"
+rm -rf "$WORK/mono1m-noemb.idx"
+timed "cairn index (cold, --embedder none: symbols, graph, BM25)" "$CAIRN" index -q --embedder none --index-dir "$WORK/mono1m-noemb.idx" "$MONO"
+rm -rf "$WORK/mono1m-noemb.idx"
 "$CAIRN" status --index-dir "$IDX" | sed -n '3,6p'
 
 echo "== re-index, nothing changed"
