@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/cairn-dev/cairn/graph/postgres/pgtest"
 )
 
 func TestMain(m *testing.M) {
@@ -29,6 +31,23 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("APPS", apps)
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"waitfor": waitFor},
+	})
+}
+
+// TestScriptsPostgres runs the scenarios of testdata/script-pg against the
+// shared store: each script gets a database of its own in CAIRN_STORE.
+func TestScriptsPostgres(t *testing.T) {
+	pgtest.URL(t) // skips without a server (see pgtest)
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script-pg",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("CAIRN_INDEX_DIR", "")
+			env.Setenv("CAIRN_STORE", pgtest.NewDB(t))
+			env.Setenv("XDG_CACHE_HOME", t.TempDir()) // outside the watched worktree
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"waitfor": waitFor},

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/fleet"
 	"github.com/cairn-dev/cairn/indexer/scip"
+	"github.com/cairn-dev/cairn/indexer/watch"
 	"github.com/cairn-dev/cairn/retrieval/embed"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
@@ -264,4 +265,38 @@ the revision being built. With --follow it then waits for the next build.`,
 	f.StringVar(&o.embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "chunk embeddings, should this worker finalize: builtin (default), http, onnx:DIR, none")
 	f.BoolVar(&follow, "follow", false, "keep waiting for the next build")
 	return c
+}
+
+// sharedRunner connects to the shared store, takes the repository's
+// watcher lock and returns the watcher's batch runner: a fleet build of
+// the next generation restricted to the batch's paths, skipped when
+// nothing changed. release gives the lock and the connections back.
+func sharedRunner(ctx context.Context, g *globals, wait time.Duration, embedder string) (run watch.Runner, release func(), err error) {
+	name, err := g.repoKey()
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := g.connect(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	host, _ := os.Hostname()
+	lk, err := db.LockWatcher(ctx, name, fmt.Sprintf("cairn watch %s/%d", host, os.Getpid()))
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	run = func(ctx context.Context, io indexer.Options) (indexer.Result, error) {
+		fo := fleet.Options{Index: io, Repo: name, Paths: io.Paths, SkipUnchanged: io.SkipUnchanged, Wait: wait,
+			Sinks: func(ctx context.Context, w *postgres.Writer) ([]indexer.Sink, error) {
+				return sideIndexes(ctx, g, w, w.StateDir(), embedder)
+			}}
+		fo.Index.Paths, fo.Index.SkipUnchanged = nil, false
+		r, err := fleet.Run(ctx, db, fo)
+		if err != nil {
+			return r.Result, fmt.Errorf("index into %s: %w", db.Where(), err)
+		}
+		return r.Result, nil
+	}
+	return run, func() { lk.Release(); db.Close() }, nil
 }

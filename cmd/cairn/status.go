@@ -47,7 +47,13 @@ func statusCmd(g *globals) *cobra.Command {
 				}
 			}
 			iv := g.indexOf(ctx, m, s)
-			wst, watching, werr := watch.ReadStatus(s.Dir())
+			// The watcher keeps its status in the worktree's local index
+			// directory, for the shared store as well.
+			stateDir := s.Dir()
+			if g.shared() {
+				stateDir, _ = g.dir()
+			}
+			wst, watching, werr := watch.ReadStatus(stateDir)
 			if g.json {
 				out := map[string]any{
 					"index_dir": s.Dir(), "index": iv, "root": m.Root,

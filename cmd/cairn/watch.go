@@ -16,6 +16,7 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/postgres"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/watch"
 )
@@ -35,14 +36,17 @@ func watchCmd(g *globals) *cobra.Command {
 the same incremental path as 'cairn index': symbols, graph edges, text and
 vectors are committed together as one new generation. A branch switch or a
 mass edit is one batch; a rescan catches events the kernel dropped. Only one
-watcher runs per index; 'cairn status' shows its state.`,
+watcher runs per index; 'cairn status' shows its state.
+
+With --store postgres://… each batch builds the repository's next generation
+in the shared store from the change set (as 'cairn index --store …' would,
+restricted to the changed paths); one watcher per repository may run, on any
+machine (an advisory lock in the database). The watcher's lock and status
+stay in the worktree's local index directory.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				g.repo = args[0]
-			}
-			if err := g.embeddedOnly("watch"); err != nil {
-				return err
 			}
 			ctx := cmd.Context()
 			// Batches allocate like index runs (a checkout re-parses
@@ -100,13 +104,26 @@ watcher runs per index; 'cairn status' shows its state.`,
 						time.Since(b.FirstSeen).Round(time.Millisecond), revShort(graph.Meta{Revision: b.Revision, Dirty: b.Dirty}))
 				},
 			}
+			where := dir
+			if g.shared() {
+				// The shared store: each batch is a build of the next
+				// generation restricted to the change set; one watcher per
+				// repository, on any machine. Lock and status stay in dir.
+				run, release, err := sharedRunner(ctx, g, wait, embedder)
+				if err != nil {
+					return err
+				}
+				defer release()
+				opts.Run, opts.Begin = run, nil
+				where = postgres.Redact(g.store)
+			}
 			w, err := watch.Start(ctx, opts)
 			if err != nil {
 				return err
 			}
 			st := w.Status()
 			if !g.quiet && !g.json {
-				fmt.Fprintf(g.stderr, "cairn: watching %s (%d %s), index %s; stop with Ctrl-C\n", root, st.Watched, plural(st.Watched, "directory", "directories"), dir)
+				fmt.Fprintf(g.stderr, "cairn: watching %s (%d %s), index %s; stop with Ctrl-C\n", root, st.Watched, plural(st.Watched, "directory", "directories"), where)
 			}
 			<-w.Done()
 			return w.Close()

@@ -18,6 +18,10 @@ import (
 // ErrNoBuild: there is no build of the repository to join (cairn worker).
 var ErrNoBuild = errors.New("no index build in progress")
 
+// ErrUnchanged: with BuildOptions.SkipUnchanged, the planned build had no
+// work and the revision had not moved, so no generation was started.
+var ErrUnchanged = errors.New("nothing changed since the current generation")
+
 // ErrClaimLost is returned by a job's or a finalizer's commit when its
 // claim lapsed and another process took the work over: the work is
 // discarded, the other process's counts.
@@ -73,6 +77,11 @@ type BuildOptions struct {
 	// (empty for a build from scratch). It runs while the repository is
 	// locked, so that concurrent starters agree on one build.
 	Plan func(ctx context.Context, base map[string]graph.FileState) ([]JobSpec, error)
+	// SkipUnchanged starts no build, and fails with ErrUnchanged, when the
+	// plan extends the current generation at the same revision and has no
+	// work (every job's Weight is zero): a watcher's rescan that finds
+	// nothing costs no generation.
+	SkipUnchanged bool
 }
 
 // Build is a generation being built by one or more processes.
@@ -211,6 +220,21 @@ func (db *DB) startBuild(ctx context.Context, b *Build) error {
 		}
 		if len(specs) == 0 {
 			specs = []JobSpec{{}}
+		}
+	}
+	if o.SkipUnchanged && b.Base != 0 {
+		var work int64
+		for _, s := range specs {
+			work += s.Weight
+		}
+		if work == 0 {
+			var baseRev string
+			if err := tx.QueryRow(ctx, `SELECT revision FROM generations WHERE id = $1`, b.Base).Scan(&baseRev); err != nil {
+				return db.queryErr("read current generation", err)
+			}
+			if baseRev == o.Revision {
+				return ErrUnchanged
+			}
 		}
 	}
 	if err := tx.QueryRow(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM generations WHERE repo_id = $1`, b.RepoID).Scan(&b.Seq); err != nil {

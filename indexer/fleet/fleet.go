@@ -30,6 +30,13 @@ type Options struct {
 	Repo string
 	// Full rebuilds from scratch.
 	Full bool
+	// Paths, when not nil, restricts a new build to these paths (a
+	// watcher's change set, as indexer.Options.Paths): only they are
+	// walked, planned and extracted; every other file keeps its version.
+	Paths []string
+	// SkipUnchanged starts no build when the plan finds nothing to do and
+	// the revision has not moved: Result.NoChange.
+	SkipUnchanged bool
 	// JoinOnly (cairn worker) helps a build in progress but never starts
 	// one; it waits up to Wait for one to appear.
 	JoinOnly bool
@@ -102,8 +109,14 @@ func Run(ctx context.Context, db *postgres.DB, o Options) (res Result, err error
 	// starts the build) and the SCIP indexes every job must see.
 	var entries []walk.Entry
 	var skips []graph.Skip
-	if err := wk.Walk(ctx, func(e walk.Entry) error { entries = append(entries, e); return nil },
-		func(s graph.Skip) error { skips = append(skips, s); return nil }); err != nil {
+	keep := func(e walk.Entry) error { entries = append(entries, e); return nil }
+	skip := func(s graph.Skip) error { skips = append(skips, s); return nil }
+	if o.Paths != nil {
+		err = wk.WalkPaths(ctx, o.Paths, nil, keep, skip)
+	} else {
+		err = wk.Walk(ctx, keep, skip)
+	}
+	if err != nil {
 		return res, fmt.Errorf("walk %s: %w", root, err)
 	}
 	if !o.Index.NoSCIPDiscovery {
@@ -116,14 +129,20 @@ func Run(ctx context.Context, db *postgres.DB, o Options) (res Result, err error
 	}
 
 	bo := postgres.BuildOptions{Repo: o.Repo, Root: root, Revision: rev, Full: o.Full, JoinOnly: o.JoinOnly,
-		Worker: o.Worker, Lease: o.Lease,
+		Worker: o.Worker, Lease: o.Lease, SkipUnchanged: o.SkipUnchanged && !o.Full,
 		Plan: func(ctx context.Context, base map[string]graph.FileState) ([]postgres.JobSpec, error) {
-			return plan(entries, skips, base, o), nil
+			return plan(entries, skips, base, o, time.Now()), nil
 		}}
 	var b *postgres.Build
 	deadline := time.Now().Add(o.Wait)
 	for {
 		b, err = db.StartBuild(ctx, bo)
+		if errors.Is(err, postgres.ErrUnchanged) {
+			res.NoChange = true
+			res.Walked, res.Unchanged, res.Skipped = len(entries), len(entries), len(skips)
+			res.Duration = time.Since(start)
+			return res, nil
+		}
 		if err == nil || !o.JoinOnly || !errors.Is(err, postgres.ErrNoBuild) || time.Now().After(deadline) {
 			break
 		}
@@ -310,8 +329,12 @@ func stateSlot(base string) (string, func()) {
 // otherwise; the tree is cut into units (directories light enough, or
 // single files) that are packed, in path order, into jobs of about equal
 // work. Every path — unchanged ones too, whose committed flags a job
-// keeps — falls under exactly one job.
-func plan(entries []walk.Entry, skips []graph.Skip, base map[string]graph.FileState, o Options) []postgres.JobSpec {
+// keeps — falls under exactly one job. With o.Paths, only those paths are
+// planned (entries and skips come from walking just them), a path of the
+// base is deleted only when it lies under one of them, and a build of one
+// job covers exactly them. A file modified within two seconds of now is
+// work even when its stat matches (an edit in the same clock tick).
+func plan(entries []walk.Entry, skips []graph.Skip, base map[string]graph.FileState, o Options, now time.Time) []postgres.JobSpec {
 	type item struct {
 		path string
 		work int64
@@ -323,7 +346,7 @@ func plan(entries []walk.Entry, skips []graph.Skip, base map[string]graph.FileSt
 		seen[e.Path] = true
 		k, had := base[e.Path]
 		w := int64(0)
-		if !had || k.Size != e.Size || k.ModTime != e.ModTime {
+		if !had || k.Size != e.Size || k.ModTime != e.ModTime || now.UnixNano()-e.ModTime < int64(2*time.Second) {
 			w = max(e.Size, token)
 		}
 		items = append(items, item{e.Path, w})
@@ -336,8 +359,20 @@ func plan(entries []walk.Entry, skips []graph.Skip, base map[string]graph.FileSt
 		}
 		items = append(items, item{s.Path, w})
 	}
+	under := func(p string) bool {
+		if o.Paths == nil {
+			return true
+		}
+		for _, q := range o.Paths {
+			q = strings.Trim(path.Clean(q), "/")
+			if q == "." || q == "" || p == q || strings.HasPrefix(p, q+"/") {
+				return true
+			}
+		}
+		return false
+	}
 	for p := range base {
-		if !seen[p] {
+		if !seen[p] && under(p) {
 			items = append(items, item{p, token})
 		}
 	}
@@ -357,7 +392,11 @@ func plan(entries []walk.Entry, skips []graph.Skip, base map[string]graph.FileSt
 	}
 	n = min(max(n, 1), o.MaxJobs)
 	if n == 1 || len(items) == 0 {
-		return []postgres.JobSpec{{Weight: total}}
+		var prefixes []string
+		if o.Paths != nil {
+			prefixes = append([]string{}, o.Paths...)
+		}
+		return []postgres.JobSpec{{Prefixes: prefixes, Weight: total}}
 	}
 	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.path, b.path) })
 

@@ -240,7 +240,7 @@ func TestHungWorkerJobRetried(t *testing.T) {
 	b, err := db.StartBuild(ctx, postgres.BuildOptions{Repo: "m", Root: root, Revision: indexer.Head(ctx, root), Worker: "hung",
 		Lease: 500 * time.Millisecond, NoHeartbeat: true,
 		Plan: func(_ context.Context, base map[string]graph.FileState) ([]postgres.JobSpec, error) {
-			return plan(entries, nil, base, o), nil
+			return plan(entries, nil, base, o, time.Now()), nil
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -285,7 +285,7 @@ func TestPlanCoversEveryPathOnce(t *testing.T) {
 	entries[len(entries)-1].Size = 50000
 	skips := []graph.Skip{{Path: "node_modules", Dir: true}}
 	base := map[string]graph.FileState{"gone/old.go": {Path: "gone/old.go"}, "a/x.go": {Path: "a/x.go", Size: 1000}}
-	specs := plan(entries, skips, base, Options{Jobs: 3, MaxJobs: 64, JobBytes: 1})
+	specs := plan(entries, skips, base, Options{Jobs: 3, MaxJobs: 64, JobBytes: 1}, time.Now())
 	if len(specs) < 2 || len(specs) > 3 {
 		t.Fatalf("%d jobs: %+v", len(specs), specs)
 	}
@@ -308,5 +308,113 @@ func TestPlanCoversEveryPathOnce(t *testing.T) {
 		if n != 1 {
 			t.Errorf("%s is under %d jobs: %+v", p, n, specs)
 		}
+	}
+}
+
+// A watcher's batches: builds restricted to a change set, and none at all
+// when the change set holds no change.
+func TestPathsBuildsAndSkipUnchanged(t *testing.T) {
+	u, root := setup(t)
+	ctx := context.Background()
+	db := connect(t, u)
+	o := opts(root, "w")
+	o.Jobs = 0
+	if _, err := Run(ctx, db, o); err != nil {
+		t.Fatal(err)
+	}
+	gen := func() int64 {
+		s, err := db.Open(ctx, "m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		m, err := s.Meta(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Generation
+	}
+	has := func(name string) bool {
+		s, err := db.Open(ctx, "m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		defs, err := s.SymbolsByName(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(defs) > 0
+	}
+	g0 := gen()
+	// Rescan with nothing changed (past the racy-clean window): no build.
+	past := time.Now().Add(-time.Minute)
+	filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error { os.Chtimes(p, past, past); return nil })
+	o.Full = false
+	if _, err := Run(ctx, db, o); err != nil { // stamps the new mtimes
+		t.Fatal(err)
+	}
+	g1 := gen()
+	o.SkipUnchanged = true
+	res, err := Run(ctx, db, o)
+	if err != nil || !res.NoChange || gen() != g1 {
+		t.Fatalf("unchanged rescan: %+v %v, generation %d → %d", res.Result, err, g1, gen())
+	}
+	o.Paths = []string{"p03/f1.go"}
+	if res, err := Run(ctx, db, o); err != nil || !res.NoChange {
+		t.Fatalf("unchanged path: %+v %v", res.Result, err)
+	}
+
+	// An edit and a new file: only they are read.
+	os.WriteFile(filepath.Join(root, "p03/f1.go"), []byte("package p03\n\nfunc Edited() int { return F0() }\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "p03/new.go"), []byte("package p03\n\nfunc Added() int { return 2 }\n"), 0o644)
+	o.Paths = []string{"p03/f1.go", "p03/new.go"}
+	res, err = Run(ctx, db, o)
+	if err != nil || res.NoChange || res.Parsed != 2 || res.Walked != 2 {
+		t.Fatalf("edit: %+v %v", res.Result, err)
+	}
+	if !has("Edited") || !has("Added") || has("F1") != true || gen() <= g1 {
+		t.Fatalf("after the edit: Edited %v Added %v F1 %v (other packages keep theirs), generation %d", has("Edited"), has("Added"), has("F1"), gen())
+	}
+	// F1 of p03 is gone, the F1 of the other packages stay.
+	s, _ := db.Open(ctx, "m")
+	defs, _ := s.SymbolsByName(ctx, "F1")
+	s.Close()
+	for _, d := range defs {
+		if strings.HasPrefix(d.Path, "p03/") {
+			t.Fatalf("stale definition %+v", d)
+		}
+	}
+	if len(defs) != 7 {
+		t.Fatalf("F1 defined %d times, want 7", len(defs))
+	}
+
+	// A deleted directory, named by its path: everything under it goes,
+	// and nothing outside it.
+	os.RemoveAll(filepath.Join(root, "p03"))
+	o.Paths = []string{"p03"}
+	if res, err := Run(ctx, db, o); err != nil || res.Deleted != 6 {
+		t.Fatalf("delete: %+v %v", res.Result, err)
+	}
+	if has("Edited") || has("Added") || !has("F0") {
+		t.Fatal("after deleting p03")
+	}
+	_ = g0
+}
+
+func TestPlanPaths(t *testing.T) {
+	entries := []walk.Entry{{Path: "a/x.go", Size: 10, ModTime: 5}}
+	base := map[string]graph.FileState{
+		"a/x.go": {Path: "a/x.go", Size: 10, ModTime: 5}, "a/gone.go": {Path: "a/gone.go"},
+		"b/y.go": {Path: "b/y.go"}, "ab/z.go": {Path: "ab/z.go"},
+	}
+	specs := plan(entries, nil, base, Options{Paths: []string{"a"}}, time.Now())
+	if len(specs) != 1 || strings.Join(specs[0].Prefixes, ",") != "a" || specs[0].Weight != 1<<10 {
+		t.Fatalf("%+v: want one job over a, the deletion of a/gone.go its only work", specs)
+	}
+	// The same stat within two seconds of now is work.
+	now := time.Unix(0, 5).Add(time.Second)
+	if specs := plan(entries, nil, base, Options{Paths: []string{"a/x.go"}}, now); specs[0].Weight != 1<<10 {
+		t.Fatalf("%+v: a file modified a second ago is read", specs)
 	}
 }

@@ -64,7 +64,12 @@
 // # Stores
 //
 // The watcher knows the store only through Options.Begin, which opens a
-// graph.Writer and the side-index sinks for each batch, so it runs on the
-// embedded store and on any other store behind the same interfaces. Check
-// takes any graph.Reader.
+// graph.Writer and the side-index sinks for each batch (the embedded
+// store), or Options.Run, which runs a batch itself: the shared PostgreSQL
+// store builds a generation as a fleet build (indexer/fleet) restricted to
+// the change set, planned against the current generation, and skipped
+// when nothing changed. Its state directory (lock, status, journal) is the
+// worktree's local one either way; one watcher per repository of the
+// shared store is enforced by the command, with an advisory lock in the
+// database. Check takes any graph.Reader.
 package watch

@@ -28,6 +28,11 @@ import (
 // side indexes that commit with it. It may wait for another writer.
 type Begin func(ctx context.Context) (graph.Writer, []indexer.Sink, error)
 
+// Runner runs one batch's index run itself, for a store whose builds are
+// not one writer's (the shared store's, indexer/fleet). o is the batch's
+// run: Options.Index with Root, StateDir, Paths and SkipUnchanged set.
+type Runner func(ctx context.Context, o indexer.Options) (indexer.Result, error)
+
 // Options configure a Watcher. Zero durations and counts take the defaults.
 type Options struct {
 	// Root is the repository to watch.
@@ -35,8 +40,10 @@ type Options struct {
 	// StateDir holds the watcher's lock and status file and the indexer's
 	// crash journal (the index directory of an embedded store).
 	StateDir string
-	// Begin opens each batch's writer and sinks.
+	// Begin opens each batch's writer and sinks; or else Run runs each
+	// batch (one of them is needed).
 	Begin Begin
+	Run   Runner
 	// Index is the template of every batch's index run (workers, limits,
 	// excluded directories, SCIP, log); Root, StateDir, Paths and Sinks are
 	// set per batch.
@@ -154,8 +161,8 @@ var ErrWatching = errors.New("another watcher is keeping this index fresh")
 // Start returns is seen. The watcher stops when ctx ends or Close is called.
 func Start(ctx context.Context, opts Options) (*Watcher, error) {
 	opts.defaults()
-	if opts.Begin == nil {
-		return nil, errors.New("watch: no store to write to (Options.Begin)")
+	if opts.Begin == nil && opts.Run == nil {
+		return nil, errors.New("watch: no store to write to (Options.Begin or Options.Run)")
 	}
 	wk, err := walk.New(walkOptions(opts))
 	if err != nil {
@@ -696,15 +703,21 @@ func (w *Watcher) index(ctx context.Context, cs *changeSet) (Batch, error) {
 			b.Reason = "changed: " + summarise(paths)
 		}
 	}
-	wr, sinks, err := w.opts.Begin(ctx)
-	if err != nil {
-		b.Error = err.Error()
-		return b, err
-	}
 	o := w.opts.Index
-	o.Root, o.StateDir, o.Sinks, o.Paths = w.root, w.opts.StateDir, sinks, paths
+	o.Root, o.StateDir, o.Paths = w.root, w.opts.StateDir, paths
 	o.SkipUnchanged = true
-	res, err := indexer.Run(ctx, wr, o)
+	var res indexer.Result
+	var err error
+	if w.opts.Run != nil {
+		res, err = w.opts.Run(ctx, o)
+	} else {
+		var wr graph.Writer
+		if wr, o.Sinks, err = w.opts.Begin(ctx); err != nil {
+			b.Error = err.Error()
+			return b, err
+		}
+		res, err = indexer.Run(ctx, wr, o)
+	}
 	b.Duration = Millis(time.Since(b.Started))
 	b.Result = res
 	if err != nil {

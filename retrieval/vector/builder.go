@@ -85,7 +85,11 @@ func (b *Builder) Begin(ctx context.Context, dir string, fresh bool) error {
 	if b.full && b.o.Embedder == nil && !fresh {
 		// The built-in model trains on the whole repository, which an
 		// incremental run does not read: keep the previous vectors.
-		b.warn("vectors from a different embedder; run `cairn index --full` to rebuild them with the built-in model")
+		// Without a previous model (the repository had too little text
+		// to train one) there is nothing to replace: no warning.
+		if prevModel != "" {
+			b.warn("vectors from a different embedder; run `cairn index --full` to rebuild them with the built-in model")
+		}
 		b.full = false
 		b.prev = map[string]string{}
 	}
