@@ -43,3 +43,21 @@ echo "== baseline: save, then cairn index and the query as one-shot processes"
 echo "== cairn watch: save → queryable"
 "$LAT" -mode watch -cairn "$CAIRN" -repo "$REPO" -index "$IDX" -n "$N" -branch bench-1000 -idle 60s -out "$W/watch.json"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# The same on the shared store, when the PostgreSQL server of make deps runs:
+# each batch is a build of the next generation restricted to the change set.
+PGURL=${CAIRN_BENCH_PG:-postgres://cairn:cairn@127.0.0.1:5432/cairn_watch?sslmode=disable}
+ADMIN=${PGURL%/*}/postgres?sslmode=disable
+DBNAME=${PGURL##*/}; DBNAME=${DBNAME%%\?*}
+if psql -qAtX "$ADMIN" -c "SELECT 1" >/dev/null 2>&1; then
+  echo "== cairn watch on PostgreSQL ($(psql -qAtX "$ADMIN" -c "SELECT version()" | cut -d, -f1)): save → queryable"
+  psql -qAtX "$ADMIN" -c "DROP DATABASE IF EXISTS $DBNAME WITH (FORCE)" -c "CREATE DATABASE $DBNAME" >/dev/null
+  "$CAIRN" migrate --store "$PGURL" >/dev/null
+  git -C "$REPO" checkout -q -f main
+  export XDG_CACHE_HOME="$W/pgcache"
+  timed "cairn index --store (cold, once)" "$CAIRN" index -q --store "$PGURL" --repo "$REPO"
+  "$LAT" -mode watch -store "$PGURL" -cairn "$CAIRN" -repo "$REPO" -index "$W/pg-state" -n "$(( (N + 1) / 2 ))" -branch bench-1000 -idle 20s -out "$W/watch-pg.json"
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+else
+  echo "== (no PostgreSQL at $ADMIN: the shared-store watcher is not measured; run make deps)"
+fi
