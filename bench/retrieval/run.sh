@@ -3,7 +3,7 @@
 # (../shared/bench/localization): cairn search fused, and each candidate
 # generator alone, against the BM25 baseline numbers in that README; plus
 # query latency on mono1m (served from an open index and one-shot).
-#   bench/retrieval/run.sh [--quick]     (--quick: fused only)
+#   bench/retrieval/run.sh [--quick|--latency]   (--quick: fused only; --latency: latency only)
 # Needs the trees: ../shared/bench/localization/prepare.sh TREES CLONES.
 source "$(dirname "$0")/../lib.sh"
 build_cairn
@@ -20,6 +20,7 @@ run() { # NAME EXTRA-SEARCH-FLAGS
     --out "$OUT/$name.json" > "$OUT/$name.txt" 2>&1
   echo "== $name"; grep -E "^(group|ALL|lang:)" "$OUT/$name.txt"
 }
+if [ "${1:-}" != "--latency" ]; then
 run fused
 # the baseline in the same run: the benchmark's own BM25 over whole files,
 # tests skipped (its stronger variant)
@@ -29,4 +30,22 @@ python3 "$LOC/score.py" --repos-root "$TREES" \
 echo "== baseline bm25 (skip tests)"; grep -E "^(group|ALL|lang:)" "$OUT/bm25.txt"
 if [ "${1:-}" != "--quick" ]; then
   for g in text file vector symbol path; do run "only-$g" --only "$g"; done
+fi
+fi
+
+# Query latency on mono1m (bench/index/run.sh builds $MONO_IDX): served from
+# an open index (200 doc-comment queries through fuse, in one process; the
+# same with only the text or only the vector generators), then one-shot
+# `cairn search` processes (process start to output).
+MONO=${MONO:-$WORK/mono1m}
+MONO_IDX=${MONO_IDX:-$WORK/mono1m.idx}
+if [ -f "$MONO_IDX/CURRENT" ]; then
+  (cd "$REPO_ROOT" && go build -o "$WORK/bin/retrieval-latency" ./bench/retrieval/latency)
+  echo "== latency on mono1m ($MONO_IDX), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  "$WORK/bin/retrieval-latency" -index "$MONO_IDX" -n 200
+  for q in "scrape target labels are dropped after relabeling" "ListenAndServe TLS config" \
+           "zod refine error message nested object" "queryset filter related field manager"; do
+    echo -n "one-shot cairn search '$q': "
+    oneshot 10 "$CAIRN" search --repo "$MONO" --index-dir "$MONO_IDX" --json "$q"
+  done
 fi
