@@ -79,6 +79,23 @@ func Head(ctx context.Context, root string) string {
 // changed. At most limit paths are returned, with n counting them all; when
 // ctx ends first, complete is false and the answer covers what was seen.
 func Changes(ctx context.Context, r graph.Reader, opts walk.Options, limit int) (paths []string, n int, complete bool, err error) {
+	wk, err := walk.New(opts)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	// The walk (directory reads and stats) runs beside the reads of the
+	// index (the store's queries): one-shot commands pay this check on
+	// every answer.
+	type walked struct {
+		entries []walk.Entry
+		err     error
+	}
+	wc := make(chan walked, 1)
+	go func() {
+		var es []walk.Entry
+		err := wk.Walk(ctx, func(e walk.Entry) error { es = append(es, e); return nil }, func(graph.Skip) error { return nil })
+		wc <- walked{es, err}
+	}()
 	files, err := r.Files(ctx)
 	if err != nil {
 		return nil, 0, false, err
@@ -95,9 +112,9 @@ func Changes(ctx context.Context, r graph.Reader, opts walk.Options, limit int) 
 	for _, s := range skips {
 		skipped[s.Path] = true
 	}
-	wk, err := walk.New(opts)
-	if err != nil {
-		return nil, 0, false, err
+	w := <-wc
+	if w.err != nil && ctx.Err() == nil {
+		return nil, 0, false, w.err
 	}
 	add := func(p string) {
 		n++
@@ -106,29 +123,28 @@ func Changes(ctx context.Context, r graph.Reader, opts walk.Options, limit int) 
 		}
 	}
 	seen := make(map[string]bool, len(files))
-	err = wk.Walk(ctx, func(e walk.Entry) error {
+	for _, e := range w.entries {
 		f := indexed[e.Path]
 		if f == nil {
 			if !skipped[e.Path] { // skipped for its content: nothing to index
 				add(e.Path)
 			}
-			return nil
+			continue
 		}
 		seen[e.Path] = true
 		if f.Size == e.Size && f.ModTime == e.ModTime {
-			return nil
+			continue
+		}
+		if ctx.Err() != nil {
+			return paths, n, false, nil
 		}
 		b, err := os.ReadFile(filepath.Join(wk.Root(), filepath.FromSlash(e.Path)))
 		if err != nil || BlobHash(b) != f.Hash {
 			add(e.Path)
 		}
-		return nil
-	}, func(graph.Skip) error { return nil })
-	if err != nil {
-		if ctx.Err() != nil {
-			return paths, n, false, nil
-		}
-		return nil, 0, false, err
+	}
+	if w.err != nil {
+		return paths, n, false, nil // the walk ran out of time: no deletions
 	}
 	for _, f := range files {
 		if !seen[f.Path] {

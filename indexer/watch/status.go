@@ -208,9 +208,11 @@ func Check(ctx context.Context, r graph.Reader, m graph.Meta, o CheckOptions) Wo
 	o.Budget = cmp.Or(o.Budget, 500*time.Millisecond)
 	o.Limit = cmp.Or(o.Limit, 10)
 	var wt Worktree
-	wt.Head = indexer.Head(ctx, o.Root)
-	wt.HeadMoved = wt.Head != m.Revision
+	headc := make(chan string, 1) // git runs while the status is read
+	go func() { headc <- indexer.Head(ctx, o.Root) }()
 	st, running, err := ReadStatus(o.StateDir)
+	wt.Head = <-headc
+	wt.HeadMoved = wt.Head != m.Revision
 	switch {
 	case err != nil:
 		wt.Watcher, wt.Note = "none", err.Error()
