@@ -799,15 +799,22 @@ func (w *Watcher) setIdle() {
 	if w.st.State != StateStopped {
 		w.st.State = StateWatching
 	}
-	select {
-	case <-w.idle:
-	default:
-		close(w.idle)
-	}
+	idle := w.idle
 	w.mu.Unlock()
+	// The status file says so before Sync returns: whoever waited reads
+	// it next (a one-shot command's freshness check).
 	if wasBusy {
 		w.writeStatus()
 	}
+	w.mu.Lock()
+	if w.idle == idle && w.st.Pending == 0 && w.st.State == StateWatching { // not busy again meanwhile
+		select {
+		case <-w.idle:
+		default:
+			close(w.idle)
+		}
+	}
+	w.mu.Unlock()
 }
 
 // busyLocked reopens the idle channel.
