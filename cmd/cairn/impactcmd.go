@@ -62,7 +62,7 @@ CODEOWNERS owners and a short risk summary.`,
 	}
 	f := c.Flags()
 	f.IntVar(&depth, "depth", 3, "levels of dependents listed")
-	f.IntVar(&testDepth, "test-depth", 8, "levels searched for tests that reach the change")
+	f.IntVar(&testDepth, "test-depth", 12, "levels searched for tests that reach the change")
 	f.IntVar(&limit, "limit", 20000, "most symbols visited")
 	f.StringVar(&diff, "diff", "", "analyse the changes since this revision")
 	f.BoolVar(&staged, "staged", false, "analyse the staged changes")

@@ -16,7 +16,7 @@ import (
 type Options struct {
 	// Depth is how many levels of dependents are listed (default 3).
 	Depth int
-	// TestDepth is how far up the graph tests are looked for (default 8):
+	// TestDepth is how far up the graph tests are looked for (default 12):
 	// a test that reaches a changed symbol through a helper chain still
 	// exercises it.
 	TestDepth int
@@ -134,7 +134,7 @@ type node struct {
 // says why each was chosen).
 func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options) (*Result, error) {
 	o.Depth = cmp.Or(o.Depth, 3)
-	o.TestDepth = max(cmp.Or(o.TestDepth, 8), o.Depth)
+	o.TestDepth = max(cmp.Or(o.TestDepth, 12), o.Depth)
 	o.Limit = cmp.Or(o.Limit, 20000)
 	m, err := r.Meta(ctx)
 	if err != nil {
