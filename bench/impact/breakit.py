@@ -13,6 +13,11 @@ the package rerun until it finishes, so every failing test is counted, not
 just the first. Failures that also happen on the unbroken tree are left
 out. Reported: recall of failing tests by the selection, the selection's
 size and precision, against the whole suite's size.
+
+The failing tests of a broken function depend on x/tools and Go only, not on
+cairn: they are kept in FAIL_CACHE (JSON, keyed by function and Go version),
+so that a later run scores a new selection against them without running the
+tests again (delete the file to measure them anew).
 """
 import json, os, re, subprocess, sys, time
 
@@ -119,6 +124,26 @@ def suite_size():
     return n, len(pk)
 
 
+CACHE_FILE = os.environ.get("FAIL_CACHE", "")
+CACHE = json.load(open(CACHE_FILE)) if CACHE_FILE and os.path.exists(CACHE_FILE) else {}
+GOVERSION = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
+
+
+def report(rows, spec, failed, sel, ncands, notes, t0, total_tests):
+    hit = failed & sel
+    recall = len(hit) / len(failed) if failed else float("nan")
+    prec = len(hit) / len(sel) if sel else float("nan")
+    missed = sorted(failed - sel)
+    rows.append(dict(function=spec, failing=len(failed), selected=len(sel), hit=len(hit), recall=recall,
+                     precision=prec, candidates=ncands, seconds=round(time.time() - t0), missed=missed[:15], notes=notes))
+    print(f"{spec}: failing {len(failed)}, selected {len(sel)} ({len(sel)/total_tests:.1%} of the suite), "
+          f"recall {recall:.3f}, precision {prec:.3f}, packages tested {ncands}, {time.time()-t0:.0f}s")
+    if missed:
+        print("  missed:", ", ".join(f"{a}.{b}" for a, b in missed[:15]))
+    for n in notes:
+        print("  note:", n)
+
+
 def main():
     mod = module()
     total_tests, total_pkgs = suite_size()
@@ -132,6 +157,12 @@ def main():
         sel = {(os.path.dirname(t["path"]), t["name"]) for t in imp["tests"] if os.path.dirname(t["path"]) }
         sel = {x for x in sel if not x[1].startswith("Benchmark")}
         pkg = mod + "/" + d
+        key = f"{spec} {GOVERSION}"
+        if key in CACHE:
+            c = CACHE[key]
+            failed = {tuple(x) for x in c["failed"]}
+            report(rows, spec, failed, sel, c["candidates"], c["notes"] + ["failing tests from FAIL_CACHE"], t0, total_tests)
+            continue
         cands = reverse_test_deps(pkg)
         path = os.path.join(ROOT, s["path"])
         src = open(path).read()
@@ -161,18 +192,10 @@ def main():
             rel = p[len(mod) + 1:] if p != mod else "."
             for t in broke_fail[p] - base_fail[p]:
                 failed.add((rel, t))
-        hit = failed & sel
-        recall = len(hit) / len(failed) if failed else float("nan")
-        prec = len(hit) / len(sel) if sel else float("nan")
-        missed = sorted(failed - sel)
-        rows.append(dict(function=spec, failing=len(failed), selected=len(sel), hit=len(hit), recall=recall,
-                         precision=prec, candidates=len(cands), seconds=round(time.time() - t0), missed=missed[:15], notes=notes))
-        print(f"{spec}: failing {len(failed)}, selected {len(sel)} ({len(sel)/total_tests:.1%} of the suite), "
-              f"recall {recall:.3f}, precision {prec:.3f}, packages tested {len(cands)}, {time.time()-t0:.0f}s")
-        if missed:
-            print("  missed:", ", ".join(f"{a}.{b}" for a, b in missed[:15]))
-        for n in notes:
-            print("  note:", n)
+        CACHE[key] = dict(failed=sorted(failed), candidates=len(cands), notes=notes)
+        if CACHE_FILE:
+            json.dump(CACHE, open(CACHE_FILE, "w"), indent=1)
+        report(rows, spec, failed, sel, len(cands), notes, t0, total_tests)
     f = sum(r["failing"] for r in rows)
     h = sum(r["hit"] for r in rows)
     s = sum(r["selected"] for r in rows)

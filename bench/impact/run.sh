@@ -20,7 +20,7 @@ funcs=("$@")
 if [ ${#funcs[@]} -eq 0 ]; then
   funcs=(cover:ParseProfiles go/ast/astutil:AddNamedImport internal/diff:Strings txtar:Parse)
 fi
-OUT="$WORK/impact/breakit.json" python3 "$REPO_ROOT/bench/impact/breakit.py" "$XT" "${funcs[@]}"
+FAIL_CACHE="$WORK/impact-failing.json" OUT="$WORK/impact/breakit.json" python3 "$REPO_ROOT/bench/impact/breakit.py" "$XT" "${funcs[@]}"
 
 # latency on mono1m, one-shot processes
 oneshot() { # LABEL CMD...
