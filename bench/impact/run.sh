@@ -18,7 +18,9 @@ cp -r "$MONO/go/x-tools" "$XT"
 "$CAIRN" index -q --repo "$XT"
 funcs=("$@")
 if [ ${#funcs[@]} -eq 0 ]; then
-  funcs=(cover:ParseProfiles go/ast/astutil:AddNamedImport internal/diff:Strings txtar:Parse)
+  # a function each of narrow (1 package), middling (4, 9) and wide (81 test
+  # packages link it) reach
+  funcs=(cover:ParseProfiles refactor/satisfy:Finder.Find go/cfg:New go/ast/astutil:AddNamedImport)
 fi
 FAIL_CACHE="$WORK/impact-failing.json" OUT="$WORK/impact/breakit.json" python3 "$REPO_ROOT/bench/impact/breakit.py" "$XT" "${funcs[@]}"
 
