@@ -147,10 +147,14 @@ func pick(s *embedded.Store, k int, r *rand.Rand, prefix string) []*edit {
 	if r != nil {
 		r.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	} else {
+		// every step-th file across the tree, then the ones between, so
+		// that files skipped below are replaced by their neighbours
 		step := max(len(cands)/k, 1)
 		var every []graph.File
-		for i := 0; i < len(cands) && len(every) < k; i += step {
-			every = append(every, cands[i])
+		for off := 0; off < step; off++ {
+			for i := off; i < len(cands); i += step {
+				every = append(every, cands[i])
+			}
 		}
 		cands = every
 	}
