@@ -37,17 +37,55 @@ func viewIndex(m graph.Meta) indexView {
 // and stated on stderr as well in text mode (see freshnessLine).
 func (g *globals) indexOf(ctx context.Context, m graph.Meta, r graph.Reader) indexView {
 	v := viewIndex(m)
+	if g.worktree == nil && g.early != nil {
+		// started when the store opened (startCheck), for this generation
+		if c := <-g.early; c.m.Generation == m.Generation && c.m.IndexedAt.Equal(m.IndexedAt) {
+			g.worktree, g.indexed = &c.wt, m
+		}
+		g.early = nil
+	}
 	if g.worktree == nil {
-		dir, _ := g.dir()
 		wt := watch.Worktree{Source: "skipped"}
 		if os.Getenv("CAIRN_WORKTREE_CHECK") != "0" {
-			wt = watch.Check(ctx, r, m, watch.CheckOptions{Root: m.Root, StateDir: dir,
-				Walk: walk.Options{ExcludeDirs: indexExcludes(m.Root, dir)}})
+			wt = g.checkWorktree(ctx, m, r)
 		}
 		g.worktree, g.indexed = &wt, m
 	}
 	v.Worktree = g.worktree
 	return v
+}
+
+func (g *globals) checkWorktree(ctx context.Context, m graph.Meta, r graph.Reader) watch.Worktree {
+	dir, _ := g.dir()
+	return watch.Check(ctx, r, m, watch.CheckOptions{Root: m.Root, StateDir: dir,
+		Walk: walk.Options{ExcludeDirs: indexExcludes(m.Root, dir)}})
+}
+
+// earlyCheck is a freshness check started before the command's own work.
+type earlyCheck struct {
+	m  graph.Meta
+	wt watch.Worktree
+}
+
+// startCheck begins the freshness check as soon as a store is open, so that
+// it runs beside the command's query (a one-shot command's answer waits for
+// both; the check is most of a small query's cost). indexOf takes its
+// result when the command answers from the same generation.
+func (g *globals) startCheck(r graph.Reader) {
+	if g.early != nil || g.worktree != nil || os.Getenv("CAIRN_WORKTREE_CHECK") == "0" {
+		return
+	}
+	c := make(chan earlyCheck, 1)
+	g.early = c
+	go func() {
+		ctx := context.Background()
+		m, err := r.Meta(ctx)
+		if err != nil {
+			c <- earlyCheck{m: graph.Meta{Generation: -1}}
+			return
+		}
+		c <- earlyCheck{m: m, wt: g.checkWorktree(ctx, m, r)}
+	}()
 }
 
 // freshnessLine states, for text output, the revision that answered and

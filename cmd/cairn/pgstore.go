@@ -96,6 +96,7 @@ func (g *globals) openFuse(ctx context.Context, qe embed.Embedder) (*fuse.Opened
 			s.Close()
 			return nil, err
 		}
+		g.startCheck(s)
 		return o, nil
 	}
 	dir, err := g.dir()
@@ -109,6 +110,7 @@ func (g *globals) openFuse(ctx context.Context, qe embed.Embedder) (*fuse.Opened
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
+	g.startCheck(o.Store)
 	return o, nil
 }
 

@@ -35,6 +35,7 @@ type globals struct {
 	// command against the generation indexed (output.go, indexOf).
 	worktree *watch.Worktree
 	indexed  graph.Meta
+	early    chan earlyCheck // a check started with the store (startCheck)
 }
 
 // exitError carries an exit code through cobra.
@@ -174,7 +175,11 @@ type readStore interface {
 // openStore opens the committed index for reading.
 func (g *globals) openStore() (readStore, error) {
 	if g.shared() {
-		return g.openShared(context.Background())
+		s, err := g.openShared(context.Background())
+		if err == nil {
+			g.startCheck(s)
+		}
+		return s, err
 	}
 	dir, err := g.dir()
 	if err != nil {
@@ -184,5 +189,9 @@ func (g *globals) openStore() (readStore, error) {
 	if errors.Is(err, graph.ErrNoIndex) {
 		return nil, fmt.Errorf("no index in %s: run `cairn index --repo %s` first", dir, g.repo)
 	}
-	return s, err
+	if err != nil {
+		return nil, err
+	}
+	g.startCheck(s)
+	return s, nil
 }

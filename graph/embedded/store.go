@@ -95,7 +95,9 @@ func Open(dir string) (*Store, error) {
 }
 
 func openDB(path string, readOnly bool) (*sql.DB, error) {
-	q := "_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=0&cache=private"
+	// Statements are cached per connection by their text: graph walks ask
+	// the same few queries thousands of times.
+	q := "_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=0&cache=private&_stmt_cache_size=128"
 	if readOnly {
 		q += "&mode=ro&_query_only=1"
 	}
