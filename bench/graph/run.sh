@@ -2,7 +2,7 @@
 # Code-graph benchmark: accuracy of heuristic resolution against real SCIP
 # indexes (precision/recall of call and reference edges per language), SCIP
 # ingestion time, and one-shot `cairn callers --depth 3` latency on mono1m.
-#   bench/graph/run.sh
+#   bench/graph/run.sh [--latency]     (--latency: the callers timing only)
 source "$(dirname "$0")/../lib.sh"
 build_cairn
 mono1m
@@ -19,6 +19,7 @@ if [ ! -f "$SCIP/ts-zod.scip" ]; then
   bash "$REPO_ROOT/../shared/bench/corpora/make-scip.sh" "$MONO" "$SCIP" "$TOOLS"
 fi
 
+if [ "${1:-}" != "--latency" ]; then
 echo "== accuracy of heuristic edges against SCIP (same tree, indexed twice)"
 echo "| project | indexer | call P | call R | ref P | ref R | call edges (heur/precise/both) | unverifiable call edges |"
 echo "|---|---|---:|---:|---:|---:|---|---:|"
@@ -38,7 +39,9 @@ echo "== SCIP ingestion: x/tools (23 MB index)"
 timed "index x/tools, tree-sitter only" "$CAIRN" index -q --full --no-scip-discovery --index-dir "$WORK/xt-h.idx" "$MONO/go/x-tools"
 timed "index x/tools with the SCIP index" "$CAIRN" index -q --full --no-scip-discovery --index-dir "$WORK/xt-p.idx" --scip "$SCIP/x-tools.scip" "$MONO/go/x-tools"
 
-echo "== one-shot callers --depth 3 on mono1m (30 runs each)"
+fi
+
+echo "== one-shot callers --depth 3 on mono1m (30 runs each), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 IDX="$WORK/mono1m.idx"
 "$CAIRN" index -q --index-dir "$IDX" "$MONO"   # brings the index up to date (no-op when it is)
 for q in "Function.Pos" "QuerySet.filter" "ZodType.parse" "Observable.subscribe" "analysis.Pass"; do

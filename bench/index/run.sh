@@ -2,7 +2,8 @@
 # Foundation benchmark: cold index, no-op re-index, one-file re-index and
 # one-shot `cairn def`, on mono1m (1.66M lines) and the Go standard library,
 # with universal-ctags as the baseline in the same run.
-#   bench/index/run.sh            (results on stdout; copy them to RESULTS.md)
+#   bench/index/run.sh [--latency]   (results on stdout; copy them to RESULTS.md;
+#                                     --latency: the one-shot def timing only)
 source "$(dirname "$0")/../lib.sh"
 need ctags universal-ctags
 build_cairn
@@ -11,6 +12,7 @@ machine
 echo "corpus: mono1m $(cd "$MONO" && git rev-parse HEAD) ($(cd "$MONO" && git ls-files | wc -l) files)"
 
 IDX="$WORK/mono1m.idx"
+if [ "${1:-}" != "--latency" ]; then
 rm -rf "$IDX"
 echo "== cold index (wall s, peak RSS KB)"
 timed "cairn index (cold)" "$CAIRN" index -q --index-dir "$IDX" "$MONO"
@@ -37,11 +39,14 @@ done
 cp "$WORK/head.go.orig" "$F"
 "$CAIRN" index -q --index-dir "$IDX" "$MONO"
 
-echo "== one-shot def (process start to output), 30 runs each"
+fi
+
+echo "== one-shot def (process start to output), 30 runs each, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo -n "cairn def ListenAndServe: "; oneshot 30 "$CAIRN" def --index-dir "$IDX" ListenAndServe
 echo -n "cairn def Server.Serve --json: "; oneshot 30 "$CAIRN" def --json --index-dir "$IDX" Server.Serve
 echo -n "readtags ListenAndServe (baseline): "; oneshot 30 readtags -t "$WORK/mono1m.tags" ListenAndServe
 
+[ "${1:-}" = "--latency" ] && exit 0
 echo "== Go standard library"
 GOSRC="$WORK/gostd"
 if [ ! -d "$GOSRC" ]; then cp -r "$(go env GOROOT)/src" "$GOSRC"; fi
