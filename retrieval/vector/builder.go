@@ -306,10 +306,35 @@ func (b *Builder) embedExternal(ctx context.Context) ([][]float32, error) {
 	return vecs, nil
 }
 
-// merge rewrites the deltas (every segment after the base) into one,
-// leaving out dead vectors.
+// merge rewrites deltas into one, leaving out dead vectors: the newest
+// deltas, and older ones as long as each is not much bigger than what is
+// merged already (the text index's policy, package bm25). A big delta — a
+// checkout re-indexed a thousand files — is left alone while a watcher's
+// single-file deltas pile up and merge among themselves, so that no
+// generation pays for checking and rewriting it again and again. Past
+// 3×MaxDeltas deltas, all of them merge.
 func (b *Builder) merge(ctx context.Context, segs []string, model string) ([]string, error) {
-	base, deltas := segs[0], segs[1:]
+	from := 1
+	if len(segs)-1 <= 3*MaxDeltas {
+		size := func(s string) int64 {
+			info, err := os.Stat(filepath.Join(b.dir, s))
+			if err != nil {
+				return 0
+			}
+			return info.Size()
+		}
+		from = len(segs) - 2
+		sum := size(segs[from]) + size(segs[from+1])
+		for from > 1 {
+			sz := size(segs[from-1])
+			if sz > 2*sum {
+				break
+			}
+			sum += sz
+			from--
+		}
+	}
+	kept, deltas := segs[:from], segs[from:]
 	name := fmt.Sprintf("vec-%06d.bin", segSeq(segs[len(segs)-1])+1)
 	var w *segWriter
 	for _, s := range deltas {
@@ -338,7 +363,7 @@ func (b *Builder) merge(ctx context.Context, segs []string, model string) ([]str
 	if err := w.close(); err != nil {
 		return nil, err
 	}
-	return []string{base, name}, nil
+	return append(slices.Clone(kept), name), nil
 }
 
 // removeOrphans deletes vector files no generation refers to.
