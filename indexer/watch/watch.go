@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,6 +71,9 @@ type Options struct {
 	// Log receives what the watcher does (batches at Info, problems at
 	// Warn); nil discards it.
 	Log *slog.Logger
+	// TrimAfter is how long the watcher stays idle before it returns the
+	// memory of its batches to the OS (default 3s).
+	TrimAfter time.Duration
 	// OnBatch is called after every batch, committed or not, from the
 	// watcher's goroutine (a server refreshes its snapshot here).
 	OnBatch func(Batch)
@@ -87,6 +91,7 @@ func (o *Options) defaults() {
 	o.FullAt = cmp.Or(o.FullAt, 2000)
 	o.Rescan = cmp.Or(o.Rescan, 10*time.Minute)
 	o.DegradedRescan = cmp.Or(o.DegradedRescan, 30*time.Second)
+	o.TrimAfter = cmp.Or(o.TrimAfter, 3*time.Second)
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
@@ -150,6 +155,7 @@ type Watcher struct {
 	kick   chan struct{}
 	cancel context.CancelFunc
 	done   chan struct{}
+	trim   *time.Timer // returns a batch's memory to the OS once idle
 }
 
 // ErrWatching is returned by Start when another watcher holds the index.
@@ -210,6 +216,9 @@ func Start(ctx context.Context, opts Options) (*Watcher, error) {
 		w.err = err
 		w.st.State = StateStopped
 		w.st.Pending = 0
+		if w.trim != nil {
+			w.trim.Stop()
+		}
 		w.mu.Unlock()
 		w.writeStatus()
 		if w.fsw != nil {
@@ -806,6 +815,9 @@ func (w *Watcher) setIdle() {
 	if wasBusy {
 		w.writeStatus()
 	}
+	if wasBusy {
+		w.trimLater()
+	}
 	w.mu.Lock()
 	if w.idle == idle && w.st.Pending == 0 && w.st.State == StateWatching { // not busy again meanwhile
 		select {
@@ -815,6 +827,27 @@ func (w *Watcher) setIdle() {
 		}
 	}
 	w.mu.Unlock()
+}
+
+// trimLater gives the memory of the last batches back to the operating
+// system once the watcher has stayed idle for TrimAfter: a batch (a
+// checkout re-parses a thousand files) grows the heap to hundreds of MB,
+// which the runtime would otherwise keep while the watcher sleeps.
+func (w *Watcher) trimLater() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := w.st.Batches
+	if w.trim != nil {
+		w.trim.Stop()
+	}
+	w.trim = time.AfterFunc(w.opts.TrimAfter, func() {
+		w.mu.Lock()
+		still := w.st.Batches == n && w.st.Pending == 0 && w.st.State == StateWatching
+		w.mu.Unlock()
+		if still {
+			debug.FreeOSMemory()
+		}
+	})
 }
 
 // busyLocked reopens the idle channel.

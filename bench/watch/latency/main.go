@@ -46,7 +46,6 @@ var (
 	idle       = flag.Duration("idle", 60*time.Second, "idle period over which the watcher's CPU is measured")
 	gap        = flag.Duration("gap", 300*time.Millisecond, "pause between saves")
 	out        = flag.String("out", "", "write the raw measurements here (JSON)")
-	store      = flag.String("store", "", "a shared store (postgres://…): every cairn command gets it as CAIRN_STORE; -index stays the watcher's local state")
 	base       string // the branch checked out at the start
 )
 
@@ -73,9 +72,6 @@ func main() {
 	log.SetFlags(0)
 	if *repo == "" || *index == "" {
 		die("%v", "need -repo and -index")
-	}
-	if *store != "" {
-		os.Setenv("CAIRN_STORE", *store)
 	}
 	base = strings.TrimSpace(run("git", "-C", *repo, "rev-parse", "--abbrev-ref", "HEAD"))
 	if *makeBranch != "" {
