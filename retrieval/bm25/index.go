@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cairn-dev/cairn/retrieval/internal/tier"
 	"os"
 	"path/filepath"
 	"slices"
@@ -301,32 +302,27 @@ func (b *Builder) removeOrphans(keep []string) {
 	}
 }
 
-// mergeDeltas rewrites deltas into one, keeping only live documents: the
-// newest deltas, and older ones as long as each is not much bigger than
-// what is merged already. A big delta (a checkout re-indexed a thousand
-// files) is thus left alone while small ones (a watcher's single-file
-// generations) pile up and merge among themselves, until they have grown
-// to its size: no generation pays for rewriting it again and again. Past
-// 3×MaxDeltas deltas, all of them merge.
+// mergeDeltas rewrites some adjacent deltas into one, keeping only live
+// documents: the cheapest run that brings their count back to MaxDeltas
+// (package tier), so that a big delta (a checkout re-indexed a thousand
+// files) is left alone while small ones (a watcher's single-file
+// generations) merge among themselves.
 func (b *Builder) mergeDeltas(ctx context.Context, segs []string) ([]string, error) {
-	from := 1
-	if len(segs)-1 <= 3*MaxDeltas {
-		from = len(segs) - 2
-		sum := b.segmentSize(segs[from]) + b.segmentSize(segs[from+1])
-		for from > 1 {
-			sz := b.segmentSize(segs[from-1])
-			if sz > 2*sum {
-				break
-			}
-			sum += sz
-			from--
-		}
+	deltas := segs[1:]
+	sizes := make([]int64, len(deltas))
+	for i, d := range deltas {
+		sizes[i] = b.segmentSize(d)
 	}
-	merged, err := b.merge(ctx, segs[from:], fmt.Sprintf("bm25-%06d", segmentSeq(segs[len(segs)-1])+1))
+	from, to := tier.Window(sizes, MaxDeltas)
+	if from == to {
+		return segs, nil
+	}
+	merged, err := b.merge(ctx, deltas[from:to], fmt.Sprintf("bm25-%06d", segmentSeq(segs[len(segs)-1])+1))
 	if err != nil {
 		return nil, err
 	}
-	return append(slices.Clone(segs[:from]), merged), nil
+	out := append(slices.Clone(segs[:1+from]), merged)
+	return append(out, deltas[to:]...), nil
 }
 
 // segmentSize is a segment's size on disk, as a measure of its documents.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cairn-dev/cairn/retrieval/internal/tier"
 	"os"
 	"path/filepath"
 	"slices"
@@ -306,35 +307,23 @@ func (b *Builder) embedExternal(ctx context.Context) ([][]float32, error) {
 	return vecs, nil
 }
 
-// merge rewrites deltas into one, leaving out dead vectors: the newest
-// deltas, and older ones as long as each is not much bigger than what is
-// merged already (the text index's policy, package bm25). A big delta — a
-// checkout re-indexed a thousand files — is left alone while a watcher's
-// single-file deltas pile up and merge among themselves, so that no
-// generation pays for checking and rewriting it again and again. Past
-// 3×MaxDeltas deltas, all of them merge.
+// merge rewrites some adjacent deltas into one, leaving out dead vectors:
+// the cheapest run that brings their count back to MaxDeltas (package
+// tier, as for the text index), so that a big delta a checkout left is
+// neither checked nor rewritten because single-file deltas came after it.
 func (b *Builder) merge(ctx context.Context, segs []string, model string) ([]string, error) {
-	from := 1
-	if len(segs)-1 <= 3*MaxDeltas {
-		size := func(s string) int64 {
-			info, err := os.Stat(filepath.Join(b.dir, s))
-			if err != nil {
-				return 0
-			}
-			return info.Size()
-		}
-		from = len(segs) - 2
-		sum := size(segs[from]) + size(segs[from+1])
-		for from > 1 {
-			sz := size(segs[from-1])
-			if sz > 2*sum {
-				break
-			}
-			sum += sz
-			from--
+	all := segs[1:]
+	sizes := make([]int64, len(all))
+	for i, s := range all {
+		if info, err := os.Stat(filepath.Join(b.dir, s)); err == nil {
+			sizes[i] = info.Size()
 		}
 	}
-	kept, deltas := segs[:from], segs[from:]
+	from, to := tier.Window(sizes, MaxDeltas)
+	if from == to {
+		return segs, nil
+	}
+	kept, deltas, after := segs[:1+from], all[from:to], all[to:]
 	name := fmt.Sprintf("vec-%06d.bin", segSeq(segs[len(segs)-1])+1)
 	var w *segWriter
 	for _, s := range deltas {
@@ -363,7 +352,8 @@ func (b *Builder) merge(ctx context.Context, segs []string, model string) ([]str
 	if err := w.close(); err != nil {
 		return nil, err
 	}
-	return append(slices.Clone(kept), name), nil
+	out := append(slices.Clone(kept), name)
+	return append(out, after...), nil
 }
 
 // removeOrphans deletes vector files no generation refers to.

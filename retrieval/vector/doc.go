@@ -7,9 +7,9 @@
 // transaction, like the text index's segments: a full run writes one base
 // segment, an incremental run a small one with the chunks it (re)wrote;
 // vectors of replaced chunks are dead (chunk ids are never reused) and
-// dropped at query time; more than MaxDeltas deltas are merged, size-tiered
-// as the text index's are (small recent deltas among themselves, a big one
-// left alone until they grow to its size). A segment is
+// dropped at query time; when more than MaxDeltas deltas pile up, the
+// cheapest run of adjacent ones is merged, as for the text index (package
+// tier). A segment is
 //
 //	magic "CAIRNVEC1\n", dim uint32, count uint32, model (uint16 length + bytes)
 //	count × { chunk id int64, scale float32, dim × int8 }
