@@ -31,7 +31,7 @@
 // through an index alias whose BM25 pre-search shares term statistics across
 // them, so scores do not depend on how the index happens to be split. When
 // more than MaxDeltas incremental segments pile up, the next run merges the
-// cheapest run of adjacent ones (delta segments store their fields for that
-// purpose) into one, leaving out dead documents; package tier says which,
-// so that a checkout's big delta is not rewritten for every small one.
+// smallest ones (delta segments store their fields for that purpose) into
+// one, leaving out dead documents; package tier says which, so that a
+// checkout's big delta is not rewritten for every small one.
 package bm25

@@ -302,27 +302,46 @@ func (b *Builder) removeOrphans(keep []string) {
 	}
 }
 
-// mergeDeltas rewrites some adjacent deltas into one, keeping only live
-// documents: the cheapest run that brings their count back to MaxDeltas
-// (package tier), so that a big delta (a checkout re-indexed a thousand
-// files) is left alone while small ones (a watcher's single-file
-// generations) merge among themselves.
+// mergeDeltas rewrites the smallest deltas into one, keeping only live
+// documents, so that their count is back to MaxDeltas (package tier): a
+// big delta (a checkout re-indexed a thousand files) is left alone while
+// small ones (a watcher's single-file generations) merge among themselves.
+// The merged segment takes the place of the newest one it replaces.
 func (b *Builder) mergeDeltas(ctx context.Context, segs []string) ([]string, error) {
 	deltas := segs[1:]
 	sizes := make([]int64, len(deltas))
 	for i, d := range deltas {
 		sizes[i] = b.segmentSize(d)
 	}
-	from, to := tier.Window(sizes, MaxDeltas)
-	if from == to {
+	pick := tier.Pick(sizes, MaxDeltas)
+	if len(pick) == 0 {
 		return segs, nil
 	}
-	merged, err := b.merge(ctx, deltas[from:to], fmt.Sprintf("bm25-%06d", segmentSeq(segs[len(segs)-1])+1))
+	var merging []string
+	for _, i := range pick {
+		merging = append(merging, deltas[i])
+	}
+	merged, err := b.merge(ctx, merging, fmt.Sprintf("bm25-%06d", segmentSeq(segs[len(segs)-1])+1))
 	if err != nil {
 		return nil, err
 	}
-	out := append(slices.Clone(segs[:1+from]), merged)
-	return append(out, deltas[to:]...), nil
+	return replaceSegments(segs, merging, merged), nil
+}
+
+// replaceSegments replaces the merged segments of segs by the one they
+// became, at the place of the last of them.
+func replaceSegments(segs, merged []string, into string) []string {
+	last := merged[len(merged)-1]
+	var out []string
+	for _, s := range segs {
+		switch {
+		case s == last:
+			out = append(out, into)
+		case !slices.Contains(merged, s):
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // segmentSize is a segment's size on disk, as a measure of its documents.

@@ -307,10 +307,11 @@ func (b *Builder) embedExternal(ctx context.Context) ([][]float32, error) {
 	return vecs, nil
 }
 
-// merge rewrites some adjacent deltas into one, leaving out dead vectors:
-// the cheapest run that brings their count back to MaxDeltas (package
-// tier, as for the text index), so that a big delta a checkout left is
-// neither checked nor rewritten because single-file deltas came after it.
+// merge rewrites the smallest deltas into one, leaving out dead vectors,
+// so that their count is back to MaxDeltas (package tier, as for the text
+// index): a big delta a checkout left is neither checked nor rewritten
+// because single-file deltas came after it. The merged segment takes the
+// place of the newest one it replaces.
 func (b *Builder) merge(ctx context.Context, segs []string, model string) ([]string, error) {
 	all := segs[1:]
 	sizes := make([]int64, len(all))
@@ -319,11 +320,14 @@ func (b *Builder) merge(ctx context.Context, segs []string, model string) ([]str
 			sizes[i] = info.Size()
 		}
 	}
-	from, to := tier.Window(sizes, MaxDeltas)
-	if from == to {
+	pick := tier.Pick(sizes, MaxDeltas)
+	if len(pick) == 0 {
 		return segs, nil
 	}
-	kept, deltas, after := segs[:1+from], all[from:to], all[to:]
+	var deltas []string
+	for _, i := range pick {
+		deltas = append(deltas, all[i])
+	}
 	name := fmt.Sprintf("vec-%06d.bin", segSeq(segs[len(segs)-1])+1)
 	var w *segWriter
 	for _, s := range deltas {
@@ -352,8 +356,17 @@ func (b *Builder) merge(ctx context.Context, segs []string, model string) ([]str
 	if err := w.close(); err != nil {
 		return nil, err
 	}
-	out := append(slices.Clone(kept), name)
-	return append(out, after...), nil
+	last := deltas[len(deltas)-1]
+	var out []string
+	for _, s := range segs {
+		switch {
+		case s == last:
+			out = append(out, name)
+		case !slices.Contains(deltas, s):
+			out = append(out, s)
+		}
+	}
+	return out, nil
 }
 
 // removeOrphans deletes vector files no generation refers to.

@@ -8,8 +8,8 @@
 // segment, an incremental run a small one with the chunks it (re)wrote;
 // vectors of replaced chunks are dead (chunk ids are never reused) and
 // dropped at query time; when more than MaxDeltas deltas pile up, the
-// cheapest run of adjacent ones is merged, as for the text index (package
-// tier). A segment is
+// smallest ones are merged, as for the text index (package tier). A
+// segment is
 //
 //	magic "CAIRNVEC1\n", dim uint32, count uint32, model (uint16 length + bytes)
 //	count × { chunk id int64, scale float32, dim × int8 }

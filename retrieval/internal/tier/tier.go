@@ -2,36 +2,40 @@
 //
 // The text index (package bm25) and the vectors (package vector) both keep
 // a generation as a base segment plus deltas, one per incremental run. When
-// more than max deltas pile up, some adjacent ones are merged into one. The
-// run to merge is the cheapest one that brings the count back to max: the
-// window of adjacent deltas with the fewest bytes. A watcher's single-file
-// deltas thus merge among themselves, and a big delta — a checkout that
-// re-indexed a thousand files, often the newest segment when the merge is
-// due — is left alone until the small ones have grown to its size: no
-// generation rewrites a big delta because a small one came after it.
+// more than max deltas pile up, some of them are merged into one: the
+// smallest ones, as many as bring the count back to max. A watcher's
+// single-file deltas thus merge among themselves, and a big delta — a
+// checkout that re-indexed a thousand files, often the newest segment when
+// the merge is due — is left alone until the small ones have grown to its
+// size: no generation rewrites (and re-checks) a big delta because a small
+// one came after it. Segments need not be adjacent to merge: documents and
+// vectors are keyed by chunk ids, which are never reused, and dead ones are
+// told apart through the store, so the order of segments carries nothing.
 package tier
 
-// Window returns the half-open range [from, to) of deltas to merge, given
-// the deltas' sizes in order (oldest first); from == to when there are no
-// more than max. The range always spans len(sizes)-max+1 deltas.
-func Window(sizes []int64, max int) (from, to int) {
+import (
+	"cmp"
+	"slices"
+)
+
+// Pick returns the indexes, in ascending order, of the deltas to merge,
+// given their sizes (oldest first): none when there are no more than max,
+// else the len(sizes)-max+1 smallest (of equal sizes, the newer).
+func Pick(sizes []int64, max int) []int {
 	if max < 1 {
 		max = 1
 	}
 	if len(sizes) <= max {
-		return 0, 0
+		return nil
 	}
-	w := len(sizes) - max + 1
-	var sum int64
-	for _, s := range sizes[:w] {
-		sum += s
+	idx := make([]int, len(sizes))
+	for i := range idx {
+		idx[i] = i
 	}
-	best, bestFrom := sum, 0
-	for i := w; i < len(sizes); i++ {
-		sum += sizes[i] - sizes[i-w]
-		if sum <= best { // ties: the newer window, whose segments are younger
-			best, bestFrom = sum, i-w+1
-		}
-	}
-	return bestFrom, bestFrom + w
+	slices.SortStableFunc(idx, func(a, b int) int {
+		return cmp.Or(cmp.Compare(sizes[a], sizes[b]), cmp.Compare(b, a))
+	})
+	pick := idx[:len(sizes)-max+1]
+	slices.Sort(pick)
+	return pick
 }

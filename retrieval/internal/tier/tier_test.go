@@ -1,29 +1,29 @@
 package tier
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
-func TestWindow(t *testing.T) {
+func TestPick(t *testing.T) {
 	for _, c := range []struct {
-		sizes    []int64
-		max      int
-		from, to int
+		sizes []int64
+		max   int
+		want  []int
 	}{
-		{[]int64{1, 1, 1}, 8, 0, 0},
+		{[]int64{1, 1, 1}, 8, nil},
 		// a watcher's edits: the two newest smalls merge
-		{[]int64{100, 1, 1, 1, 1, 1, 1, 1, 1}, 8, 7, 9},
+		{[]int64{100, 1, 1, 1, 1, 1, 1, 1, 1}, 8, []int{7, 8}},
 		// a checkout's big delta arrives last: small ones merge, not it
-		{[]int64{100, 1, 1, 1, 1, 1, 1, 1, 90}, 8, 6, 8},
-		// two bigger deltas before: still the smallest pair
-		{[]int64{100, 60, 50, 1, 1, 1, 1, 1, 1}, 8, 7, 9},
-		// far over the limit: the cheapest long run
-		{[]int64{5, 5, 5, 5, 100, 1, 1}, 2, 1, 7},
+		{[]int64{100, 1, 1, 1, 1, 1, 1, 1, 90}, 8, []int{6, 7}},
+		// smalls between big ones (earlier merges left them there) still
+		// merge among themselves
+		{[]int64{100, 2, 100, 1, 100, 3, 100, 4, 100}, 8, []int{1, 3}},
+		// far over the limit: the smallest ones, wherever they are
+		{[]int64{5, 5, 5, 5, 100, 1, 1}, 2, []int{0, 1, 2, 3, 5, 6}},
 	} {
-		from, to := Window(c.sizes, c.max)
-		if from != c.from || to != c.to {
-			t.Errorf("Window(%v, %d) = %d, %d; want %d, %d", c.sizes, c.max, from, to, c.from, c.to)
-		}
-		if to > from && to-from != len(c.sizes)-c.max+1 {
-			t.Errorf("Window(%v, %d) spans %d", c.sizes, c.max, to-from)
+		if got := Pick(c.sizes, c.max); !slices.Equal(got, c.want) {
+			t.Errorf("Pick(%v, %d) = %v, want %v", c.sizes, c.max, got, c.want)
 		}
 	}
 }
