@@ -86,6 +86,15 @@ func (g *globals) openShared(ctx context.Context) (*postgres.Store, error) {
 
 // openFuse opens the search engine over either store.
 func (g *globals) openFuse(ctx context.Context, qe embed.Embedder) (*fuse.Opened, error) {
+	return g.openSearch(ctx, qe, true)
+}
+
+// openText opens the engine with its text index only (no vectors loaded).
+func (g *globals) openText(ctx context.Context) (*fuse.Opened, error) {
+	return g.openSearch(ctx, nil, false)
+}
+
+func (g *globals) openSearch(ctx context.Context, qe embed.Embedder, vectors bool) (*fuse.Opened, error) {
 	if g.shared() {
 		s, err := g.openShared(ctx)
 		if err != nil {
@@ -103,7 +112,11 @@ func (g *globals) openFuse(ctx context.Context, qe embed.Embedder) (*fuse.Opened
 	if err != nil {
 		return nil, err
 	}
-	o, err := fuse.OpenEmbedded(ctx, dir, qe)
+	open := func() (*fuse.Opened, error) { return fuse.OpenEmbedded(ctx, dir, qe) }
+	if !vectors {
+		open = func() (*fuse.Opened, error) { return fuse.OpenEmbeddedText(ctx, dir) }
+	}
+	o, err := open()
 	if errors.Is(err, graph.ErrNoIndex) {
 		return nil, fmt.Errorf("no index in %s: run `cairn index --repo %s` first", dir, g.repo)
 	}

@@ -28,7 +28,7 @@ or written and never read.`,
 			if mermaid && dot {
 				return usageError("--mermaid and --dot are exclusive")
 			}
-			o, err := g.openFuse(ctx, nil)
+			o, err := g.openText(ctx)
 			if err != nil {
 				return err
 			}

@@ -95,17 +95,22 @@ func TestSegmentsAndDeltas(t *testing.T) {
 	if len(got) == 0 || got[0] != int64(100+MaxDeltas+1) {
 		t.Errorf("latest chunk not found first: %v", got)
 	}
-	// Merges ran when the ninth and tenth deltas arrived, each over the
-	// cheapest pair (the newest ones): the dead documents 107 and 108 they
-	// held are gone; older dead ones wait in their deltas for a later
-	// merge (readers drop them through the store, as the base's dead
-	// document 1).
+	// A merge ran when the ninth delta arrived, over the six smallest (of
+	// equal sizes, the newest: 103–108) to leave four deltas: the dead
+	// documents 103–107 are gone; 108, live then, and the older dead ones
+	// wait in their deltas for a later merge (readers drop them through the
+	// store, as the base's dead document 1).
 	dead := map[int64]bool{}
 	for _, id := range search(meta, "parse http request") {
 		dead[id] = id != int64(100+MaxDeltas+1) && id != 2
 	}
-	if dead[100+MaxDeltas-1] || dead[100+MaxDeltas] || !dead[100] {
-		t.Errorf("documents in the index after the merges: %v", dead)
+	for id := int64(103); id <= 107; id++ {
+		if _, ok := dead[id]; ok {
+			t.Errorf("dead document %d survived the merge: %v", id, dead)
+		}
+	}
+	if !dead[100] || !dead[108] {
+		t.Errorf("documents in the index after the merge: %v", dead)
 	}
 	// Orphan segment directories (crashed runs) are removed; the previous
 	// generation's segments stay for its readers.

@@ -43,6 +43,17 @@ func (o *Opened) Close() {
 // with its text and vector indexes. queryEmbedder is needed only for
 // vectors made by an external embedder.
 func OpenEmbedded(ctx context.Context, dir string, queryEmbedder embed.Embedder) (*Opened, error) {
+	return openEmbedded(ctx, dir, queryEmbedder, true)
+}
+
+// OpenEmbeddedText is OpenEmbedded without the vectors, for callers that
+// only need the text index (a trace asks which files hold a key): loading
+// every vector costs a one-shot command tens of milliseconds.
+func OpenEmbeddedText(ctx context.Context, dir string) (*Opened, error) {
+	return openEmbedded(ctx, dir, nil, false)
+}
+
+func openEmbedded(ctx context.Context, dir string, queryEmbedder embed.Embedder, vectors bool) (*Opened, error) {
 	s, err := embedded.Open(dir)
 	if err != nil {
 		return nil, err
@@ -53,7 +64,7 @@ func OpenEmbedded(ctx context.Context, dir string, queryEmbedder embed.Embedder)
 		return nil, err
 	}
 	o := &Opened{Engine: &Engine{R: s}, Store: s, Meta: m}
-	if err := o.openSide(s.EpochDir(), queryEmbedder); err != nil {
+	if err := o.openSide(s.EpochDir(), queryEmbedder, vectors); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -76,7 +87,7 @@ func OpenPostgres(ctx context.Context, s *postgres.Store, queryEmbedder embed.Em
 		return nil, err
 	}
 	o := &Opened{Engine: &Engine{R: s}, PG: s, Meta: m}
-	if err := o.openSide(dir, queryEmbedder); err != nil {
+	if err := o.openSide(dir, queryEmbedder, true); err != nil {
 		return nil, err
 	}
 	if vx, ok := o.Engine.Vectors.(*vector.Index); ok {
@@ -116,7 +127,7 @@ func (p *pgVectors) SearchText(ctx context.Context, text string, k int) ([]vecto
 }
 
 // openSide opens the text and vector indexes in dir.
-func (o *Opened) openSide(dir string, queryEmbedder embed.Embedder) error {
+func (o *Opened) openSide(dir string, queryEmbedder embed.Embedder, vectors bool) error {
 	m := o.Meta
 	text, err := bm25.Open(dir, m.Extra)
 	switch {
@@ -127,7 +138,7 @@ func (o *Opened) openSide(dir string, queryEmbedder embed.Embedder) error {
 	default:
 		o.text, o.Engine.Text = text, text
 	}
-	if len(vector.Segments(m.Extra)) > 0 {
+	if vectors && len(vector.Segments(m.Extra)) > 0 {
 		vx, err := vector.Open(dir, m.Extra, queryEmbedder)
 		if err != nil {
 			o.Warnings = append(o.Warnings, fmt.Sprintf("searching without vectors: %v", err))
