@@ -4,7 +4,7 @@
 # score_context.py at 4k, 8k, 16k and 32k tokens, with the bm25-concat
 # baseline (BM25's top files concatenated to the budget) in the same run;
 # then pack latency at 16k on mono1m (one-shot, p50/p95).
-#   bench/context/run.sh [--no-latency]
+#   bench/context/run.sh [--no-latency|--latency]   (--latency: pack latency only)
 # Needs the trees: ../shared/bench/localization/prepare.sh TREES CLONES,
 # and mono1m indexed at $MONO_IDX (bench/index/run.sh builds it).
 source "$(dirname "$0")/../lib.sh"
@@ -14,12 +14,14 @@ LOC="$REPO_ROOT/../shared/bench/localization"
 TREES=${LOC_TREES:-$WORK/loc/trees}
 OUT="$WORK/loc/out"; mkdir -p "$OUT"
 machine
+if [ "${1:-}" != "--latency" ]; then
 python3 "$LOC/score_context.py" --repos-root "$TREES" \
   --prep-cmd "cairn index -q {repo_dir}" \
   --cmd "cairn context --json --repo {repo_dir} --query-file {query_file} --budget {budget}" \
   --budgets 4000,8000,16000,32000 --baseline bm25-concat --markdown \
   --out "$OUT/context.json" > "$OUT/context.md" 2>&1
 cat "$OUT/context.md"
+fi
 [ "${1:-}" = "--no-latency" ] && exit 0
 # pack latency at 16k on mono1m: a fixed set of issue-style tasks, one-shot
 MONO=${MONO:-$WORK/mono1m}
