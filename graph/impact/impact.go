@@ -252,12 +252,33 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 		}
 		kinds := dependentKinds
 		if d > o.Depth {
-			// past the listed depth only calls and references lead to tests
+			// past the listed depth only calls and references lead to
+			// tests, and reads of functions and variables: a function
+			// used as a value (an analyzer's Run: run, a handler table, a
+			// test seam var f = impl) runs where the value is called, and a
+			// variable holding it reaches whoever reads it
 			kinds = []graph.EdgeKind{graph.EdgeCalls, graph.EdgeReferences}
 		}
 		es, err := r.Edges(ctx, ids, graph.In, kinds...)
 		if err != nil {
 			return nil, err
+		}
+		if d > o.Depth {
+			var values []graph.SymbolID
+			for _, id := range ids {
+				dd, err := def(id)
+				if err != nil {
+					return nil, err
+				}
+				if dd != nil && (dd.Kind.IsCallable() || dd.Kind == graph.KindVariable || dd.Kind == graph.KindConstant) {
+					values = append(values, id)
+				}
+			}
+			more, err := r.Edges(ctx, values, graph.In, graph.EdgeReads)
+			if err != nil {
+				return nil, err
+			}
+			es = append(es, more...)
 		}
 		var next []int
 		for _, e := range es {
