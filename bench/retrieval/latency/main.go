@@ -22,6 +22,7 @@ func main() {
 	n := flag.Int("n", 200, "queries")
 	budget := flag.Int("context", 0, "also build context packs of this many tokens for the queries")
 	cpuprof := flag.String("cpuprofile", "", "write a CPU profile of the context packs")
+	searchprof := flag.String("searchprofile", "", "write a CPU profile of the fused searches")
 	flag.Parse()
 	ctx := context.Background()
 	start := time.Now()
@@ -48,6 +49,13 @@ func main() {
 		only []string
 	}{{"fused (all generators)", nil}, {"text", []string{"text", "file"}}, {"vector", []string{"vector"}}} {
 		var lat []time.Duration
+		if *searchprof != "" && set.only == nil {
+			f, err := os.Create(*searchprof)
+			if err != nil {
+				log.Fatal(err)
+			}
+			pprof.StartCPUProfile(f)
+		}
 		for i, q := range docs {
 			t := time.Now()
 			if _, err := o.Search(ctx, q, fuse.Options{Only: set.only}); err != nil {
@@ -56,6 +64,9 @@ func main() {
 			if i > 0 { // the first query warms caches
 				lat = append(lat, time.Since(t))
 			}
+		}
+		if *searchprof != "" && set.only == nil {
+			pprof.StopCPUProfile()
 		}
 		slices.Sort(lat)
 		p := func(q float64) time.Duration { return lat[int(q*float64(len(lat)-1))].Round(100 * time.Microsecond) }
