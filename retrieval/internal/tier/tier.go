@@ -7,7 +7,8 @@
 // generations pay for a merge every few batches rather than on every one
 // (each merge has a fixed cost: a new segment written and synced) — but only
 // deltas of a like size: one bigger than twice the sum of those already
-// taken stops the pick. A watcher's single-file deltas thus merge among
+// taken stops the pick, and a smallest delta with nothing of its size
+// waits for more. A watcher's single-file deltas thus merge among
 // themselves, and a big delta — a checkout that re-indexed a thousand files
 // — is left alone until the small ones have grown to its size: no
 // generation rewrites (and re-checks) a big delta because small ones came
@@ -41,13 +42,16 @@ func Pick(sizes []int64, max int) []int {
 		return cmp.Or(cmp.Compare(sizes[a], sizes[b]), cmp.Compare(b, a))
 	})
 	want := len(sizes) - max/2 + 1 // leaves max/2 deltas
-	n, sum := 2, sizes[idx[0]]+sizes[idx[1]]
+	n, sum := 1, sizes[idx[0]]
 	for n < want && sizes[idx[n]] <= 2*sum {
 		sum += sizes[idx[n]]
 		n++
 	}
-	if len(sizes) > 3*max {
+	switch {
+	case len(sizes) > 3*max:
 		n = want
+	case n < 2:
+		return nil // nothing of a like size to merge with: wait for more
 	}
 	pick := slices.Clone(idx[:n])
 	slices.Sort(pick)

@@ -21,6 +21,9 @@ func TestPick(t *testing.T) {
 		{[]int64{100, 2, 100, 1, 100, 3, 100, 4, 99}, 8, []int{1, 3, 5, 7}},
 		// a delta of their order of size merges with the small ones
 		{[]int64{100, 10, 4, 4, 4, 4, 100, 100, 100}, 8, []int{1, 2, 3, 4, 5}},
+		// one small delta among big ones of a like size (checkouts): no
+		// merge sweeps the big ones in for its sake
+		{[]int64{100, 100, 100, 100, 100, 100, 100, 5, 100}, 8, nil},
 		// far past the limit: the smallest, whatever their sizes
 		{[]int64{1000, 1, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}, 4, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}},
 	} {
