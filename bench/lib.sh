@@ -49,14 +49,18 @@ print(f"n={len(xs)} p50={p(0.5):.1f}ms p95={p(0.95):.1f}ms min={xs[0]:.1f}ms max
 PY
 }
 
-# oneshot N CMD...: run a command N times, print latency percentiles
+# oneshot N CMD...: run a command N times, print latency percentiles (a
+# command that fails is timed too, and the failures are counted: a timing of
+# an error answer is not a timing of the query)
 oneshot() {
   local n=$1; shift
   local f="$WORK/oneshot.txt"; : > "$f"
+  local failed=0
   for _ in $(seq "$n"); do
     local s e
-    s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s%N)
+    s=$(date +%s%N); "$@" >/dev/null 2>&1 || failed=$((failed + 1)); e=$(date +%s%N)
     echo "$(( (e - s) / 1000 ))" | awk '{printf "%.3f\n", $1/1000}' >> "$f"
   done
+  if [ "$failed" -gt 0 ]; then echo -n "FAILED $failed of $n runs: "; fi
   percentiles "$f"
 }

@@ -35,7 +35,7 @@ oneshot() { # LABEL CMD...
   printf '%s\n' "${lat[@]}" | sort -n | awk -v l="$label" '{a[NR]=$1} END {printf "%-44s p50 %4d ms  p95 %4d ms  max %4d ms\n", l, a[int(NR*0.5+0.5)], a[int(NR*0.95+0.5)], a[NR]}'
 }
 echo "latency on mono1m ($MONO_IDX), one-shot, 10 runs each:"
-for t in ParseFile Config.Load Server.Serve; do
+for t in ParseFile Config.Load Labels.Hash; do
   oneshot "impact --depth 3 $t" "$CAIRN" impact --repo "$MONO" --index-dir "$MONO_IDX" --json --depth 3 "$t"
 done
 for t in Labels.Hash labels.Labels config.ScrapeInterval Request.url; do

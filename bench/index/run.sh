@@ -43,7 +43,7 @@ fi
 
 echo "== one-shot def (process start to output), 30 runs each, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo -n "cairn def ListenAndServe: "; oneshot 30 "$CAIRN" def --index-dir "$IDX" ListenAndServe
-echo -n "cairn def Server.Serve --json: "; oneshot 30 "$CAIRN" def --json --index-dir "$IDX" Server.Serve
+echo -n "cairn def QuerySet.filter --json: "; oneshot 30 "$CAIRN" def --json --index-dir "$IDX" QuerySet.filter
 echo -n "readtags ListenAndServe (baseline): "; oneshot 30 readtags -t "$WORK/mono1m.tags" ListenAndServe
 
 [ "${1:-}" = "--latency" ] && exit 0
