@@ -50,6 +50,16 @@ func unquoteIdent(s string) string {
 func scanSQL(src []byte, key, table string) []textSite {
 	var out []textSite
 	s := string(src)
+	// The statement patterns are case-insensitive, which regexp scans byte
+	// by byte; most windows (code around a mention of the key) hold no SQL
+	// at all, so a plain search for each statement's keyword gates them.
+	low := strings.ToLower(s)
+	find := func(word string, re *regexp.Regexp) [][]int {
+		if !strings.Contains(low, word) {
+			return nil
+		}
+		return re.FindAllStringSubmatchIndex(s, -1)
+	}
 	colMatch := func(name string) bool { return normalize(unquoteIdent(name)) == key }
 	tableOK := func(t string) bool { return table == "" || t == "" || typeMatches(unquoteIdent(t), table) }
 	// assignments "col = expr, col2 = expr" from start to the clause end
@@ -91,14 +101,14 @@ func scanSQL(src []byte, key, table string) []textSite {
 			itemStart = i + 1
 		}
 	}
-	for _, m := range reUpdate.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range find("update", reUpdate) {
 		tbl := s[m[2]:m[3]]
 		if !tableOK(tbl) {
 			continue
 		}
 		assignments(m[1], tbl, "SQL UPDATE "+unquoteIdent(tbl), m[0])
 	}
-	for _, m := range reInsert.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range find("insert", reInsert) {
 		tbl := s[m[2]:m[3]]
 		if !tableOK(tbl) {
 			continue
@@ -122,7 +132,7 @@ func scanSQL(src []byte, key, table string) []textSite {
 			assignments(m[1]+u[1], tbl, "SQL UPSERT "+unquoteIdent(tbl), m[0])
 		}
 	}
-	for _, m := range reSelect.FindAllStringIndex(s, -1) {
+	for _, m := range find("select", reSelect) {
 		// the select list runs to FROM
 		window := s[m[1]:min(len(s), m[1]+4000)]
 		f := reFrom.FindStringSubmatchIndex(window)
@@ -160,7 +170,7 @@ func scanSQL(src []byte, key, table string) []textSite {
 			}
 		}
 	}
-	for _, m := range reCreate.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range find("create", reCreate) {
 		tbl := s[m[2]:m[3]]
 		if !tableOK(tbl) {
 			continue
@@ -194,7 +204,7 @@ func scanSQL(src []byte, key, table string) []textSite {
 			itemStart = i + 1
 		}
 	}
-	for _, m := range reAlter.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range find("alter", reAlter) {
 		tbl, col := s[m[2]:m[3]], s[m[4]:m[5]]
 		if tableOK(tbl) && colMatch(col) {
 			out = append(out, textSite{Offset: m[4], Def: true, How: "SQL column of " + unquoteIdent(tbl), Table: unquoteIdent(tbl), Column: unquoteIdent(col)})
