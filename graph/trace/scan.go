@@ -29,6 +29,15 @@ var (
 	reCreate = regexp.MustCompile(`(?is)\bcreate\s+table\s+(?:if\s+not\s+exists\s+)?([\w."]+)\s*\(`)
 	reAlter  = regexp.MustCompile(`(?is)\balter\s+table\s+(?:if\s+exists\s+)?([\w."]+)\s+add\s+(?:column\s+)?(?:if\s+not\s+exists\s+)?([\w"]+)`)
 	reWhere  = regexp.MustCompile(`(?is)\bwhere\s+`)
+	// anchored variants of the statement patterns, matched at each
+	// occurrence of their keyword (scanSQL)
+	anchored = func() map[*regexp.Regexp]*regexp.Regexp {
+		m := map[*regexp.Regexp]*regexp.Regexp{}
+		for _, re := range []*regexp.Regexp{reUpdate, reInsert, reSelect, reCreate, reAlter} {
+			m[re] = regexp.MustCompile(strings.Replace(re.String(), `(?is)\b`, `(?is)^`, 1))
+		}
+		return m
+	}()
 	reIdent  = regexp.MustCompile(`[A-Za-z_][\w]*`)
 	reQuoted = regexp.MustCompile("[\"'`]([A-Za-z_][\\w.-]{0,100})[\"'`]")
 	// a clause ends at the next keyword that starts another clause, or at
@@ -58,7 +67,31 @@ func scanSQL(src []byte, key, table string) []textSite {
 		if !strings.Contains(low, word) {
 			return nil
 		}
-		return re.FindAllStringSubmatchIndex(s, -1)
+		// match only where the keyword starts a word, anchored there
+		an := anchored[re]
+		var out [][]int
+		for i := 0; ; {
+			j := strings.Index(low[i:], word)
+			if j < 0 {
+				return out
+			}
+			at := i + j
+			i = at + len(word)
+			if at > 0 && isWordByte(low[at-1]) {
+				continue
+			}
+			m := an.FindStringSubmatchIndex(s[at:])
+			if m == nil {
+				continue
+			}
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += at
+				}
+			}
+			out = append(out, m)
+			i = max(i, m[1])
+		}
 	}
 	colMatch := func(name string) bool { return normalize(unquoteIdent(name)) == key }
 	tableOK := func(t string) bool { return table == "" || t == "" || typeMatches(unquoteIdent(t), table) }
