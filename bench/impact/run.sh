@@ -5,6 +5,7 @@
 # of failing tests, size of the selection against the whole suite). Then
 # trace and impact latency on the mono1m index, one-shot.
 #   bench/impact/run.sh [FUNC...]     FUNC = dir:Name, default below
+#   bench/impact/run.sh --latency     the mono1m timings only
 source "$(dirname "$0")/../lib.sh"
 build_cairn
 export CAIRN
@@ -12,6 +13,7 @@ MONO=${MONO:-$WORK/mono1m}
 MONO_IDX=${MONO_IDX:-$WORK/mono1m.idx}
 XT="$WORK/impact/x-tools"
 machine
+if [ "${1:-}" != "--latency" ]; then
 rm -rf "$XT"; mkdir -p "$(dirname "$XT")"
 cp -r "$MONO/go/x-tools" "$XT"
 (cd "$XT" && GOFLAGS=-mod=mod go mod download >/dev/null 2>&1 || true)
@@ -23,6 +25,7 @@ if [ ${#funcs[@]} -eq 0 ]; then
   funcs=(cover:ParseProfiles refactor/satisfy:Finder.Find go/cfg:New go/ast/astutil:AddNamedImport)
 fi
 FAIL_CACHE="$WORK/impact-failing.json" OUT="$WORK/impact/breakit.json" python3 "$REPO_ROOT/bench/impact/breakit.py" "$XT" "${funcs[@]}"
+fi
 
 # latency on mono1m, one-shot processes
 oneshot() { # LABEL CMD...
@@ -34,7 +37,7 @@ oneshot() { # LABEL CMD...
   done
   printf '%s\n' "${lat[@]}" | sort -n | awk -v l="$label" '{a[NR]=$1} END {printf "%-44s p50 %4d ms  p95 %4d ms  max %4d ms\n", l, a[int(NR*0.5+0.5)], a[int(NR*0.95+0.5)], a[NR]}'
 }
-echo "latency on mono1m ($MONO_IDX), one-shot, 10 runs each:"
+echo "latency on mono1m ($MONO_IDX), one-shot, 10 runs each, load average $(cut -d' ' -f1-3 /proc/loadavg):"
 for t in ParseFile Config.Load Labels.Hash; do
   oneshot "impact --depth 3 $t" "$CAIRN" impact --repo "$MONO" --index-dir "$MONO_IDX" --json --depth 3 "$t"
 done
