@@ -367,6 +367,29 @@ func (v view) SymbolsByID(ctx context.Context, id graph.SymbolID) ([]graph.Symbo
 	return v.symbols(ctx, `WHERE x.sid = ? ORDER BY f.path, s.start_byte`, string(id))
 }
 
+// SymbolsByIDs looks up the definitions of many symbols at once
+// (graph.BatchReader): what SymbolsByID returns for each, in queries of up
+// to 400 ids instead of one per symbol.
+func (v view) SymbolsByIDs(ctx context.Context, ids []graph.SymbolID) (map[graph.SymbolID][]graph.Symbol, error) {
+	out := make(map[graph.SymbolID][]graph.Symbol, len(ids))
+	for len(ids) > 0 {
+		n := min(len(ids), 400)
+		args := make([]any, n)
+		for i, id := range ids[:n] {
+			args[i] = string(id)
+		}
+		ids = ids[n:]
+		syms, err := v.symbols(ctx, `WHERE x.sid IN (`+placeholders(n)+`) ORDER BY f.path, s.start_byte`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range syms {
+			out[s.ID] = append(out[s.ID], s)
+		}
+	}
+	return out, nil
+}
+
 // SymbolsInFile returns the file's definitions in position order.
 func (v view) SymbolsInFile(ctx context.Context, path string) ([]graph.Symbol, error) {
 	return v.symbols(ctx, `WHERE f.path = ? ORDER BY s.ord`, path)

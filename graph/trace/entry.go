@@ -305,6 +305,11 @@ func (t *tracer) pathsTo(s *Site) error {
 		if err != nil {
 			return err
 		}
+		from := make([]graph.SymbolID, len(ins))
+		for i, ed := range ins {
+			from[i] = ed.From
+		}
+		t.prefetch(from)
 		var ups []callee
 		for _, ed := range ins {
 			at := t.loc(ed.Path, ed.Range)

@@ -150,6 +150,37 @@ func (t *tracer) enclosingOffset(ff *graph.FileFacts, off int) *Func {
 }
 
 // symbol returns the definition of id (nil when not indexed).
+// prefetch looks up, in one batch where the store can, the definitions of
+// the symbols a walk is about to visit (symbol would ask one by one).
+func (t *tracer) prefetch(ids []graph.SymbolID) {
+	br, ok := t.r.(graph.BatchReader)
+	if !ok {
+		return
+	}
+	var want []graph.SymbolID
+	seen := map[graph.SymbolID]bool{}
+	for _, id := range ids {
+		if _, ok := t.syms[id]; !ok && !seen[id] {
+			seen[id] = true
+			want = append(want, id)
+		}
+	}
+	if len(want) < 2 {
+		return
+	}
+	defs, err := br.SymbolsByIDs(t.ctx, want)
+	if err != nil {
+		return // symbol asks again, one by one
+	}
+	for _, id := range want {
+		var s *graph.Symbol
+		if ds := defs[id]; len(ds) > 0 {
+			s = &ds[0]
+		}
+		t.syms[id] = s
+	}
+}
+
 func (t *tracer) symbol(id graph.SymbolID) *graph.Symbol {
 	if s, ok := t.syms[id]; ok {
 		return s

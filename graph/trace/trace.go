@@ -321,6 +321,11 @@ func (t *tracer) symbolSites() error {
 		if err != nil {
 			return err
 		}
+		from := make([]graph.SymbolID, len(es))
+		for i, e := range es {
+			from[i] = e.From
+		}
+		t.prefetch(from)
 		// a read+write occurrence gives two edges: the write speaks for it
 		slices.SortStableFunc(es, func(a, b graph.Edge) int {
 			if a.Kind == graph.EdgeWrites && b.Kind != graph.EdgeWrites {
