@@ -608,10 +608,13 @@ func (t *tracer) textSites() error {
 		if t.dotted != "" {
 			sp = append(sp, t.dotted)
 		}
-		in := func(scanner func([]byte) []textSite) []textSite {
+		// SQL statements reach far back from a column's mention (the
+		// UPDATE … SET before it); keys and keyword arguments are read
+		// from the text right around it, so their scan reads less
+		in := func(before, after int, scanner func([]byte) []textSite) []textSite {
 			var out []textSite
 			seen := map[int]bool{}
-			for _, w := range windows(j.src, j.low, sp, 3000, 600) {
+			for _, w := range windows(j.src, j.low, sp, before, after) {
 				for _, s := range scanner(j.src[w[0]:w[1]]) {
 					s.Offset += w[0]
 					if !seen[s.Offset] {
@@ -627,21 +630,28 @@ func (t *tracer) textSites() error {
 			j.found = scanConfig(j.src, t.key, t.dotted)
 		case lang == graph.LangSQL:
 			if t.dotted == "" {
-				j.found = in(func(b []byte) []textSite { return scanSQL(b, t.key, t.tableQual()) })
+				j.found = in(3000, 600, func(b []byte) []textSite { return scanSQL(b, t.key, t.tableQual()) })
 			}
 		case lang == graph.LangJSON:
-			j.found = in(func(b []byte) []textSite { return scanKeys(b, t.key, t.dotted, false) })
+			j.found = in(600, 200, func(b []byte) []textSite { return scanKeys(b, t.key, t.dotted, false) })
 			for i := range j.found {
 				j.found[i].How = "key in " + filepath.Base(j.p)
 			}
 		case lang.HasParser():
-			j.found = in(func(b []byte) []textSite {
-				var out []textSite
-				if t.dotted == "" {
-					out = scanSQL(b, t.key, t.tableQual())
+			if t.dotted == "" {
+				j.found = in(3000, 600, func(b []byte) []textSite { return scanSQL(b, t.key, t.tableQual()) })
+			}
+			at := map[int]bool{}
+			for _, ts := range j.found {
+				at[ts.Offset] = true
+			}
+			for _, ts := range in(600, 200, func(b []byte) []textSite {
+				return scanKeys(b, t.key, t.dotted, lang == graph.LangPython)
+			}) {
+				if !at[ts.Offset] { // a site the SQL scan found speaks for it
+					j.found = append(j.found, ts)
 				}
-				return append(out, scanKeys(b, t.key, t.dotted, lang == graph.LangPython)...)
-			})
+			}
 		}
 	}
 	var wg sync.WaitGroup
