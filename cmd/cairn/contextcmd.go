@@ -49,15 +49,26 @@ func contextCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// the BPE tables load (a tenth of a second) while the index opens
+			type loaded struct {
+				tok contextpack.Tokenizer
+				err error
+			}
+			tc := make(chan loaded, 1)
+			go func() {
+				tok, err := contextpack.NewTokenizer(tokenizer)
+				tc <- loaded{tok, err}
+			}()
 			o, err := g.openFuse(ctx, qe)
 			if err != nil {
 				return err
 			}
 			defer o.Close()
-			tok, err := contextpack.NewTokenizer(tokenizer)
-			if err != nil {
-				return err
+			l := <-tc
+			if l.err != nil {
+				return l.err
 			}
+			tok := l.tok
 			b := &contextpack.Builder{Engine: o.Engine, Root: o.Meta.Root, Meta: o.Meta, Tokenizer: tok}
 			if wt := g.indexOf(ctx, o.Meta, o.R).Worktree; wt.Unindexed != nil {
 				b.Unindexed = wt.Unindexed
