@@ -104,34 +104,15 @@ func scanSQL(src []byte, key, table string) []textSite {
 			end = min(len(s), start+4000)
 		}
 		clause := s[start:end]
-		depth := 0
-		itemStart := 0
-		for i := 0; i <= len(clause); i++ {
-			if i < len(clause) {
-				switch clause[i] {
-				case '(':
-					depth++
-					continue
-				case ')':
-					depth--
-					continue
-				case ',':
-					if depth != 0 {
-						continue
-					}
-				default:
-					continue
-				}
-			}
-			item := clause[itemStart:i]
+		for _, it := range topLevelItems(clause) {
+			item := clause[it[0]:it[1]]
 			if eq := strings.IndexByte(item, '='); eq > 0 {
 				lhs := strings.TrimSpace(item[:eq])
 				if colMatch(lhs) {
-					off := start + itemStart + strings.Index(item, lhs)
+					off := start + it[0] + strings.Index(item, lhs)
 					out = append(out, textSite{Offset: off, Write: true, How: how, Table: unquoteIdent(tbl), Column: unquoteIdent(lhs)})
 				}
 			}
-			itemStart = i + 1
 		}
 	}
 	for _, m := range find("update", reUpdate) {
@@ -209,32 +190,14 @@ func scanSQL(src []byte, key, table string) []textSite {
 			continue
 		}
 		body := balanced(s[m[1]:])
-		depth, itemStart := 0, 0
-		for i := 0; i <= len(body); i++ {
-			if i < len(body) {
-				switch body[i] {
-				case '(':
-					depth++
-					continue
-				case ')':
-					depth--
-					continue
-				case ',':
-					if depth != 0 {
-						continue
-					}
-				default:
-					continue
-				}
-			}
-			item := body[itemStart:i]
+		for _, it := range topLevelItems(body) {
+			item := body[it[0]:it[1]]
 			if loc := reIdent.FindStringIndex(item); loc != nil {
 				w := item[loc[0]:loc[1]]
 				if colMatch(w) && !isSQLWord(w) {
-					out = append(out, textSite{Offset: m[1] + itemStart + loc[0], Def: true, How: "SQL column of " + unquoteIdent(tbl), Table: unquoteIdent(tbl), Column: w})
+					out = append(out, textSite{Offset: m[1] + it[0] + loc[0], Def: true, How: "SQL column of " + unquoteIdent(tbl), Table: unquoteIdent(tbl), Column: w})
 				}
 			}
-			itemStart = i + 1
 		}
 	}
 	for _, m := range find("alter", reAlter) {
@@ -245,6 +208,27 @@ func scanSQL(src []byte, key, table string) []textSite {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
 	return dedupeSites(out)
+}
+
+// topLevelItems splits s at the commas outside parentheses, returning each
+// item's [start, end) offsets: a SET clause's assignments, a column list.
+func topLevelItems(s string) [][2]int {
+	var out [][2]int
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, [2]int{start, i})
+				start = i + 1
+			}
+		}
+	}
+	return append(out, [2]int{start, len(s)})
 }
 
 // balanced returns s up to the parenthesis closing an already open one.
