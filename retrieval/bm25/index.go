@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/cairn-dev/cairn/retrieval/internal/tier"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,6 +18,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/internal/tier"
 	"github.com/cairn-dev/cairn/retrieval/tokens"
 )
 
@@ -325,23 +325,7 @@ func (b *Builder) mergeDeltas(ctx context.Context, segs []string) ([]string, err
 	if err != nil {
 		return nil, err
 	}
-	return replaceSegments(segs, merging, merged), nil
-}
-
-// replaceSegments replaces the merged segments of segs by the one they
-// became, at the place of the last of them.
-func replaceSegments(segs, merged []string, into string) []string {
-	last := merged[len(merged)-1]
-	var out []string
-	for _, s := range segs {
-		switch {
-		case s == last:
-			out = append(out, into)
-		case !slices.Contains(merged, s):
-			out = append(out, s)
-		}
-	}
-	return out
+	return tier.Replace(segs, merging, merged), nil
 }
 
 // segmentSize is a segment's size on disk, as a measure of its documents.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/cairn-dev/cairn/retrieval/internal/tier"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/embed"
+	"github.com/cairn-dev/cairn/retrieval/internal/tier"
 )
 
 // Options configure a Builder.
@@ -356,17 +356,7 @@ func (b *Builder) merge(ctx context.Context, segs []string, model string) ([]str
 	if err := w.close(); err != nil {
 		return nil, err
 	}
-	last := deltas[len(deltas)-1]
-	var out []string
-	for _, s := range segs {
-		switch {
-		case s == last:
-			out = append(out, name)
-		case !slices.Contains(deltas, s):
-			out = append(out, s)
-		}
-	}
-	return out, nil
+	return tier.Replace(segs, deltas, name), nil
 }
 
 // removeOrphans deletes vector files no generation refers to.

@@ -38,3 +38,19 @@ func Pick(sizes []int64, max int) []int {
 	slices.Sort(pick)
 	return pick
 }
+
+// Replace returns segs with the merged segments replaced by the one they
+// became, at the place of the last of them.
+func Replace(segs, merged []string, into string) []string {
+	last := merged[len(merged)-1]
+	var out []string
+	for _, s := range segs {
+		switch {
+		case s == last:
+			out = append(out, into)
+		case !slices.Contains(merged, s):
+			out = append(out, s)
+		}
+	}
+	return out
+}
