@@ -359,12 +359,15 @@ func plan(entries []walk.Entry, skips []graph.Skip, base map[string]graph.FileSt
 		}
 		items = append(items, item{s.Path, w})
 	}
+	var scope []string // o.Paths, cleaned once
+	for _, q := range o.Paths {
+		scope = append(scope, strings.Trim(path.Clean(q), "/"))
+	}
 	under := func(p string) bool {
 		if o.Paths == nil {
 			return true
 		}
-		for _, q := range o.Paths {
-			q = strings.Trim(path.Clean(q), "/")
+		for _, q := range scope {
 			if q == "." || q == "" || p == q || strings.HasPrefix(p, q+"/") {
 				return true
 			}

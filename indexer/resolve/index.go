@@ -58,7 +58,7 @@ type Index struct {
 	importsMu sync.Mutex
 	imports   map[string][]graph.Import
 	ctxMu     sync.Mutex
-	contexts map[string]*fileCtx
+	contexts  map[string]*fileCtx
 	// jsPackages caches the files of bare JavaScript module specifiers.
 	jsMu       sync.Mutex
 	jsPackages map[string]map[string]bool
