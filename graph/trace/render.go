@@ -90,11 +90,22 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 	}
 	sites := func(title string, ss []Site) {
-		p("\n%s (%d):\n", title, len(ss))
+		alike := 0
+		for _, s := range ss {
+			alike += s.Alike
+		}
+		if alike > 0 {
+			p("\n%s (%d listed, %d more alike):\n", title, len(ss), alike)
+		} else {
+			p("\n%s (%d):\n", title, len(ss))
+		}
 		for _, s := range ss {
 			p("  %s  %s  %s — %s [%s]\n", s.Loc, funcName(s.Func), s.Carrier, s.How, s.Confidence)
 			if s.Snippet != "" {
 				p("      %s\n", clip(s.Snippet, 110))
+			}
+			if s.Alike > 0 {
+				p("      … and %d more like it in this file\n", s.Alike)
 			}
 			for _, cp := range s.Paths {
 				var names []string

@@ -18,6 +18,7 @@ type textSite struct {
 	Column string // the spelling found
 	Def    bool   // a definition (CREATE TABLE column), neither read nor write
 	Load   bool   // a read from persistence
+	Alike  int    // further sites like this one in the file, not listed
 }
 
 var (

@@ -194,10 +194,10 @@ func (t *tracer) symbol(id graph.SymbolID) *graph.Symbol {
 }
 
 // windows returns the regions of src around each place a spelling of the
-// key occurs (case-insensitive): before reaches back to a statement's
-// start, after to its end. Scanners run on these only, so a long file
-// costs what its mentions of the key cost.
-func windows(src, low []byte, spellings []string, before, after int) [][2]int {
+// key occurs (case-insensitive) and keep accepts (nil: all): before
+// reaches back to a statement's start, after to its end. Scanners run on
+// these only, so a long file costs what its mentions of the key cost.
+func windows(src, low []byte, spellings []string, before, after int, keep func(low []byte, at, n int) bool) [][2]int {
 	var hits []int
 	for _, sp := range spellings {
 		needle := []byte(strings.ToLower(sp))
@@ -206,7 +206,9 @@ func windows(src, low []byte, spellings []string, before, after int) [][2]int {
 			if j < 0 {
 				break
 			}
-			hits = append(hits, i+j)
+			if keep == nil || keep(low, i+j, len(needle)) {
+				hits = append(hits, i+j)
+			}
 			i += j + len(needle)
 		}
 	}
@@ -221,4 +223,25 @@ func windows(src, low []byte, spellings []string, before, after int) [][2]int {
 		out = append(out, [2]int{lo, hi})
 	}
 	return out
+}
+
+// keyMention accepts a mention a key scan can use: a whole quoted string
+// ("labels", 'labels', `labels`) or, where kwargs, a keyword argument
+// (labels=…). A key written as a bare identifier is the symbols' business.
+func keyMention(kwargs bool) func(low []byte, at, n int) bool {
+	return func(low []byte, at, n int) bool {
+		end := at + n
+		if at > 0 && end < len(low) {
+			if q := low[at-1]; (q == '"' || q == '\'' || q == '`') && low[end] == q {
+				return true
+			}
+		}
+		if !kwargs || at > 0 && isWordByte(low[at-1]) {
+			return false
+		}
+		for end < len(low) && (low[end] == ' ' || low[end] == '\t') {
+			end++
+		}
+		return end+1 < len(low) && low[end] == '=' && low[end+1] != '='
+	}
 }

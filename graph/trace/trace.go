@@ -611,10 +611,10 @@ func (t *tracer) textSites() error {
 		// SQL statements reach far back from a column's mention (the
 		// UPDATE … SET before it); keys and keyword arguments are read
 		// from the text right around it, so their scan reads less
-		in := func(before, after int, scanner func([]byte) []textSite) []textSite {
+		in := func(before, after int, keep func([]byte, int, int) bool, scanner func([]byte) []textSite) []textSite {
 			var out []textSite
 			seen := map[int]bool{}
-			for _, w := range windows(j.src, j.low, sp, before, after) {
+			for _, w := range windows(j.src, j.low, sp, before, after, keep) {
 				for _, s := range scanner(j.src[w[0]:w[1]]) {
 					s.Offset += w[0]
 					if !seen[s.Offset] {
@@ -630,23 +630,24 @@ func (t *tracer) textSites() error {
 			j.found = scanConfig(j.src, t.key, t.dotted)
 		case lang == graph.LangSQL:
 			if t.dotted == "" {
-				j.found = in(3000, 600, func(b []byte) []textSite { return scanSQL(b, t.key, t.tableQual()) })
+				j.found = in(3000, 600, nil, func(b []byte) []textSite { return scanSQL(b, t.key, t.tableQual()) })
 			}
 		case lang == graph.LangJSON:
-			j.found = in(600, 200, func(b []byte) []textSite { return scanKeys(b, t.key, t.dotted, false) })
+			j.found = in(600, 200, keyMention(false), func(b []byte) []textSite { return scanKeys(b, t.key, t.dotted, false) })
 			for i := range j.found {
 				j.found[i].How = "key in " + filepath.Base(j.p)
 			}
 		case lang.HasParser():
 			if t.dotted == "" {
-				j.found = in(3000, 600, func(b []byte) []textSite { return scanSQL(b, t.key, t.tableQual()) })
+				j.found = in(3000, 600, nil, func(b []byte) []textSite { return scanSQL(b, t.key, t.tableQual()) })
 			}
 			at := map[int]bool{}
 			for _, ts := range j.found {
 				at[ts.Offset] = true
 			}
-			for _, ts := range in(600, 200, func(b []byte) []textSite {
-				return scanKeys(b, t.key, t.dotted, lang == graph.LangPython)
+			py := lang == graph.LangPython
+			for _, ts := range in(600, 200, keyMention(py), func(b []byte) []textSite {
+				return scanKeys(b, t.key, t.dotted, py)
 			}) {
 				if !at[ts.Offset] { // a site the SQL scan found speaks for it
 					j.found = append(j.found, ts)
@@ -692,11 +693,44 @@ func (t *tracer) textSites() error {
 		if err != nil {
 			return err
 		}
-		for _, ts := range j.found {
+		kept, folded := foldAlike(j.found)
+		for _, ts := range kept {
 			t.addTextSite(ff, j.src, ts)
+		}
+		if folded > 0 {
+			t.warn(fmt.Sprintf("%s: %d more name-only sites like the ones listed are counted, not listed", j.p, folded))
 		}
 	}
 	return nil
+}
+
+// maxAlikePerFile bounds the text sites of one kind listed for one file.
+const maxAlikePerFile = 20
+
+// foldAlike keeps the first maxAlikePerFile sites of each kind (How) of a
+// file's text sites in order, and counts the rest on the last one kept.
+func foldAlike(found []textSite) (kept []textSite, folded int) {
+	if len(found) <= maxAlikePerFile {
+		return found, 0
+	}
+	type kind struct {
+		how, table string
+		write      bool
+	}
+	n := map[kind]int{}
+	last := map[kind]int{}
+	for _, ts := range found {
+		k := kind{ts.How, ts.Table, ts.Write}
+		n[k]++
+		if ts.Def || n[k] <= maxAlikePerFile {
+			last[k] = len(kept)
+			kept = append(kept, ts)
+			continue
+		}
+		kept[last[k]].Alike++
+		folded++
+	}
+	return kept, folded
 }
 
 // tableQual is the table a "table.column" target names.
@@ -756,7 +790,7 @@ func (t *tracer) addTextSite(ff *graph.FileFacts, src []byte, ts textSite) {
 			return
 		}
 		s := &Site{Access: access(ts.Write), Carrier: c.Name, How: ts.How, Loc: loc, Confidence: graph.ConfNameOnly.String(),
-			Load: ts.Load, Persist: ts.Write, carrier: c}
+			Load: ts.Load, Persist: ts.Write, Alike: ts.Alike, carrier: c}
 		if t.qual != "" && typeMatches(ts.Table, t.qual) {
 			s.Confidence = graph.ConfResolved.String()
 		}
@@ -777,7 +811,7 @@ func (t *tracer) addTextSite(ff *graph.FileFacts, src []byte, ts textSite) {
 	if c.Path == "" && kind == "config" {
 		c.Loc = loc
 	}
-	s := &Site{Access: access(ts.Write), Carrier: c.Name, How: ts.How, Loc: loc, Confidence: graph.ConfNameOnly.String(), carrier: c,
+	s := &Site{Access: access(ts.Write), Carrier: c.Name, How: ts.How, Loc: loc, Confidence: graph.ConfNameOnly.String(), carrier: c, Alike: ts.Alike,
 		Persist: ts.Write && (strings.Contains(ts.How, "update") || strings.Contains(ts.How, "create") || strings.Contains(ts.How, "Update") || strings.Contains(ts.How, "Insert"))}
 	s.Snippet = strings.TrimSpace(t.lineText(p, line))
 	s.Func = t.enclosingOffset(ff, ts.Offset)

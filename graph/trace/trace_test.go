@@ -290,3 +290,47 @@ func TestRenderings(t *testing.T) {
 	}
 	_ = graph.ConfPrecise
 }
+
+// TestAlikeSitesFolded: a generated file holding the key thousands of
+// times lists the first sites of each kind and counts the rest, in the
+// JSON and in the text rendering; a file under the bound lists them all.
+func TestAlikeSitesFolded(t *testing.T) {
+	root := t.TempDir()
+	var rules strings.Builder
+	rules.WriteString("groups:\n  - name: big\n    rules:\n")
+	for i := range 500 {
+		fmt.Fprintf(&rules, "      - record: r%d\n        labels:\n          job: j%d\n", i, i)
+	}
+	os.WriteFile(filepath.Join(root, "rules.yml"), []byte(rules.String()), 0o644)
+	os.WriteFile(filepath.Join(root, "small.yml"), []byte("a:\n  labels: 1\nb:\n  labels: 2\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "main.go"), []byte("package main\n\ntype Rule struct{ Labels map[string]string }\n\nfunc main() {\n\tr := Rule{}\n\tr.Labels = map[string]string{}\n\tprintln(len(r.Labels))\n}\n"), 0o644)
+	s := indexTree(t, root)
+	res, err := trace.Trace(context.Background(), s, "labels", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, alike, small := 0, 0, 0
+	for _, w := range res.Writes {
+		switch w.Path {
+		case "rules.yml":
+			listed++
+			alike += w.Alike
+		case "small.yml":
+			small++
+			if w.Alike != 0 {
+				t.Errorf("small.yml folded: %+v", w)
+			}
+		}
+	}
+	if listed != 20 || alike != 480 || small != 2 {
+		t.Errorf("rules.yml: %d listed + %d alike (want 20 + 480); small.yml %d (want 2)", listed, alike, small)
+	}
+	if got := locs(res.Writes); !slices.Contains(got, "main.go:7") {
+		t.Errorf("the Go write is lost among the config entries: %v", got)
+	}
+	var b bytes.Buffer
+	res.WriteText(&b)
+	if !strings.Contains(b.String(), "… and 480 more like it in this file") {
+		t.Errorf("text rendering does not count the folded sites:\n%.2000s", b.String())
+	}
+}

@@ -79,8 +79,12 @@ type Site struct {
 	// scanned into a struct); it does not need persisting again.
 	Load bool `json:"load,omitempty"`
 	// Persist: a write to the database (SQL, ORM).
-	Persist bool       `json:"persist,omitempty"`
-	Paths   []CallPath `json:"paths,omitempty"`
+	Persist bool `json:"persist,omitempty"`
+	// Alike counts the further sites of the same kind in the same file
+	// that are not listed (a generated rule file holding the key ten
+	// thousand times is one file to read, not ten thousand sites).
+	Alike int        `json:"alike,omitempty"`
+	Paths []CallPath `json:"paths,omitempty"`
 
 	carrier *Carrier
 }
