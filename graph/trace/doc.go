@@ -21,7 +21,12 @@
 //     WHERE clauses, CREATE TABLE and ALTER TABLE ADD COLUMN), map and dict
 //     keys, query-builder and ORM calls (Set("col"), .update(col=…),
 //     objects.create(col=…)) and config file entries (YAML nesting
-//     followed through indentation).
+//     followed through indentation). Key scans read only the text around
+//     mentions that can be keys (a whole quoted string, a Python keyword
+//     argument); a file's text sites of one kind are listed up to 20 and
+//     the rest counted on the last one listed (Site.Alike), so a generated
+//     file holding the key ten thousand times costs one entry, not ten
+//     thousand.
 //
 // Each site gets the call paths that reach it from entry points: found by a
 // breadth-first walk up the call graph, an entry being an HTTP route (a
