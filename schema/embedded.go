@@ -8,7 +8,7 @@ const EmbeddedFormat = 1
 
 // FeatureVersion identifies what the extractor produces. Indexes written with
 // another value are rebuilt from scratch by the next index run.
-const FeatureVersion = 6
+const FeatureVersion = 7 // 7: supertypes written on one line
 
 // EmbeddedSQL creates the tables of one embedded-store generation.
 //

@@ -417,7 +417,7 @@ func (w *Writer) PutFile(ctx context.Context, ff *graph.FileFacts) ([]int64, err
 		w.symBatch = append(w.symBatch, []any{fid, i, sid, s.Name, int(s.Kind), s.Container,
 			s.Range.StartByte, s.Range.EndByte, s.Range.StartLine, s.Range.StartCol, s.Range.EndLine, s.Range.EndCol,
 			s.NameRange.StartByte, s.NameRange.EndByte, s.NameRange.StartLine, s.NameRange.StartCol,
-			s.Signature, s.Doc, s.Type, strings.Join(s.Extends, "\n"), strings.Join(s.Implements, "\n"), flags, s.Parent})
+			s.Signature, s.Doc, s.Type, joinLines(s.Extends), joinLines(s.Implements), flags, s.Parent})
 	}
 	names := make([]string, 0, len(ff.Occurrences))
 	for i := range ff.Occurrences {
@@ -656,4 +656,20 @@ func (w *Writer) Abort() error {
 		return os.RemoveAll(w.Dir())
 	}
 	return nil
+}
+
+// joinLines stores a list of one-line texts '\n'-joined (the symbols
+// table's extends and implements columns); a line break inside a text
+// becomes a space, so reading it back gives the same number of texts.
+func joinLines(ss []string) string {
+	for _, s := range ss {
+		if strings.ContainsAny(s, "\r\n") {
+			out := make([]string, len(ss))
+			for i, s := range ss {
+				out[i] = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+			}
+			return strings.Join(out, "\n")
+		}
+	}
+	return strings.Join(ss, "\n")
 }

@@ -221,13 +221,14 @@ func (r *Resolver) File(ff *graph.FileFacts) []graph.Edge {
 				texts = s.Implements
 			}
 			for _, text := range texts {
-				ts := c.typeRef(text, int32(i))
-				for _, t := range ts {
-					if t.sym.ID == s.ID {
-						continue
+				for _, ts := range c.heritageRefs(text, int32(i)) {
+					for _, t := range ts {
+						if t.sym.ID == s.ID {
+							continue
+						}
+						edges = append(edges, graph.Edge{From: s.ID, To: t.sym.ID, Kind: kind, Confidence: t.conf,
+							Ambiguous: len(ts) > 1, Path: ff.File.Path, Range: s.NameRange})
 					}
-					edges = append(edges, graph.Edge{From: s.ID, To: t.sym.ID, Kind: kind, Confidence: t.conf,
-						Ambiguous: len(ts) > 1, Path: ff.File.Path, Range: s.NameRange})
 				}
 			}
 		}
@@ -917,6 +918,48 @@ func (c *fileCtx) typeRef(text string, enc int32) []target {
 		return nameOnly(c.sameLang(c.x.typesNamed(name)))
 	}
 	return c.typesIn(c.resolveBare(name, enc, graph.RoleTypeUse))
+}
+
+// heritageRefs resolves a supertype as written: the type it names, and
+// in TypeScript, when that is a type alias or not defined in the
+// repository (Omit, Pick, a WithRequired helper), the type given as its
+// first argument too — interface A extends Omit<B, 'id'> is a B, for the
+// reader looking for B's implementations. Each group is one reference's
+// candidates.
+func (c *fileCtx) heritageRefs(text string, enc int32) [][]target {
+	var out [][]target
+	for depth := 0; depth < 3 && text != ""; depth++ {
+		ts := c.typeRef(text, enc)
+		if len(ts) > 0 {
+			out = append(out, ts)
+		}
+		lang := c.ff.File.Lang
+		if lang != graph.LangTypeScript && lang != graph.LangTSX {
+			break
+		}
+		for _, t := range ts {
+			if t.sym.Kind != graph.KindTypeAlias {
+				return out
+			}
+		}
+		text = firstTypeArg(text)
+	}
+	return out
+}
+
+// firstTypeArg returns the first type argument of a generic type as
+// written ("WithRequired<QueryOptions<A, B>, 'k'>" → "QueryOptions<A, B>"),
+// or "".
+func firstTypeArg(text string) string {
+	open := strings.IndexAny(text, "<[")
+	if open <= 0 {
+		return ""
+	}
+	inner := strings.TrimSpace(text[open+1:])
+	if j := topLevelIndex(inner, ','); j >= 0 {
+		return strings.TrimSpace(inner[:j])
+	}
+	return strings.TrimSpace(strings.TrimRight(inner, ">] "))
 }
 
 func (c *fileCtx) typesIn(ts []target) []target {

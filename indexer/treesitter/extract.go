@@ -464,10 +464,10 @@ func (e *extraction) match(cq *compiledQuery, m *sitter.QueryMatch, defByKey map
 		case capType:
 			typ = e.text(c.Node)
 		case capExtends:
-			extends = append(extends, e.text(c.Node))
+			extends = append(extends, oneLine(e.text(c.Node)))
 			e.bases = append(e.bases, baseRef{at: c.Node.StartByte(), text: e.text(c.Node), extends: true})
 		case capImplements:
-			implements = append(implements, e.text(c.Node))
+			implements = append(implements, oneLine(e.text(c.Node)))
 			e.bases = append(e.bases, baseRef{at: c.Node.StartByte(), text: e.text(c.Node)})
 		case capRef:
 			refs = append(refs, c)
@@ -1187,4 +1187,14 @@ type queryResult struct {
 	once sync.Once
 	cq   *compiledQuery
 	err  error
+}
+
+// oneLine writes a supertype as one line with single spaces: a heritage
+// clause spread over lines (TypeScript's extends WithRequired<\n  T,\n>)
+// is one supertype, whichever store keeps it.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\n\r\t") && !strings.Contains(s, "  ") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
 }
