@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -121,6 +122,7 @@ type Builder struct {
 	name  string
 	idx   bleve.Index
 	docs  int
+	files atomic.Int64 // file documents queued
 	fresh bool
 
 	queue chan docJob
@@ -162,6 +164,7 @@ func (b *Builder) Begin(ctx context.Context, dir string, fresh bool) error {
 		}
 	}
 	b.name = fmt.Sprintf("bm25-%06d", seq+1)
+	b.files.Store(0)
 	// Delta segments store their fields so that they can be merged later.
 	idx, err := bleve.NewUsing(filepath.Join(dir, b.name), newMapping(!fresh), scorch.Name, scorch.Name,
 		map[string]interface{}{"unsafe_batch": true})
@@ -200,6 +203,7 @@ func (b *Builder) run() {
 		// it is persisted, and the segment is not published before that.
 		persisted := make(chan error, 1)
 		batch.SetInternal([]byte("cairn.complete"), []byte("1"))
+		batch.SetInternal([]byte(filesKey), strconv.AppendInt(nil, b.files.Load(), 10))
 		batch.SetPersistedCallback(func(e error) { persisted <- e })
 		if err = b.idx.Batch(batch); err != nil {
 			err = fmt.Errorf("write text segment: %w", err)
@@ -242,6 +246,7 @@ func (b *Builder) Put(ctx context.Context, ff *graph.FileFacts, ids []int64) err
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+		b.files.Add(1)
 	}
 	return nil
 }
@@ -351,6 +356,7 @@ func (b *Builder) merge(ctx context.Context, deltas []string, name string) (stri
 	}
 	defer out.Close()
 	batch := out.NewBatch()
+	files := 0
 	for _, s := range deltas {
 		idx, err := bleve.OpenUsing(filepath.Join(b.dir, s), map[string]interface{}{"read_only": true})
 		if err != nil {
@@ -382,6 +388,7 @@ func (b *Builder) merge(ctx context.Context, deltas []string, name string) (stri
 			str := func(f string) string { v, _ := h.Fields[f].(string); return v }
 			if strings.HasPrefix(h.ID, "f") {
 				batch.Index(h.ID, FileDoc{FText: str("ftext"), FPath: str("fpath")})
+				files++
 			} else {
 				batch.Index(h.ID, Doc{Name: str("name"), Path: str("path"), Sig: str("sig"), Doc: str("doc"), Body: str("body")})
 			}
@@ -395,6 +402,7 @@ func (b *Builder) merge(ctx context.Context, deltas []string, name string) (stri
 		}
 		idx.Close()
 	}
+	batch.SetInternal([]byte(filesKey), strconv.AppendInt(nil, int64(files), 10))
 	if err := out.Batch(batch); err != nil {
 		return "", err
 	}
@@ -418,7 +426,34 @@ type Index struct {
 	alias bleve.IndexAlias
 	idxs  []bleve.Index
 	once  sync.Once
+
+	// statistics of the immutable segments, read once
+	statMu        sync.Mutex
+	chunks, files uint64 // documents of each kind, dead ones included
+	dfs           map[fieldTerm]uint64
 }
+
+type fieldTerm struct{ field, term string }
+
+// A query term found in more than this share of the documents it is
+// looked for in (the, for, return, string) is common: documents are
+// selected by the query's other terms alone, and scored by them. That is
+// the idea of MaxScore (Turtle and Flood, 1995) taken one step further: a
+// term this frequent weighs so little in BM25 that documents matching
+// only such terms do not reach the top, and walking its postings was most
+// of a query's work (bench/retrieval/RESULTS.md measures both the time
+// and the ranking).
+var (
+	chunkCommon = 0.2  // of chunk documents, by the term's frequency in bodies
+	fileCommon  = 0.25 // of file documents
+	// minCommon: fewer documents than this are cheap to walk whatever
+	// the share (a small repository's index is searched in full).
+	minCommon uint64 = 500
+)
+
+// filesKey is a segment's internal key holding its number of file
+// documents (the rest are chunks).
+const filesKey = "cairn.files"
 
 // ErrNoSegments: the generation has no text index (indexed without one).
 var ErrNoSegments = errors.New("no text index in this generation")
@@ -490,6 +525,104 @@ func disjunction(qs []query.Query, field string, ts []string, boost float64) []q
 	return qs
 }
 
+// docFreq returns the number of documents whose field holds term, summed
+// over the segments (dead documents included: an estimate is enough).
+func (x *Index) docFreq(ctx context.Context, field, term string) uint64 {
+	key := fieldTerm{field, term}
+	x.statMu.Lock()
+	defer x.statMu.Unlock()
+	if x.dfs == nil {
+		x.dfs = map[fieldTerm]uint64{}
+		x.countDocs(ctx)
+	}
+	if n, ok := x.dfs[key]; ok {
+		return n
+	}
+	var n uint64
+	for _, idx := range x.idxs {
+		ai, err := idx.Advanced()
+		if err != nil {
+			continue
+		}
+		r, err := ai.Reader()
+		if err != nil {
+			continue
+		}
+		if tfr, err := r.TermFieldReader(ctx, []byte(term), field, false, false, false); err == nil {
+			n += tfr.Count()
+			tfr.Close()
+		}
+		r.Close()
+	}
+	if len(x.dfs) > 1<<16 {
+		clear(x.dfs)
+	}
+	x.dfs[key] = n
+	return n
+}
+
+// countDocs reads the number of chunk and file documents of the
+// segments: each segment records its file documents when it is written;
+// for one written before that, they are counted by id.
+func (x *Index) countDocs(ctx context.Context) {
+	for _, idx := range x.idxs {
+		n, err := idx.DocCount()
+		if err != nil {
+			continue
+		}
+		var files uint64
+		if v, err := idx.GetInternal([]byte(filesKey)); err == nil && v != nil {
+			files, _ = strconv.ParseUint(string(v), 10, 64)
+		} else {
+			q := bleve.NewPrefixQuery("f")
+			q.SetField("_id")
+			if res, err := idx.SearchInContext(ctx, bleve.NewSearchRequestOptions(q, 0, 0, false)); err == nil {
+				files = res.Total
+			}
+		}
+		x.files += files
+		x.chunks += n - min(n, files)
+	}
+}
+
+// common says which of the terms are common in field (see chunkCommon),
+// keeping at least one term that is not; nil when none is.
+func (x *Index) common(ctx context.Context, field string, ts []string) map[string]bool {
+	share, docs := chunkCommon, &x.chunks
+	if field == "ftext" {
+		share, docs = fileCommon, &x.files
+	}
+	var out map[string]bool
+	for _, t := range ts {
+		df := x.docFreq(ctx, field, t)
+		if df > minCommon && float64(df) > share*float64(*docs) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[t] = true
+		}
+	}
+	if len(out) == len(ts) {
+		return nil // every term is common: they all select
+	}
+	return out
+}
+
+// selecting returns the terms that are not common.
+func (x *Index) selecting(ctx context.Context, field string, ts []string) []string {
+	common := x.common(ctx, field, ts)
+	if common == nil {
+		return ts
+	}
+	out := make([]string, 0, len(ts)-len(common))
+	for _, t := range ts {
+		if !common[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 func (x *Index) run(ctx context.Context, qs []query.Query, k int) ([]Hit, error) {
 	if len(qs) == 0 {
 		return nil, nil
@@ -513,8 +646,8 @@ func (x *Index) run(ctx context.Context, qs []query.Query, k int) ([]Hit, error)
 
 // Search returns up to k chunk documents for q, best first.
 func (x *Index) Search(ctx context.Context, q Query, k int) ([]Hit, error) {
-	code := terms(q.Text, tokens.Code)
-	prose := terms(q.Text, tokens.Text)
+	code := x.selecting(ctx, "body", terms(q.Text, tokens.Code))
+	prose := x.selecting(ctx, "doc", terms(q.Text, tokens.Text))
 	var qs []query.Query
 	for _, f := range fields {
 		if f == "doc" {
@@ -534,7 +667,7 @@ func (x *Index) Search(ctx context.Context, q Query, k int) ([]Hit, error) {
 // SearchFiles returns up to k whole-file documents for q, best first; the
 // hit's ChunkID is the id of the file's first chunk.
 func (x *Index) SearchFiles(ctx context.Context, q Query, k int) ([]Hit, error) {
-	code := terms(q.Text, tokens.Code)
+	code := x.selecting(ctx, "ftext", terms(q.Text, tokens.Code))
 	var qs []query.Query
 	qs = disjunction(qs, "ftext", code, fieldBoost["ftext"])
 	qs = disjunction(qs, "fpath", code, fieldBoost["fpath"])

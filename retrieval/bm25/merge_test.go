@@ -61,3 +61,77 @@ func TestMergeLeavesBigDeltas(t *testing.T) {
 		}
 	}
 }
+
+// TestCommonTermsDoNotSelect: in a large index a term most chunks hold
+// ("the") does not make a document a candidate when the query has other
+// terms; alone, it still finds documents. File counts are recorded per
+// segment, merged segments included.
+func TestCommonTermsDoNotSelect(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	allLive := func(_ context.Context, ids []int64) (map[int64]bool, error) {
+		out := map[int64]bool{}
+		for _, id := range ids {
+			out[id] = true
+		}
+		return out, nil
+	}
+	b := NewBuilder(nil, allLive)
+	if err := b.Begin(ctx, dir, true); err != nil {
+		t.Fatal(err)
+	}
+	// 1,000 files of 2 chunks: every chunk says "the"; chunk 7 also says
+	// "zebra", chunk 9 says "the" many times over
+	id := int64(1)
+	for f := 0; f < 1000; f++ {
+		texts := []string{fmt.Sprintf("func a%d() { the(x) }", f), fmt.Sprintf("func b%d() { the(y) }", f)}
+		if f == 3 {
+			texts[0] = "func zeb() { the(zebra) }"
+		}
+		if f == 4 {
+			texts[0] = "func many() { the(the, the, the, the) }"
+		}
+		b.Put(ctx, facts(fmt.Sprintf("f%d.go", f), texts...), []int64{id, id + 1})
+		id += 2
+	}
+	meta, err := b.Finish(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := Open(dir, meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	hits, err := x.Search(ctx, Query{Text: "the zebra"}, 50)
+	if err != nil || len(hits) != 1 || hits[0].ChunkID != 7 {
+		t.Errorf("the zebra: want chunk 7 alone, got %v %v", hits, err)
+	}
+	hits, err = x.Search(ctx, Query{Text: "the"}, 5)
+	if err != nil || len(hits) != 5 || hits[0].ChunkID != 9 {
+		t.Errorf("the: want 5 hits led by chunk 9, got %v %v", hits, err)
+	}
+	fh, err := x.SearchFiles(ctx, Query{Text: "the zebra"}, 50)
+	if err != nil || len(fh) != 1 || fh[0].ChunkID != 7 {
+		t.Errorf("files, the zebra: want the file of chunk 7 alone, got %v %v", fh, err)
+	}
+	if x.chunks != 2000 || x.files != 1000 {
+		t.Errorf("counted %d chunks, %d files; want 2000, 1000", x.chunks, x.files)
+	}
+
+	// a merged segment records its file documents too
+	m, err := b.merge(ctx, Segments(meta), "bm25-000009")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = m
+	y, err := Open(dir, map[string]string{MetaKey: "bm25-000009"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer y.Close()
+	y.countDocs(ctx)
+	if y.files != 1000 {
+		t.Errorf("merged segment: %d files, want 1000", y.files)
+	}
+}
