@@ -163,7 +163,10 @@ type search struct {
 	fileWhy  map[string]map[string]string
 	files    []graph.File
 	chunksOf map[string][]graph.ChunkRef
-	on       map[string]bool
+	// firstOf: a file's first chunk, known from its whole-file document
+	// (which is filed under that chunk's id)
+	firstOf map[string]graph.ChunkRef
+	on      map[string]bool
 }
 
 // Search runs the generators for text and fuses them.
@@ -173,7 +176,7 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 	}
 	s := &search{e: e, ctx: ctx, q: query.Parse(text), cands: map[int64]*cand{},
 		fileRank: map[string]map[string]int{}, fileWhy: map[string]map[string]string{},
-		chunksOf: map[string][]graph.ChunkRef{}, on: map[string]bool{}}
+		chunksOf: map[string][]graph.ChunkRef{}, firstOf: map[string]graph.ChunkRef{}, on: map[string]bool{}}
 	for _, g := range AllGenerators {
 		s.on[g] = len(opts.Only) == 0 || slices.Contains(opts.Only, g)
 	}
@@ -329,6 +332,7 @@ func (s *search) text() error {
 	refOf := make(map[int64]graph.ChunkRef, len(frefs))
 	for _, r := range frefs {
 		refOf[r.ID] = r
+		s.firstOf[r.Path] = r
 	}
 	var flive []scoredRef
 	for _, h := range fhits {
@@ -667,11 +671,18 @@ func (s *search) result(limit, fileLimit int) Result {
 		has[c.ref.Path] = true
 	}
 	for p := range fileScore {
-		if !has[p] {
-			if cs := s.fileChunks(p); len(cs) > 0 {
-				s.cands[cs[0].ID] = &cand{ref: cs[0], ranks: map[string]int{}, evidence: map[string]string{}}
-			}
+		if has[p] {
+			continue
 		}
+		first, ok := s.firstOf[p]
+		if !ok {
+			cs := s.fileChunks(p)
+			if len(cs) == 0 {
+				continue
+			}
+			first = cs[0]
+		}
+		s.cands[first.ID] = &cand{ref: first, ranks: map[string]int{}, evidence: map[string]string{}}
 	}
 	hits := make([]Hit, 0, len(s.cands))
 	for _, c := range s.cands {
