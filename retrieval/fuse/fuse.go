@@ -79,8 +79,9 @@ func isTestPath(p string) bool {
 		strings.HasSuffix(b, "Test.java"), strings.HasSuffix(b, "Tests.java"):
 		return true
 	}
+	sp := "/" + p
 	for _, dir := range []string{"/test/", "/tests/", "/testing/", "/__tests__/", "/testdata/"} {
-		if strings.Contains("/"+p, dir) {
+		if strings.Contains(sp, dir) {
 			return true
 		}
 	}
@@ -167,6 +168,12 @@ type search struct {
 	// (which is filed under that chunk's id)
 	firstOf map[string]graph.ChunkRef
 	on      map[string]bool
+	vec     chan vectorHits // the embedding scan started with the search
+}
+
+type vectorHits struct {
+	hits []vector.Scored
+	err  error
 }
 
 // Search runs the generators for text and fuses them.
@@ -183,6 +190,15 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 	var err error
 	if s.files, err = e.Files(ctx); err != nil {
 		return Result{}, err
+	}
+	if s.e.Vectors != nil && s.on[GenVector] {
+		// the embedding scan needs nothing of the other generators: it
+		// runs beside them, on the other core
+		s.vec = make(chan vectorHits, 1)
+		go func() {
+			hits, err := s.e.Vectors.SearchText(ctx, s.q.Text, 200)
+			s.vec <- vectorHits{hits, err}
+		}()
 	}
 	steps := []func() error{s.text, s.vector, s.symbols, s.paths}
 	for _, step := range steps {
@@ -286,6 +302,17 @@ func (s *search) text() error {
 	if len(text) > 6000 {
 		text = text[:6000]
 	}
+	type fileHits struct {
+		hits []bm25.Hit
+		err  error
+	}
+	files := make(chan fileHits, 1)
+	if s.on[GenFile] {
+		go func() {
+			h, err := s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: text}, 100)
+			files <- fileHits{h, err}
+		}()
+	}
 	hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: text, Boosted: boosted}, 300)
 	if err != nil {
 		return err
@@ -317,7 +344,8 @@ func (s *search) text() error {
 		return nil
 	}
 	// Whole-file BM25.
-	fhits, err := s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: text}, 100)
+	fh := <-files
+	fhits, err := fh.hits, fh.err
 	if err != nil {
 		return err
 	}
@@ -363,19 +391,25 @@ func byScoreThenPlace(hs []scoredRef) []scoredRef {
 	return hs
 }
 
-// compareScore compares scores to 12 significant digits: scores that are
-// equal in exact arithmetic come out of floating-point sums (over maps, over
-// index segments) with different last bits, and must tie all the same.
+// compareScore compares scores to 36 significant bits (about 11 decimal
+// digits): scores that are equal in exact arithmetic come out of
+// floating-point sums (over maps, over index segments) with different last
+// bits, and must tie all the same.
 func compareScore(a, b float64) int {
 	return cmp.Compare(roundScore(a), roundScore(b))
 }
 
+// roundScore rounds v's mantissa to 36 bits, half up; it runs in every
+// comparison of a sort, so it works on the bits rather than in decimal.
 func roundScore(v float64) float64 {
 	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
 		return v
 	}
-	e := math.Pow(10, 11-math.Floor(math.Log10(math.Abs(v))))
-	return math.Round(v*e) / e
+	const drop = 52 - 36
+	b := math.Float64bits(v)
+	b += 1 << (drop - 1)
+	b &^= 1<<drop - 1
+	return math.Float64frombits(b)
 }
 
 func comparePlace(a, b graph.ChunkRef) int {
@@ -387,7 +421,8 @@ func (s *search) vector() error {
 	if s.e.Vectors == nil || !s.on[GenVector] {
 		return nil
 	}
-	hits, err := s.e.Vectors.SearchText(s.ctx, s.q.Text, 200)
+	v := <-s.vec
+	hits, err := v.hits, v.err
 	if err != nil {
 		return err
 	}
@@ -531,6 +566,10 @@ func (s *search) graphAndRank() error {
 			if err != nil {
 				return err
 			}
+			defsOf, err := s.definitions(edges, dir, seen)
+			if err != nil {
+				return err
+			}
 			for _, e := range edges {
 				other, via := e.From, e.To
 				if dir == graph.Out {
@@ -540,8 +579,13 @@ func (s *search) graphAndRank() error {
 					continue
 				}
 				seen[other] = true
-				defs, err := s.e.R.SymbolsByID(s.ctx, other)
-				if err != nil || len(defs) == 0 {
+				defs, ok := defsOf[other]
+				if !ok { // beyond the batch
+					if defs, err = s.e.R.SymbolsByID(s.ctx, other); err != nil {
+						return err
+					}
+				}
+				if len(defs) == 0 {
 					continue
 				}
 				if ref, ok := s.chunkOf(&defs[0]); ok {
@@ -552,7 +596,7 @@ func (s *search) graphAndRank() error {
 					}
 					s.add(GenGraph, ref, rank, rel+" "+via.Display())
 				}
-				if rank >= 40 {
+				if rank >= maxGraphHits {
 					break
 				}
 			}
@@ -585,6 +629,42 @@ func (s *search) graphAndRank() error {
 		}
 	}
 	return nil
+}
+
+// maxGraphHits bounds the graph generator's hits per direction.
+const maxGraphHits = 40
+
+// definitions looks up, at once where the store can, the definitions of
+// the symbols at the other end of the first edges, as many as
+// graphAndRank is likely to admit (it looks up the rest one by one).
+func (s *search) definitions(edges []graph.Edge, dir graph.Direction, seen map[graph.SymbolID]bool) (map[graph.SymbolID][]graph.Symbol, error) {
+	var want []graph.SymbolID
+	in := map[graph.SymbolID]bool{}
+	for _, e := range edges {
+		other := e.From
+		if dir == graph.Out {
+			other = e.To
+		}
+		if !seen[other] && !e.Ambiguous && !in[other] {
+			in[other] = true
+			want = append(want, other)
+			if len(want) == 2*maxGraphHits {
+				break
+			}
+		}
+	}
+	if br, ok := s.e.R.(graph.BatchReader); ok {
+		return br.SymbolsByIDs(s.ctx, want)
+	}
+	out := make(map[graph.SymbolID][]graph.Symbol, len(want))
+	for _, id := range want {
+		defs, err := s.e.R.SymbolsByID(s.ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out[id] = defs
+	}
+	return out, nil
 }
 
 // FileHit is a file in the fused file ranking.
