@@ -17,7 +17,9 @@
 // counted with a real BPE tokenizer (cl100k, offline) on the rendered
 // output — the JSON or Markdown actually returned — and used_tokens is
 // settled to a fixed point, so it never exceeds the budget; when not even
-// the frame of an empty pack fits, ErrBudgetTooSmall says so.
+// the frame of an empty pack fits, ErrBudgetTooSmall says so. The task is
+// echoed (untrusted) so a reader can tell what the pack answers, in at most
+// a 32nd of the budget: the reader has the task, the budget is for code.
 //
 // Content is read from the worktree: a file whose content no longer
 // matches its indexed hash is marked stale. Text that is not code

@@ -181,7 +181,10 @@ func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 	}
 	// The pack's frame (the task echoed, headers) must fit before any item:
 	// a long task is shortened in the echo, a budget too small for even an
-	// empty pack is an error.
+	// empty pack is an error. The echo says which task the pack answers;
+	// the reader has the task already, so it takes at most a 32nd of the
+	// budget and the code the rest.
+	p.Task = capTask(p.Task, max(p.Budget/taskShare, 32), tok)
 	if err := b.fitFrame(p, tok); err != nil {
 		return nil, err
 	}
@@ -198,6 +201,31 @@ func maxOmittedListed(budget int) int { return min(max(budget/2000, 3), 10) }
 // ErrBudgetTooSmall is returned when not even an empty pack fits.
 var ErrBudgetTooSmall = errors.New("budget too small for a pack")
 
+// taskShare: the task echo takes at most 1/taskShare of the budget.
+const taskShare = 32
+
+// taskTruncated ends a shortened task echo.
+const taskTruncated = "…[task truncated]"
+
+// capTask shortens task to its longest prefix (whole runes) that, with the
+// truncation mark, counts at most limit tokens.
+func capTask(task string, limit int, tok Tokenizer) string {
+	if tok.Count(task) <= limit {
+		return task
+	}
+	runes := []rune(task)
+	lo, hi := 0, len(runes)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if tok.Count(string(runes[:mid])+taskTruncated) <= limit {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return string(runes[:lo]) + taskTruncated
+}
+
 func (b *Builder) fitFrame(p *Pack, tok Tokenizer) error {
 	full := p.Task
 	if b.settle(p, tok) <= p.Budget {
@@ -207,14 +235,14 @@ func (b *Builder) fitFrame(p *Pack, tok Tokenizer) error {
 	lo, hi := 0, len(runes)
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		p.Task = string(runes[:mid]) + "…[task truncated]"
+		p.Task = string(runes[:mid]) + taskTruncated
 		if b.settle(p, tok) <= p.Budget {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
-	p.Task = string(runes[:lo]) + "…[task truncated]"
+	p.Task = string(runes[:lo]) + taskTruncated
 	if n := b.settle(p, tok); n > p.Budget {
 		p.Task = full
 		return fmt.Errorf("%w: an empty %s pack takes %d tokens", ErrBudgetTooSmall, p.Format, n)

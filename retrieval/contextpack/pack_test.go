@@ -343,3 +343,33 @@ func TestStaleItems(t *testing.T) {
 	var j map[string]any
 	json.Unmarshal(p.JSON(), &j)
 }
+
+// TestTaskEchoCapped: a long task is echoed in at most a 32nd of the
+// budget, marked as cut, and the pack is still found from the whole task
+// (its last sentence names the symbol); a short task is echoed whole.
+func TestTaskEchoCapped(t *testing.T) {
+	root := t.TempDir()
+	writeRepo(t, root)
+	b, done := build(t, root)
+	defer done()
+	tok, _ := contextpack.NewTokenizer("")
+	long := strings.Repeat("The page shows an empty box where the download link used to be after a refresh. ", 60) + "Where is ArtifactURL written?"
+	p, err := b.Build(context.Background(), contextpack.Request{Task: long, Budget: 4000, Format: "json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := tok.Count(p.Task); n > 4000/32 || !strings.HasSuffix(p.Task, "…[task truncated]") || !strings.HasPrefix(long, strings.TrimSuffix(p.Task, "…[task truncated]")) {
+		t.Errorf("echo of a %d-token task: %d tokens: %.80q", tok.Count(long), n, p.Task)
+	}
+	found := false
+	for _, it := range p.Items {
+		found = found || strings.Contains(it.Content, "ArtifactURL")
+	}
+	if !found {
+		t.Errorf("the pack lost what only the end of the task asked for")
+	}
+	p, err = b.Build(context.Background(), contextpack.Request{Task: task, Budget: 4000, Format: "json"})
+	if err != nil || p.Task != task {
+		t.Errorf("short task echoed as %q (%v)", p.Task, err)
+	}
+}
