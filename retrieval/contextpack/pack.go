@@ -193,6 +193,11 @@ func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 	return p, nil
 }
 
+// mergeGap: a candidate at most this many lines from a picked item of
+// its file joins it (an item's citation costs about as many tokens as ten
+// lines of code).
+const mergeGap = 6
+
 // maxOmittedListed is how many omitted candidates a pack names (the rest
 // are counted): the strongest few tell a reader what to ask for next
 // without spending the budget on a list.
@@ -550,8 +555,58 @@ func (fc *fileCache) span(p string, start, end int) (string, int, int) {
 // revision is how an item cites its file (graph.CiteRevision).
 func (b *Builder) revision(f graph.File) string { return graph.CiteRevision(b.Meta, f) }
 
+// licenseEnd returns the last line of the comment block that opens file
+// p when it is a license or copyright notice (with the blank lines after
+// it), or 0. Read by a model a notice costs tokens and answers nothing.
+func (fc *fileCache) licenseEnd(p string) int {
+	return licenseEnd(fc.lines(p))
+}
+
+func licenseEnd(ls []string) int {
+	// the first comment block: a /* … */ block, or contiguous line
+	// comments, up to the first blank line
+	end, inBlock, notice := 0, false, false
+scan:
+	for i, l := range ls {
+		t := strings.TrimSpace(l)
+		if i > 60 {
+			return 0 // a leading comment this long is documentation
+		}
+		switch {
+		case inBlock:
+			inBlock = !strings.Contains(t, "*/")
+		case strings.HasPrefix(t, "/*"):
+			inBlock = !strings.Contains(t[2:], "*/")
+		case strings.HasPrefix(t, "//"), strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "#!") && !strings.HasPrefix(t, "#include"):
+		default:
+			break scan // the block ended
+		}
+		lt := strings.ToLower(t)
+		notice = notice || strings.Contains(lt, "copyright") || strings.Contains(lt, "license") || strings.Contains(lt, "spdx-")
+		end = i + 1
+		if !inBlock && !strings.HasPrefix(t, "//") && !strings.HasPrefix(t, "#") {
+			break scan // a /* … */ block closed
+		}
+	}
+	if !notice || end == 0 {
+		return 0
+	}
+	for end < len(ls) && strings.TrimSpace(ls[end]) == "" {
+		end++
+	}
+	return end
+}
+
 // pack selects and renders items within the budget.
 func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer) {
+	// A span that opens its file starts after the license notice.
+	for i := range cands {
+		if c := &cands[i]; c.start <= 1 {
+			if e := fc.licenseEnd(c.path); e > 0 && e < c.end {
+				c.start = e + 1
+			}
+		}
+	}
 	// Merge overlapping or adjacent candidates of a file.
 	slices.SortStableFunc(cands, func(a, c cand) int {
 		return cmp.Or(strings.Compare(a.path, c.path), cmp.Compare(a.start, c.start), cmp.Compare(c.end, a.end))
@@ -622,17 +677,67 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer) {
 		return it, reds
 	}
 	var allReds []Redaction
+	var pcost []int // the cost of each picked item
+	// near returns the picked whole item of c's file that c would join
+	// across a gap of at most mergeGap lines (no other item in between).
+	near := func(c cand) int {
+		best := -1
+		for j := range picked {
+			x := &picked[j]
+			if x.c.path != c.path || x.item.Kind == KindSignature {
+				continue
+			}
+			gap := max(c.start-x.item.EndLine, x.item.StartLine-c.end) - 1
+			if gap < 0 || gap > mergeGap {
+				continue
+			}
+			lo, hi := min(c.start, x.item.StartLine), max(c.end, x.item.EndLine)
+			clash := false
+			for k := range picked {
+				y := &picked[k]
+				clash = clash || (k != j && y.c.path == c.path && y.item.StartLine <= hi && lo <= y.item.EndLine)
+			}
+			if !clash {
+				best = j
+				break
+			}
+		}
+		return best
+	}
 	for i, c := range merged {
 		it, reds := makeItem(c, false)
 		if it.Content == "" {
 			continue
 		}
 		cost := itemCost(it)
+		// A span a few lines from one already picked joins it: one item's
+		// citation and reason cost more than the lines between them.
+		if j := near(c); j >= 0 {
+			x := picked[j]
+			mc := x.c
+			mc.start, mc.end = min(x.item.StartLine, c.start), max(x.item.EndLine, c.end)
+			what := c.symbol
+			if what == "" {
+				what = fmt.Sprintf("lines %d-%d", c.start, c.end)
+			}
+			ev, _, _ := strings.Cut(c.reason, "; ")
+			mc.reason += "; joins " + what + ": " + ev
+			mc.sigEnd = 0
+			mit, mreds := makeItem(mc, false)
+			mcost := itemCost(mit)
+			if delta := mcost - pcost[j]; used+delta <= p.Budget && mcost <= p.Budget/4 {
+				picked[j], pcost[j] = chosen{mit, mc, min(x.prio, i)}, mcost
+				allReds = append(allReds, mreds...)
+				used += delta
+				continue
+			}
+		}
 		// The strongest items come whole when they fit; any other item
 		// larger than a quarter of the budget is degraded to its signature
 		// and doc before it is dropped.
 		if used+cost <= p.Budget && (i < 3 || cost <= p.Budget/4) {
 			picked = append(picked, chosen{it, c, i})
+			pcost = append(pcost, cost)
 			allReds = append(allReds, reds...)
 			used += cost
 			continue
@@ -642,6 +747,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer) {
 			if scost := itemCost(sit); used+scost <= p.Budget {
 				sit.Reason = c.reason + " (signature only: the whole is " + strconv.Itoa(it.Tokens) + " tokens)"
 				picked = append(picked, chosen{sit, c, i})
+				pcost = append(pcost, scost)
 				allReds = append(allReds, sreds...)
 				used += scost
 				continue
@@ -691,7 +797,12 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer) {
 		for _, ch := range picked {
 			p.Items = append(p.Items, ch.item)
 		}
+		seenRed := map[Redaction]bool{}
 		for _, rd := range allReds {
+			if seenRed[rd] { // a merged item redacts its parts again
+				continue
+			}
+			seenRed[rd] = true
 			for _, ch := range picked {
 				if rd.Path == ch.item.Path && rd.Line >= ch.item.StartLine && rd.Line <= ch.item.EndLine {
 					p.Redactions = append(p.Redactions, rd)
