@@ -360,13 +360,25 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 		top = max(top, h.Score)
 	}
 	var seeds []graph.SymbolID
+	ids := make([]int64, len(res.Hits))
 	for i, h := range res.Hits {
-		refs, _ := r.ChunksByID(ctx, []int64{h.ChunkID})
-		if len(refs) == 0 {
+		ids[i] = h.ChunkID
+	}
+	refs, err := r.ChunksByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	refOf := make(map[int64]graph.ChunkRef, len(refs))
+	for _, ref := range refs {
+		refOf[ref.ID] = ref
+	}
+	for i, h := range res.Hits {
+		ref, ok := refOf[h.ChunkID]
+		if !ok {
 			continue
 		}
 		score := h.Score / max(top, 1e-9) // 0..1
-		chunkCand(refs[0], KindDefinition, h.Why, score)
+		chunkCand(ref, KindDefinition, h.Why, score)
 		if h.SymbolID != "" && i < 8 {
 			seeds = append(seeds, h.SymbolID)
 		}
