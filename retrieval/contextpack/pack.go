@@ -716,7 +716,15 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer) {
 		}
 		return best
 	}
+	// Once not even the smallest item fits, the rest is omitted; only the
+	// few the pack lists need their spans read and counted.
+	minCost := itemCost(Item{Path: "x", Revision: "x", Kind: KindSignature, Trust: TrustCode, Content: "x"}) - 2
+	uncounted := 0
 	for i, c := range merged {
+		if p.Budget-used < minCost && len(omitted) >= maxOmittedListed(p.Budget) {
+			uncounted++
+			continue
+		}
 		it, reds := makeItem(c, false)
 		if it.Content == "" {
 			continue
@@ -798,7 +806,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer) {
 	slices.SortStableFunc(picked, order)
 	// omitted is in priority order: list the strongest, count the rest.
 	maxListed := maxOmittedListed(p.Budget)
-	p.OmittedTotal = len(omitted)
+	p.OmittedTotal = len(omitted) + uncounted
 	p.Omitted = append([]Omitted{}, omitted[:min(len(omitted), maxListed)]...)
 	// The rendered pack must fit: count it, and drop the lowest-priority
 	// items until it does (each item's estimate can differ slightly from
