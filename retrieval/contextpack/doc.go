@@ -14,7 +14,10 @@
 // in full degrades to its signature and doc comment before it is dropped,
 // and what is dropped is listed (capped) with why. Items are then ordered
 // for reading: grouped by file, definitions before their uses. Tokens are
-// counted with a real BPE tokenizer (cl100k, offline) on the rendered
+// counted with a real BPE tokenizer (cl100k, offline: the encoding's ranks
+// from tiktoken-go's offline loader, its pre-tokenizing pattern written out
+// as code in cl100k.go, exact against tiktoken-go and several times faster
+// than its regular-expression engine; o200k through tiktoken-go) on the rendered
 // output — the JSON or Markdown actually returned — and used_tokens is
 // settled to a fixed point, so it never exceeds the budget; when not even
 // the frame of an empty pack fits, ErrBudgetTooSmall says so. The task is

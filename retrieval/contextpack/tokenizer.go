@@ -25,16 +25,29 @@ var (
 // from files embedded in the binary: no network at run time.
 type bpeTokenizer struct {
 	name  string
-	enc   *tiktoken.Tiktoken
+	enc   *tiktoken.Tiktoken // o200k_base
+	fast  *cl100k            // cl100k_base
 	mu    sync.Mutex
 	cache map[string]int
 }
+
+// cl100kRanks are the cl100k_base ranks, loaded once.
+var cl100kRanks = sync.OnceValues(func() (map[string]int, error) {
+	return tiktokenloader.NewOfflineLoader().LoadTiktokenBpe("https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken")
+})
 
 // NewTokenizer returns the named BPE encoding: cl100k_base (default) or
 // o200k_base.
 func NewTokenizer(name string) (Tokenizer, error) {
 	if name == "" {
 		name = "cl100k_base"
+	}
+	if name == "cl100k_base" {
+		ranks, err := cl100kRanks()
+		if err != nil {
+			return nil, fmt.Errorf("tokenizer %s: %w", name, err)
+		}
+		return &bpeTokenizer{name: name, fast: &cl100k{ranks: ranks}, cache: map[string]int{}}, nil
 	}
 	bpeOnce.Do(func() {
 		tiktoken.SetBpeLoader(tiktokenloader.NewOfflineLoader())
@@ -95,7 +108,12 @@ func (t *bpeTokenizer) countPiece(piece string) int {
 	if n, ok := t.cache[piece]; ok {
 		return n
 	}
-	n := len(t.enc.EncodeOrdinary(piece))
+	var n int
+	if t.fast != nil {
+		n = t.fast.count(piece)
+	} else {
+		n = len(t.enc.EncodeOrdinary(piece))
+	}
 	if len(t.cache) >= maxCachedPieces {
 		clear(t.cache)
 	}
