@@ -17,20 +17,31 @@ type Redaction struct {
 // secretPatterns are credentials recognisable by their shape alone.
 var secretPatterns = []struct {
 	kind string
-	// hint: a literal every match holds (a cheap test before the regexp)
-	hint string
-	re   *regexp.Regexp
+	// hints: literals one of which every match holds (a cheap test before
+	// the regexp, which most content never needs)
+	hints []string
+	re    *regexp.Regexp
 }{
-	{"private-key", "PRIVATE KEY", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`)},
-	{"aws-access-key", "", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-	{"github-token", "_", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`)},
-	{"gitlab-token", "glpat-", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}\b`)},
-	{"slack-token", "xox", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`)},
-	{"openai-key", "sk-", regexp.MustCompile(`\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}\b`)},
-	{"stripe-key", "_", regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b`)},
-	{"google-api-key", "AIza", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
-	{"jwt", "eyJ", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b`)},
-	{"url-credentials", "@", regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[^\s:/@"']+:([^\s@/"']{3,})@`)},
+	{"private-key", []string{"PRIVATE KEY"}, regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`)},
+	{"aws-access-key", []string{"AKIA", "ASIA"}, regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+	{"github-token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`)},
+	{"gitlab-token", []string{"glpat-"}, regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}\b`)},
+	{"slack-token", []string{"xox"}, regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`)},
+	{"openai-key", []string{"sk-"}, regexp.MustCompile(`\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}\b`)},
+	{"stripe-key", []string{"_live_", "_test_"}, regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b`)},
+	{"google-api-key", []string{"AIza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
+	{"jwt", []string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b`)},
+	{"url-credentials", []string{"://"}, regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[^\s:/@"']+:([^\s@/"']{3,})@`)},
+}
+
+// hinted reports whether content holds one of the hints.
+func hinted(content string, hints []string) bool {
+	for _, h := range hints {
+		if strings.Contains(content, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // assignRE finds values assigned to credential-like names:
@@ -96,7 +107,7 @@ func redact(p string, firstLine int, content string, code bool) (string, []Redac
 	}
 	var spans []span
 	for _, sp := range secretPatterns {
-		if sp.hint != "" && !strings.Contains(content, sp.hint) {
+		if !hinted(content, sp.hints) {
 			continue
 		}
 		for _, m := range sp.re.FindAllStringSubmatchIndex(content, -1) {
@@ -107,9 +118,23 @@ func redact(p string, firstLine int, content string, code bool) (string, []Redac
 			spans = append(spans, span{s, e, sp.kind})
 		}
 	}
+	// assignments: the regexp runs on the lines that name a credential
 	var assigns [][]int
 	if assignHint(content) {
-		assigns = assignRE.FindAllStringSubmatchIndex(content, -1)
+		off := 0
+		for _, line := range strings.SplitAfter(content, "\n") {
+			if assignHint(line) {
+				for _, m := range assignRE.FindAllStringSubmatchIndex(line, -1) {
+					for i := range m {
+						if m[i] >= 0 {
+							m[i] += off
+						}
+					}
+					assigns = append(assigns, m)
+				}
+			}
+			off += len(line)
+		}
 	}
 	for _, m := range assigns {
 		last := 4
