@@ -258,6 +258,7 @@ func (b *Builder) fitFrame(p *Pack, tok Tokenizer) error {
 // candidates gathers spans from search and graph expansion.
 func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[string]graph.File) ([]cand, error) {
 	r := b.Engine.R
+	cc := &chunkCache{r: r, m: map[string][]graph.ChunkRef{}}
 	var out []cand
 	seen := map[string]bool{}
 	add := func(c cand) {
@@ -289,7 +290,7 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 			if d.Kind.IsType() {
 				// a type's chunk spans its methods, which are chunks of
 				// their own: its own text is the head, up to the first one
-				if first := firstNestedLine(ctx, r, ref); first > c.start {
+				if first := cc.firstNestedLine(ctx, ref); first > c.start {
 					c.end = first - 1
 				}
 			}
@@ -297,7 +298,7 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 		if ref.Kind == graph.ChunkFile && f.Lang.HasParser() {
 			// the rest of a source file: its head (package, imports,
 			// module docstring), up to the first definition
-			if first := firstNestedLine(ctx, r, ref); first > c.start {
+			if first := cc.firstNestedLine(ctx, ref); first > c.start {
 				c.end = first - 1
 			} else if first > 0 {
 				return
@@ -343,7 +344,7 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 			defs, _ = graph.FindDefinitions(ctx, r, f)
 		}
 		for _, d := range defs {
-			if ref, ok := chunkOfSymbol(ctx, r, &d); ok {
+			if ref, ok := cc.chunkOfSymbol(ctx, &d); ok {
 				chunkCand(ref, KindDefinition, "focus symbol "+f, 9)
 				focusIDs = append(focusIDs, d.ID)
 			}
@@ -400,16 +401,36 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 		if err != nil {
 			return
 		}
+		// the definitions at the other ends, at once where the store can
+		var defsOf map[graph.SymbolID][]graph.Symbol
+		if br, ok := r.(graph.BatchReader); ok {
+			var want []graph.SymbolID
+			in := map[graph.SymbolID]bool{}
+			for _, e := range edges {
+				other := e.From
+				if dir == graph.Out {
+					other = e.To
+				}
+				if !e.Ambiguous && !in[other] && len(want) < 2*maxExpanded {
+					in[other] = true
+					want = append(want, other)
+				}
+			}
+			defsOf, _ = br.SymbolsByIDs(ctx, want)
+		}
 		n := 0
 		for _, e := range edges {
 			other, via := e.From, e.To
 			if dir == graph.Out {
 				other, via = e.To, e.From
 			}
-			if e.Ambiguous || other == via || n >= 24 {
+			if e.Ambiguous || other == via || n >= maxExpanded {
 				continue
 			}
-			defs, _ := r.SymbolsByID(ctx, other)
+			defs, ok := defsOf[other]
+			if !ok {
+				defs, _ = r.SymbolsByID(ctx, other)
+			}
 			if len(defs) == 0 {
 				continue
 			}
@@ -418,7 +439,7 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 			if kind == KindCaller && d.IsTest {
 				k = KindTest
 			}
-			if ref, ok := chunkOfSymbol(ctx, r, &d); ok {
+			if ref, ok := cc.chunkOfSymbol(ctx, &d); ok {
 				chunkCand(ref, k, fmt.Sprintf("%s %s (%s)", rel, via.Display(), e.Confidence), seedScore[via]*factor)
 				n++
 			}
@@ -432,9 +453,30 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 	return out, nil
 }
 
+// maxExpanded bounds the candidates one expansion step adds.
+const maxExpanded = 24
+
+// chunkCache holds the chunks of the files a build looked at.
+type chunkCache struct {
+	r graph.Reader
+	m map[string][]graph.ChunkRef
+}
+
+func (cc *chunkCache) inFile(ctx context.Context, p string) ([]graph.ChunkRef, error) {
+	if refs, ok := cc.m[p]; ok {
+		return refs, nil
+	}
+	refs, err := cc.r.ChunksInFile(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	cc.m[p] = refs
+	return refs, nil
+}
+
 // firstNestedLine is the first line of a chunk nested in ref, or 0.
-func firstNestedLine(ctx context.Context, r graph.Reader, ref graph.ChunkRef) int {
-	refs, _ := r.ChunksInFile(ctx, ref.Path)
+func (cc *chunkCache) firstNestedLine(ctx context.Context, ref graph.ChunkRef) int {
+	refs, _ := cc.inFile(ctx, ref.Path)
 	first := 0
 	for _, o := range refs {
 		if o.ID != ref.ID && o.Range.StartLine > ref.Range.StartLine && o.Range.EndLine <= ref.Range.EndLine {
@@ -448,8 +490,8 @@ func firstNestedLine(ctx context.Context, r graph.Reader, ref graph.ChunkRef) in
 
 // chunkOfSymbol returns the chunk of a definition (the chunk named by it,
 // else the innermost chunk around it).
-func chunkOfSymbol(ctx context.Context, r graph.Reader, d *graph.Symbol) (graph.ChunkRef, bool) {
-	refs, err := r.ChunksInFile(ctx, d.Path)
+func (cc *chunkCache) chunkOfSymbol(ctx context.Context, d *graph.Symbol) (graph.ChunkRef, bool) {
+	refs, err := cc.inFile(ctx, d.Path)
 	if err != nil {
 		return graph.ChunkRef{}, false
 	}
