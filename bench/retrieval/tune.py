@@ -4,6 +4,8 @@
   tune.py dump   TREES DUMPDIR        run `cairn search --dump-generators` once per task
   tune.py eval   DUMPDIR [k=v ...]    fuse the dumped rankings with given settings, score them
   tune.py ablate DUMPDIR              each generator alone, and fused without each one
+  tune.py cv     DUMPDIR              two-fold cross-validation of a grid over the graph,
+                                      vector and symbol weights and the RRF k (5 splits)
 
 The fusion here mirrors retrieval/fuse (reciprocal-rank fusion with per-
 generator weights, file scores from file-level generators plus each chunk
@@ -12,15 +14,15 @@ chunk scores); scoring uses the benchmark's own score.py. Settings found
 here are global (one per generator), never per repository or task; the
 defaults in fuse.go are what `eval` prints with no arguments.
 """
-import json, os, subprocess, sys, tempfile
+import hashlib, itertools, json, os, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LOC = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench", "localization"))
 sys.path.insert(0, LOC)
 import score  # noqa: E402  (the benchmark's scorer)
 
-DEFAULTS = {"text": 0.5, "file": 0.5, "vector": 0.7, "symbol": 0.3, "path": 0.6, "graph": 0.4, "rank": 0.4,
-            "k": 20.0, "share": 0.5, "test": 0.4, "doc": 0.3}
+DEFAULTS = {"text": 0.5, "file": 0.5, "vector": 0.6, "symbol": 0.4, "path": 0.6, "graph": 0.5, "rank": 0.4,
+            "k": 30.0, "share": 0.5, "test": 0.4, "doc": 0.3}
 
 # the extensions of the languages cairn parses (fuse.go codeExts)
 CODE = (".go", ".py", ".pyi", ".pyx", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".java", ".rs",
@@ -145,10 +147,40 @@ def evaluate(dumpdir, cfg, only=None, drop=None, verbose=True):
     return summ
 
 
+def cv(dumpdir, splits=5):
+    """Choose grid settings on one half of the tasks, score them on the
+    other: does what tuning finds carry to tasks it did not see?"""
+    ts = [t for t in tasks() if os.path.exists(os.path.join(dumpdir, t["id"] + ".json"))]
+    gens = {t["id"]: json.load(open(os.path.join(dumpdir, t["id"] + ".json"))).get("generators") or [] for t in ts}
+
+    def acc5(cfg, ids):
+        rs = [score.score_task(t, fuse(gens[t["id"]], cfg))["acc@5"] for t in ts if t["id"] in ids]
+        return sum(rs) / len(rs)
+
+    grid = [dict(graph=g, vector=v, symbol=s, k=k) for g, v, s, k in
+            itertools.product([0.3, 0.4, 0.5, 0.6], [0.5, 0.6, 0.7, 0.8], [0.2, 0.3, 0.4, 0.5], [20.0, 30.0])]
+    gains = []
+    for seed in range(splits):
+        half = {t["id"]: hashlib.md5((t["id"] + str(seed)).encode()).digest()[0] % 2 for t in ts}
+        for f in (0, 1):
+            train = {i for i, h in half.items() if h == f}
+            test = {i for i, h in half.items() if h != f}
+            # ties go to the settings nearest the defaults
+            best = max(grid, key=lambda g: (acc5({**DEFAULTS, **g}, train),
+                                            -sum(abs(g[k] - DEFAULTS[k]) for k in g)))
+            tuned, default = acc5({**DEFAULTS, **best}, test), acc5(DEFAULTS, test)
+            gains.append(tuned - default)
+            print(f"split {seed} half {f}: chose {best}; held-out acc@5 {tuned:.3f} (defaults {default:.3f})")
+    print(f"mean held-out gain of tuning: {sum(gains) / len(gains):+.3f} acc@5")
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "dump":
         dump(sys.argv[2], sys.argv[3])
+        return
+    if cmd == "cv":
+        cv(sys.argv[2])
         return
     dumpdir = sys.argv[2]
     cfg = dict(DEFAULTS)
