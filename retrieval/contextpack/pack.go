@@ -379,7 +379,7 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 			continue
 		}
 		score := h.Score / max(top, 1e-9) // 0..1
-		chunkCand(ref, KindDefinition, h.Why, score)
+		chunkCand(ref, KindDefinition, packWhy(h.Why), score)
 		if h.SymbolID != "" && i < 8 {
 			seeds = append(seeds, h.SymbolID)
 		}
@@ -451,6 +451,18 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 	expand(seeds, graph.In, []graph.EdgeKind{graph.EdgeImplements, graph.EdgeOverrides, graph.EdgeExtends}, KindImplementation, 0.5, "implements")
 	expand(seeds, graph.In, []graph.EdgeKind{graph.EdgeTests}, KindTest, 0.35, "tests")
 	return out, nil
+}
+
+// packWhy is a search hit's why as an item's reason: the hit's own
+// evidence, and its file's only when it has none (the file's evidence is
+// the same for every item of the file, and each repetition costs tokens).
+func packWhy(why string) string {
+	own, _, ok := strings.Cut(why, "file: ")
+	own = strings.TrimSuffix(strings.TrimSpace(own), ";")
+	if !ok || own == "" {
+		return why
+	}
+	return own
 }
 
 // maxExpanded bounds the candidates one expansion step adds.
