@@ -10,9 +10,13 @@
 // docs are admitted as such.
 //
 // Packing merges overlapping and adjacent candidates of a file, ranks them
-// by score, and fills the budget in that order; an item that does not fit
-// in full degrades to its signature and doc comment before it is dropped,
-// and what is dropped is listed (capped) with why. Items are then ordered
+// by score, and fills the budget in that order; a candidate a few lines from
+// an item already picked joins it (in JSON an item's citation and reason
+// cost about as many tokens as ten lines of code); a span that opens its
+// file starts after the license notice; an item that does not fit in full
+// degrades to its signature and doc comment before it is dropped, and what
+// is dropped is listed (capped) with why. Ordering by score per token was
+// measured and covers less of what an issue changes (bench/context). Items are then ordered
 // for reading: grouped by file, definitions before their uses. Tokens are
 // counted with a real BPE tokenizer (cl100k, offline: the encoding's ranks
 // from tiktoken-go's offline loader, its pre-tokenizing pattern written out
