@@ -17,6 +17,18 @@
 // prose is additionally stemmed with Porter's algorithm and stripped of stop
 // words. Scoring is bleve's BM25 model.
 //
+// # Common terms
+//
+// In a large index a query term that more than a fifth of the chunk
+// documents hold (a quarter of the file documents, and at least 500) does
+// not select candidates: documents are found and scored by the query's
+// other terms. It is MaxScore's observation (Turtle and Flood, 1995) — such a
+// term weighs too little to lift a document into the top on its own — used
+// to skip its postings, which were most of an issue-sized query's work.
+// Each segment records its number of file documents (an internal key), so
+// that a term's share is of the right kind of document; small indexes are
+// searched with every term.
+//
 // # Segments
 //
 // A generation's text index is a list of bleve indexes (segments) in the

@@ -6,8 +6,7 @@
 //
 //   - text: BM25 over chunks (package bm25) with the whole query, the
 //     identifiers query understanding found boosted;
-//   - file: the same BM25 hits summed per file, which ranks files the way a
-//     whole-file index would without a second index;
+//   - file: BM25 over whole-file documents of the same text index;
 //   - vector: cosine similarity of chunk embeddings to the query's;
 //   - symbol: definitions named by identifiers in the query (exact, then
 //     qualified), weighted by how the query mentions them;
@@ -19,10 +18,18 @@
 // # Fusion
 //
 // Reciprocal-rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009): a
-// chunk's score is the sum over generators g of w_g / (k + rank_g), k = 60.
-// Weights are fixed per generator, tuned once on a development set and not
-// per repository. Each hit keeps its rank in every generator that found it
+// chunk's score is the sum over generators g of w_g / (k + rank_g), k = 30.
+// Weights are fixed per generator, tuned on a development set and checked
+// by cross-validation (bench/retrieval/tune.py), never per repository. Each hit keeps its rank in every generator that found it
 // and a one-line "why" naming the strongest evidence. The final order sorts
 // chunks by fused score plus a share of their file's fused score, so that a
 // file many generators agree on leads, with its best chunks first.
+//
+// # Cost
+//
+// The embedding scan and the whole-file BM25 run in goroutines beside the
+// chunk BM25 (a search uses both cores); the graph generator reads its
+// neighbours' definitions in one batch; everything else reads the store a
+// query at a time. Scores compare rounded to 36 significant bits, so sums
+// equal in exact arithmetic tie whatever order they were added in.
 package fuse
