@@ -13,6 +13,7 @@ import (
 func contextCmd(g *globals) *cobra.Command {
 	var queryFile, format, diff, tokenizer string
 	var budget int
+	var fullShare float64
 	var focus []string
 	c := &cobra.Command{
 		Use:   "context (TASK | --query-file F) --budget TOKENS",
@@ -38,6 +39,9 @@ func contextCmd(g *globals) *cobra.Command {
 			}
 			if budget <= 0 {
 				return usageError("--budget must be a positive number of tokens")
+			}
+			if fullShare <= 0 || fullShare > 1 {
+				return usageError("--full-share must be in (0, 1]")
 			}
 			if g.json {
 				format = "json"
@@ -76,7 +80,7 @@ func contextCmd(g *globals) *cobra.Command {
 					b.Head = wt.Head
 				}
 			}
-			pack, err := b.Build(ctx, contextpack.Request{Task: task, Budget: budget, Focus: focus, Diff: diff, Format: format})
+			pack, err := b.Build(ctx, contextpack.Request{Task: task, Budget: budget, Focus: focus, Diff: diff, Format: format, FullShare: fullShare})
 			if err != nil {
 				return err
 			}
@@ -95,5 +99,6 @@ func contextCmd(g *globals) *cobra.Command {
 	f.StringVar(&diff, "diff", "", "make the lines changed since this git revision the focus")
 	f.StringVar(&format, "format", "markdown", "json or markdown (--json implies json)")
 	f.StringVar(&tokenizer, "tokenizer", "cl100k_base", "token counting: cl100k_base or o200k_base")
+	f.Float64Var(&fullShare, "full-share", contextpack.DefaultFullShare, "share of the budget whole items may fill; past it, candidates come as signature and doc (1: whole while they fit)")
 	return c
 }

@@ -393,6 +393,7 @@ type ContextIn struct {
 	Focus     []string `json:"focus,omitempty" jsonschema:"symbols or repository-relative files the pack must start from"`
 	Format    string   `json:"format,omitempty" jsonschema:"text rendering: markdown (default) or json"`
 	Tokenizer string   `json:"tokenizer,omitempty" jsonschema:"token counting: cl100k_base (default) or o200k_base"`
+	FullShare float64  `json:"full_share,omitempty" jsonschema:"share of the budget whole items may fill, past which candidates come as signature and doc (default 0.5; 1: whole while they fit)"`
 }
 
 func (s *Server) buildContext(ctx context.Context, snap *engine.Snapshot, in ContextIn) (*contextpack.Pack, string, error) {
@@ -402,6 +403,9 @@ func (s *Server) buildContext(ctx context.Context, snap *engine.Snapshot, in Con
 	budget, err := inRange("budget", in.Budget, 8000, 500, 20000)
 	if err != nil {
 		return nil, "", err
+	}
+	if in.FullShare < 0 || in.FullShare > 1 {
+		return nil, "", engine.Errorf(engine.InvalidArgument, "full_share must be in (0, 1]")
 	}
 	format := in.Format
 	if format == "" {
@@ -421,7 +425,7 @@ func (s *Server) buildContext(ctx context.Context, snap *engine.Snapshot, in Con
 	if err != nil {
 		return nil, "", err
 	}
-	pack, err := b.Build(ctx, contextpack.Request{Task: in.Task, Budget: budget, Focus: in.Focus, Format: format})
+	pack, err := b.Build(ctx, contextpack.Request{Task: in.Task, Budget: budget, Focus: in.Focus, Format: format, FullShare: in.FullShare})
 	if err != nil {
 		if strings.Contains(err.Error(), "budget") {
 			return nil, "", engine.Errorf(engine.InvalidArgument, "%v", err)

@@ -15,7 +15,10 @@
 // cost about as many tokens as ten lines of code); a span that opens its
 // file starts after the license notice; an item that does not fit in full
 // degrades to its signature and doc comment before it is dropped, and what
-// is dropped is listed (capped) with why. Ordering by score per token was
+// is dropped is listed (capped) with why. Whole items fill at most a share of
+// the budget (Request.FullShare, half by default; the three strongest come
+// whole when they fit); past it, candidates with a signature come as that,
+// so the pack reaches further down the ranking. Ordering by score per token was
 // measured and covers less of what an issue changes (bench/context). Items are then ordered
 // for reading: grouped by file, definitions before their uses. Tokens are
 // counted with a real BPE tokenizer (cl100k, offline: the encoding's ranks

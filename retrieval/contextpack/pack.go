@@ -49,7 +49,19 @@ type Request struct {
 	// worktree) become focus.
 	Diff   string
 	Format string // "json" (default) or "markdown"
+	// FullShare is the share of the budget whole items may fill (after the
+	// three strongest, which come whole when they fit): past it, a
+	// candidate with a signature comes as its signature and doc comment,
+	// so that the pack reaches further down the ranking. 0 means
+	// DefaultFullShare; 1 keeps items whole while they fit.
+	FullShare float64
 }
+
+// DefaultFullShare: half the budget for whole items, the rest for the
+// signatures of the candidates after them. Measured on the localization
+// dev set (bench/context/RESULTS.md): the lower the share, the more of the
+// code an issue changes the pack locates, and the less of it in full.
+const DefaultFullShare = 0.5
 
 // Item is one span of the pack.
 type Item struct {
@@ -189,7 +201,11 @@ func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 		return nil, err
 	}
 	fc := &fileCache{root: b.Root, files: fileInfo, content: map[string][]string{}}
-	b.pack(p, cands, fc, tok)
+	fullShare := req.FullShare
+	if fullShare <= 0 {
+		fullShare = DefaultFullShare
+	}
+	b.pack(p, cands, fc, tok, min(fullShare, 1))
 	return p, nil
 }
 
@@ -664,7 +680,7 @@ scan:
 }
 
 // pack selects and renders items within the budget.
-func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer) {
+func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, fullShare float64) {
 	// A span that opens its file starts after the license notice.
 	for i := range cands {
 		if c := &cands[i]; c.start <= 1 {
@@ -809,7 +825,9 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer) {
 		// The strongest items come whole when they fit; any other item
 		// larger than a quarter of the budget is degraded to its signature
 		// and doc before it is dropped.
-		if used+cost <= p.Budget && (i < 3 || cost <= p.Budget/4) {
+		// Past the full share, a candidate with a signature comes as that.
+		tail := i >= 3 && c.sigEnd > 0 && float64(used) > fullShare*float64(p.Budget)
+		if !tail && used+cost <= p.Budget && (i < 3 || cost <= p.Budget/4) {
 			picked = append(picked, chosen{it, c, i})
 			pcost = append(pcost, cost)
 			allReds = append(allReds, reds...)

@@ -373,3 +373,37 @@ func TestTaskEchoCapped(t *testing.T) {
 		t.Errorf("short task echoed as %q (%v)", p.Task, err)
 	}
 }
+
+// TestFullShare: past the full share of the budget, candidates come as
+// their signatures, so a tight pack names more definitions; with a share
+// of 1 every item that fits comes whole. Budgets hold either way.
+func TestFullShare(t *testing.T) {
+	root := t.TempDir()
+	writeRepo(t, root)
+	b, done := build(t, root)
+	defer done()
+	tok, _ := contextpack.NewTokenizer("")
+	count := func(share float64) (sigs, items int) {
+		p, err := b.Build(context.Background(), contextpack.Request{Task: task, Budget: 1500, Format: "json", FullShare: share})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := tok.Count(string(p.JSON())); n > 1500 {
+			t.Errorf("share %v: %d tokens over the budget", share, n)
+		}
+		for _, it := range p.Items {
+			if it.Kind == contextpack.KindSignature {
+				sigs++
+				if !strings.Contains(it.Reason, "signature only") {
+					t.Errorf("a signature item does not say so: %q", it.Reason)
+				}
+			}
+		}
+		return sigs, len(p.Items)
+	}
+	wholeSigs, wholeItems := count(1)
+	tailSigs, tailItems := count(0.2)
+	if tailSigs <= wholeSigs || tailItems <= wholeItems {
+		t.Errorf("full share 0.2: %d signatures in %d items; full share 1: %d in %d", tailSigs, tailItems, wholeSigs, wholeItems)
+	}
+}
