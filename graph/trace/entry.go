@@ -287,6 +287,25 @@ type upNode struct {
 // pathsTo finds call paths from entry points to a site's function,
 // shortest first, crossing from HTTP handlers to the client code that
 // requests their routes.
+// callersOf returns the call edges into id, read once per trace (the
+// sites of one function, and functions up the same paths, share them).
+func (t *tracer) callersOf(id graph.SymbolID) ([]graph.Edge, error) {
+	if es, ok := t.callersCache[id]; ok {
+		return es, nil
+	}
+	es, err := t.r.Edges(t.ctx, []graph.SymbolID{id}, graph.In, graph.EdgeCalls)
+	if err != nil {
+		return nil, err
+	}
+	from := make([]graph.SymbolID, len(es))
+	for i, ed := range es {
+		from[i] = ed.From
+	}
+	t.prefetch(from)
+	t.callersCache[id] = es
+	return es, nil
+}
+
 func (t *tracer) pathsTo(s *Site) error {
 	if s.Func == nil || s.Func.ID == "" {
 		return nil
@@ -301,15 +320,10 @@ func (t *tracer) pathsTo(s *Site) error {
 		if err != nil {
 			return err
 		}
-		ins, err := t.r.Edges(t.ctx, []graph.SymbolID{n.id}, graph.In, graph.EdgeCalls)
+		ins, err := t.callersOf(n.id)
 		if err != nil {
 			return err
 		}
-		from := make([]graph.SymbolID, len(ins))
-		for i, ed := range ins {
-			from[i] = ed.From
-		}
-		t.prefetch(from)
 		var ups []callee
 		for _, ed := range ins {
 			at := t.loc(ed.Path, ed.Range)

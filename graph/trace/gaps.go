@@ -254,7 +254,7 @@ func (t *tracer) around(id graph.SymbolID, depth int) (map[graph.SymbolID]bool, 
 	for d := 0; d < depth && len(frontier) > 0; d++ {
 		var next []graph.SymbolID
 		for _, f := range frontier {
-			es, err := t.r.Edges(t.ctx, []graph.SymbolID{f}, graph.In, graph.EdgeCalls)
+			es, err := t.callersOf(f)
 			if err != nil {
 				return nil, err
 			}

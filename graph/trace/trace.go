@@ -58,6 +58,7 @@ type tracer struct {
 	httpLoaded   bool
 	entryCache   map[graph.SymbolID]*Entry
 	calleesCache map[graph.SymbolID][]callee
+	callersCache map[graph.SymbolID][]graph.Edge
 }
 
 // Trace finds who writes and who reads the value target names, through
@@ -79,7 +80,7 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 		ctx: ctx, r: r, o: o, meta: m, root: cmp.Or(o.Root, m.Root), target: strings.TrimSpace(target),
 		facts: map[string]*graph.FileFacts{}, srcs: map[string][]byte{}, stale: map[string]bool{}, lines: map[string][]int{},
 		byID: map[graph.SymbolID]*Carrier{}, byName: map[string][]*Carrier{}, columns: map[string]*Carrier{},
-		siteAt: map[string]bool{}, syms: map[graph.SymbolID]*graph.Symbol{}, files: map[string]*graph.File{}, lows: map[string][]byte{}, entryCache: map[graph.SymbolID]*Entry{}, calleesCache: map[graph.SymbolID][]callee{},
+		siteAt: map[string]bool{}, syms: map[graph.SymbolID]*graph.Symbol{}, files: map[string]*graph.File{}, lows: map[string][]byte{}, entryCache: map[graph.SymbolID]*Entry{}, calleesCache: map[graph.SymbolID][]callee{}, callersCache: map[graph.SymbolID][]graph.Edge{},
 	}
 	res := &Result{Target: t.target, Revision: m.Revision, Dirty: m.Dirty}
 	if err := t.parseTarget(); err != nil {
@@ -596,7 +597,7 @@ func (t *tracer) textSites() error {
 		if j.src == nil {
 			return
 		}
-		j.low = bytes.ToLower(j.src)
+		j.low = lowerASCII(j.src)
 		if qualWord != nil && !bytes.Contains(j.low, qualWord) {
 			return
 		}
@@ -742,7 +743,7 @@ func (t *tracer) tableQual() string {
 }
 
 func (t *tracer) mentions(src []byte) bool {
-	low := bytes.ToLower(src) // not cached: called once per file
+	low := lowerASCII(src) // not cached: called once per file
 	for _, sp := range spellings(t.key) {
 		if bytes.Contains(low, []byte(sp)) {
 			return true
