@@ -310,6 +310,12 @@ func (t *tracer) pathsTo(s *Site) error {
 	if s.Func == nil || s.Func.ID == "" {
 		return nil
 	}
+	// the paths depend on the site's function only
+	if ps, ok := t.pathsCache[s.Func.ID]; ok {
+		s.Paths = ps
+		return nil
+	}
+	defer func() { t.pathsCache[s.Func.ID] = s.Paths }()
 	nodes := []upNode{{id: s.Func.ID, parent: -1, conf: graph.ConfPrecise}}
 	seen := map[graph.SymbolID]bool{s.Func.ID: true}
 	depth := map[int]int{0: 0}

@@ -59,6 +59,72 @@ type tracer struct {
 	entryCache   map[graph.SymbolID]*Entry
 	calleesCache map[graph.SymbolID][]callee
 	callersCache map[graph.SymbolID][]graph.Edge
+	pathsCache   map[graph.SymbolID][]CallPath
+
+	pre *textPrefetch // the key's files, read while the index is asked
+}
+
+// textPrefetch reads the files the text index says hold the key while the
+// symbol side of the trace runs: file I/O beside database reads.
+type textPrefetch struct {
+	key  string // the key it was started for (findCarriers may refine it)
+	done chan textFiles
+}
+
+type textFiles struct {
+	paths []string
+	texts map[string]readText
+	err   error
+}
+
+type readText struct{ src, low []byte }
+
+// prefetchTexts starts reading the candidate files of the key, when a text
+// index can name them. It touches no state of t but its own result.
+func (t *tracer) prefetchTexts() {
+	if t.o.Texts == nil {
+		return
+	}
+	terms := spellings(t.key)
+	if t.dotted != "" {
+		terms = append(terms, strings.ToLower(t.dotted))
+	}
+	pre := &textPrefetch{key: t.key, done: make(chan textFiles, 1)}
+	t.pre = pre
+	ctx, texts, root := t.ctx, t.o.Texts, t.root
+	go func() {
+		ps, err := texts.FilesWithTerms(ctx, terms)
+		if err != nil {
+			pre.done <- textFiles{err: err}
+			return
+		}
+		sort.Strings(ps)
+		out := make([]readText, len(ps))
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range max(1, runtime.GOMAXPROCS(0)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ps[i])))
+					if err == nil {
+						out[i] = readText{src: b, low: lowerASCII(b)}
+					}
+				}
+			}()
+		}
+		for i := range ps {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		m := make(map[string]readText, len(ps))
+		for i, p := range ps {
+			m[p] = out[i]
+		}
+		pre.done <- textFiles{paths: ps, texts: m}
+	}()
 }
 
 // Trace finds who writes and who reads the value target names, through
@@ -80,12 +146,13 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 		ctx: ctx, r: r, o: o, meta: m, root: cmp.Or(o.Root, m.Root), target: strings.TrimSpace(target),
 		facts: map[string]*graph.FileFacts{}, srcs: map[string][]byte{}, stale: map[string]bool{}, lines: map[string][]int{},
 		byID: map[graph.SymbolID]*Carrier{}, byName: map[string][]*Carrier{}, columns: map[string]*Carrier{},
-		siteAt: map[string]bool{}, syms: map[graph.SymbolID]*graph.Symbol{}, files: map[string]*graph.File{}, lows: map[string][]byte{}, entryCache: map[graph.SymbolID]*Entry{}, calleesCache: map[graph.SymbolID][]callee{}, callersCache: map[graph.SymbolID][]graph.Edge{},
+		siteAt: map[string]bool{}, syms: map[graph.SymbolID]*graph.Symbol{}, files: map[string]*graph.File{}, lows: map[string][]byte{}, entryCache: map[graph.SymbolID]*Entry{}, calleesCache: map[graph.SymbolID][]callee{}, callersCache: map[graph.SymbolID][]graph.Edge{}, pathsCache: map[graph.SymbolID][]CallPath{},
 	}
 	res := &Result{Target: t.target, Revision: m.Revision, Dirty: m.Dirty}
 	if err := t.parseTarget(); err != nil {
 		return nil, err
 	}
+	t.prefetchTexts()
 	res.Key = t.key
 	if t.dotted != "" {
 		res.Key = t.dotted
@@ -559,7 +626,17 @@ func addressPassed(src []byte, start int) (call string, ok bool) {
 // textSites scans the sources that mention the key for SQL columns, map
 // and JSON keys, ORM and builder calls and config entries.
 func (t *tracer) textSites() error {
-	paths, err := t.candidateFiles()
+	var pre map[string]readText
+	var paths []string
+	var err error
+	if t.pre != nil && t.pre.key == t.key {
+		if r := <-t.pre.done; r.err == nil {
+			paths, pre = r.paths, r.texts
+		}
+	}
+	if pre == nil { // not prefetched, or the text index failed: as it says
+		paths, err = t.candidateFiles()
+	}
 	if err != nil {
 		return err
 	}
@@ -588,7 +665,11 @@ func (t *tracer) textSites() error {
 		if err != nil {
 			return err
 		}
-		jobs = append(jobs, &job{p: p, f: f, src: t.srcs[p]})
+		j := &job{p: p, f: f, src: t.srcs[p]}
+		if r, ok := pre[p]; ok && r.src != nil {
+			j.src, j.low = r.src, r.low
+		}
+		jobs = append(jobs, j)
 	}
 	scan := func(j *job) {
 		if j.src == nil {
@@ -597,7 +678,9 @@ func (t *tracer) textSites() error {
 		if j.src == nil {
 			return
 		}
-		j.low = lowerASCII(j.src)
+		if j.low == nil {
+			j.low = lowerASCII(j.src)
+		}
 		if qualWord != nil && !bytes.Contains(j.low, qualWord) {
 			return
 		}
