@@ -795,6 +795,25 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 			uncounted++
 			continue
 		}
+		// a join may have taken in a weaker candidate's lines already;
+		// what remains of it (nothing, or a part at either end) goes on
+		inside := false
+		for _, x := range picked {
+			if x.c.path != c.path || c.end < x.item.StartLine || x.item.EndLine < c.start {
+				continue
+			}
+			switch {
+			case x.item.StartLine <= c.start && c.end <= x.item.EndLine:
+				inside = true
+			case c.start < x.item.StartLine:
+				c.end = x.item.StartLine - 1
+			default:
+				c.start = x.item.EndLine + 1
+			}
+		}
+		if inside || c.end < c.start {
+			continue
+		}
 		it, reds := makeItem(c, false)
 		if it.Content == "" {
 			continue
