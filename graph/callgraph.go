@@ -113,31 +113,71 @@ type BatchReader interface {
 	SymbolsByIDs(ctx context.Context, ids []SymbolID) (map[SymbolID][]Symbol, error)
 }
 
+// SymbolsByIDs returns the definitions of ids, in one batch where r is a
+// BatchReader and one by one otherwise; every id asked for has an entry
+// (nil when nothing defines it), so a caller can tell "asked, none" from
+// "not asked".
+func SymbolsByIDs(ctx context.Context, r Reader, ids []SymbolID) (map[SymbolID][]Symbol, error) {
+	var out map[SymbolID][]Symbol
+	if br, ok := r.(BatchReader); ok && len(ids) > 1 {
+		var err error
+		if out, err = br.SymbolsByIDs(ctx, ids); err != nil {
+			return nil, err
+		}
+	} else {
+		out = make(map[SymbolID][]Symbol, len(ids))
+		for _, id := range ids {
+			defs, err := r.SymbolsByID(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			out[id] = defs
+		}
+	}
+	for _, id := range ids {
+		if _, ok := out[id]; !ok {
+			out[id] = nil
+		}
+	}
+	return out, nil
+}
+
+// Neighbours returns the distinct symbols at the other end of edges seen
+// from dir (their From for In, their To for Out), leaving out ambiguous
+// edges and the symbols in skip, at most limit of them, in edge order.
+func Neighbours(edges []Edge, dir Direction, skip map[SymbolID]bool, limit int) []SymbolID {
+	var out []SymbolID
+	in := map[SymbolID]bool{}
+	for _, e := range edges {
+		other := e.From
+		if dir == Out {
+			other = e.To
+		}
+		if e.Ambiguous || skip[other] || in[other] {
+			continue
+		}
+		if len(out) == limit {
+			break
+		}
+		in[other] = true
+		out = append(out, other)
+	}
+	return out
+}
+
 // attachDefs fills Hop.Def.
 func attachDefs(ctx context.Context, r Reader, hops []Hop) error {
-	if br, ok := r.(BatchReader); ok && len(hops) > 1 {
-		ids := make([]SymbolID, len(hops))
-		for i := range hops {
-			ids[i] = hops[i].Symbol
-		}
-		defs, err := br.SymbolsByIDs(ctx, ids)
-		if err != nil {
-			return err
-		}
-		for i := range hops {
-			if d := defs[hops[i].Symbol]; len(d) > 0 {
-				hops[i].Def = &d[0]
-			}
-		}
-		return nil
+	ids := make([]SymbolID, len(hops))
+	for i := range hops {
+		ids[i] = hops[i].Symbol
+	}
+	defs, err := SymbolsByIDs(ctx, r, ids)
+	if err != nil {
+		return err
 	}
 	for i := range hops {
-		defs, err := r.SymbolsByID(ctx, hops[i].Symbol)
-		if err != nil {
-			return err
-		}
-		if len(defs) > 0 {
-			hops[i].Def = &defs[0]
+		if d := defs[hops[i].Symbol]; len(d) > 0 {
+			hops[i].Def = &d[0]
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,5 +87,21 @@ func TestRoleString(t *testing.T) {
 	back, err := ParseRole("read+write")
 	if err != nil || back != r {
 		t.Errorf("ParseRole = %v, %v", back, err)
+	}
+}
+
+// TestNeighbours: the other ends of edges, by direction, once each, without
+// ambiguous edges or skipped symbols, up to the limit, in edge order.
+func TestNeighbours(t *testing.T) {
+	es := []Edge{
+		{From: "a", To: "x"}, {From: "b", To: "x"}, {From: "a", To: "y"},
+		{From: "c", To: "x", Ambiguous: true}, {From: "d", To: "x"}, {From: "e", To: "x"},
+	}
+	got := Neighbours(es, In, map[SymbolID]bool{"d": true}, 3)
+	if want := []SymbolID{"a", "b", "e"}; !slices.Equal(got, want) {
+		t.Errorf("In: %v, want %v", got, want)
+	}
+	if got, want := Neighbours(es, Out, nil, 10), []SymbolID{"x", "y"}; !slices.Equal(got, want) {
+		t.Errorf("Out: %v, want %v", got, want)
 	}
 }

@@ -569,7 +569,9 @@ func (s *search) graphAndRank() error {
 			if err != nil {
 				return err
 			}
-			defsOf, err := s.definitions(edges, dir, seen)
+			// the definitions of as many neighbours as are likely to be
+			// admitted, at once; the rest one by one
+			defsOf, err := graph.SymbolsByIDs(s.ctx, s.e.R, graph.Neighbours(edges, dir, seen, 2*maxGraphHits))
 			if err != nil {
 				return err
 			}
@@ -636,39 +638,6 @@ func (s *search) graphAndRank() error {
 
 // maxGraphHits bounds the graph generator's hits per direction.
 const maxGraphHits = 40
-
-// definitions looks up, at once where the store can, the definitions of
-// the symbols at the other end of the first edges, as many as
-// graphAndRank is likely to admit (it looks up the rest one by one).
-func (s *search) definitions(edges []graph.Edge, dir graph.Direction, seen map[graph.SymbolID]bool) (map[graph.SymbolID][]graph.Symbol, error) {
-	var want []graph.SymbolID
-	in := map[graph.SymbolID]bool{}
-	for _, e := range edges {
-		other := e.From
-		if dir == graph.Out {
-			other = e.To
-		}
-		if !seen[other] && !e.Ambiguous && !in[other] {
-			in[other] = true
-			want = append(want, other)
-			if len(want) == 2*maxGraphHits {
-				break
-			}
-		}
-	}
-	if br, ok := s.e.R.(graph.BatchReader); ok {
-		return br.SymbolsByIDs(s.ctx, want)
-	}
-	out := make(map[graph.SymbolID][]graph.Symbol, len(want))
-	for _, id := range want {
-		defs, err := s.e.R.SymbolsByID(s.ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		out[id] = defs
-	}
-	return out, nil
-}
 
 // FileHit is a file in the fused file ranking.
 type FileHit struct {
