@@ -16,21 +16,33 @@ func placeholders(n int) string {
 	return strings.Repeat("?,", n-1) + "?"
 }
 
+// idSlice is how many ids one query binds: SQLite limits host parameters.
+const idSlice = 400
+
+// inSlices calls fn with the ids, as query arguments, idSlice at a time.
+func inSlices(ids []graph.SymbolID, fn func(args []any) error) error {
+	for len(ids) > 0 {
+		n := min(len(ids), idSlice)
+		args := make([]any, n, n+8)
+		for i, id := range ids[:n] {
+			args[i] = string(id)
+		}
+		ids = ids[n:]
+		if err := fn(args); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Edges implements graph.Reader.
 func (v view) Edges(ctx context.Context, ids []graph.SymbolID, dir graph.Direction, kinds ...graph.EdgeKind) ([]graph.Edge, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
 	var out []graph.Edge
-	// SQLite limits host parameters; query in slices.
-	for len(ids) > 0 {
-		n := min(len(ids), 400)
-		batch := ids[:n]
-		ids = ids[n:]
-		args := make([]any, 0, n+len(kinds))
-		for _, id := range batch {
-			args = append(args, string(id))
-		}
+	err := inSlices(ids, func(args []any) error {
+		n := len(args)
 		near := "dst"
 		if dir == graph.Out {
 			near = "src"
@@ -50,26 +62,26 @@ func (v view) Edges(ctx context.Context, ids []graph.SymbolID, dir graph.Directi
 		q += ` ORDER BY f.path, e.start_byte, e.kind, a.sid, b.sid`
 		rows, err := v.q.QueryContext(ctx, q, args...)
 		if err != nil {
-			return nil, fmt.Errorf("query edges: %w", err)
+			return fmt.Errorf("query edges: %w", err)
 		}
+		defer rows.Close()
 		for rows.Next() {
 			var e graph.Edge
 			var kind, conf int
 			var line, col uint32
 			if err := rows.Scan(&e.From, &e.To, &kind, &conf, &e.Ambiguous, &e.Path,
 				&e.Range.StartByte, &e.Range.EndByte, &line, &col); err != nil {
-				rows.Close()
-				return nil, err
+				return err
 			}
 			e.Kind, e.Confidence = graph.EdgeKind(kind), graph.Confidence(conf)
 			e.Range.StartLine, e.Range.EndLine, e.Range.StartCol = line, line, col
 			e.Range.EndCol = col + (e.Range.EndByte - e.Range.StartByte)
 			out = append(out, e)
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -77,27 +89,24 @@ func (v view) Edges(ctx context.Context, ids []graph.SymbolID, dir graph.Directi
 // Ranks implements graph.Reader.
 func (v view) Ranks(ctx context.Context, ids []graph.SymbolID) (map[graph.SymbolID]float64, error) {
 	out := map[graph.SymbolID]float64{}
-	for len(ids) > 0 {
-		n := min(len(ids), 400)
-		args := make([]any, n)
-		for i, id := range ids[:n] {
-			args[i] = string(id)
-		}
-		ids = ids[n:]
-		rows, err := v.q.QueryContext(ctx, `SELECT x.sid, r.score FROM sids x JOIN ranks r ON r.sid = x.id WHERE x.sid IN (`+placeholders(n)+`)`, args...)
+	err := inSlices(ids, func(args []any) error {
+		rows, err := v.q.QueryContext(ctx, `SELECT x.sid, r.score FROM sids x JOIN ranks r ON r.sid = x.id WHERE x.sid IN (`+placeholders(len(args))+`)`, args...)
 		if err != nil {
-			return nil, fmt.Errorf("query ranks: %w", err)
+			return fmt.Errorf("query ranks: %w", err)
 		}
+		defer rows.Close()
 		for rows.Next() {
 			var id graph.SymbolID
 			var score float64
 			if err := rows.Scan(&id, &score); err != nil {
-				rows.Close()
-				return nil, err
+				return err
 			}
 			out[id] = score
 		}
-		rows.Close()
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -369,23 +369,18 @@ func (v view) SymbolsByID(ctx context.Context, id graph.SymbolID) ([]graph.Symbo
 
 // SymbolsByIDs looks up the definitions of many symbols at once
 // (graph.BatchReader): what SymbolsByID returns for each, in queries of up
-// to 400 ids instead of one per symbol.
+// to idSlice ids instead of one per symbol.
 func (v view) SymbolsByIDs(ctx context.Context, ids []graph.SymbolID) (map[graph.SymbolID][]graph.Symbol, error) {
 	out := make(map[graph.SymbolID][]graph.Symbol, len(ids))
-	for len(ids) > 0 {
-		n := min(len(ids), 400)
-		args := make([]any, n)
-		for i, id := range ids[:n] {
-			args[i] = string(id)
-		}
-		ids = ids[n:]
-		syms, err := v.symbols(ctx, `WHERE x.sid IN (`+placeholders(n)+`) ORDER BY f.path, s.start_byte`, args...)
-		if err != nil {
-			return nil, err
-		}
+	err := inSlices(ids, func(args []any) error {
+		syms, err := v.symbols(ctx, `WHERE x.sid IN (`+placeholders(len(args))+`) ORDER BY f.path, s.start_byte`, args...)
 		for _, s := range syms {
 			out[s.ID] = append(out[s.ID], s)
 		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
