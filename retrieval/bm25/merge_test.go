@@ -7,19 +7,21 @@ import (
 	"testing"
 )
 
+// allLive says every document is live.
+func allLive(_ context.Context, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out, nil
+}
+
 // TestMergeLeavesBigDeltas: small deltas piling up after a big one merge
 // among themselves; the big one is not rewritten until they match its
 // size, and every live document stays searchable.
 func TestMergeLeavesBigDeltas(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	allLive := func(_ context.Context, ids []int64) (map[int64]bool, error) {
-		out := map[int64]bool{}
-		for _, id := range ids {
-			out[id] = true
-		}
-		return out, nil
-	}
 	run := func(meta map[string]string, fresh bool, first int64, n int) map[string]string {
 		t.Helper()
 		b := NewBuilder(Segments(meta), allLive)
@@ -69,13 +71,6 @@ func TestMergeLeavesBigDeltas(t *testing.T) {
 func TestCommonTermsDoNotSelect(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	allLive := func(_ context.Context, ids []int64) (map[int64]bool, error) {
-		out := map[int64]bool{}
-		for _, id := range ids {
-			out[id] = true
-		}
-		return out, nil
-	}
 	b := NewBuilder(nil, allLive)
 	if err := b.Begin(ctx, dir, true); err != nil {
 		t.Fatal(err)

@@ -234,11 +234,18 @@ func capTask(task string, limit int, tok Tokenizer) string {
 	if tok.Count(task) <= limit {
 		return task
 	}
-	runes := []rune(task)
+	return truncated(task, func(s string) bool { return tok.Count(s) <= limit })
+}
+
+// truncated returns the longest prefix of s (whole runes) that, with the
+// truncation mark, fits; fits must hold for shorter prefixes whenever it
+// holds for longer ones.
+func truncated(s string, fits func(string) bool) string {
+	runes := []rune(s)
 	lo, hi := 0, len(runes)
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if tok.Count(string(runes[:mid])+taskTruncated) <= limit {
+		if fits(string(runes[:mid]) + taskTruncated) {
 			lo = mid
 		} else {
 			hi = mid - 1
@@ -252,18 +259,10 @@ func (b *Builder) fitFrame(p *Pack, tok Tokenizer) error {
 	if b.settle(p, tok) <= p.Budget {
 		return nil
 	}
-	runes := []rune(full)
-	lo, hi := 0, len(runes)
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		p.Task = string(runes[:mid]) + taskTruncated
-		if b.settle(p, tok) <= p.Budget {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	p.Task = string(runes[:lo]) + taskTruncated
+	p.Task = truncated(full, func(t string) bool {
+		p.Task = t
+		return b.settle(p, tok) <= p.Budget
+	})
 	if n := b.settle(p, tok); n > p.Budget {
 		p.Task = full
 		return fmt.Errorf("%w: an empty %s pack takes %d tokens", ErrBudgetTooSmall, p.Format, n)
@@ -418,21 +417,9 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 			return
 		}
 		// the definitions at the other ends, at once where the store can
-		var defsOf map[graph.SymbolID][]graph.Symbol
-		if br, ok := r.(graph.BatchReader); ok {
-			var want []graph.SymbolID
-			in := map[graph.SymbolID]bool{}
-			for _, e := range edges {
-				other := e.From
-				if dir == graph.Out {
-					other = e.To
-				}
-				if !e.Ambiguous && !in[other] && len(want) < 2*maxExpanded {
-					in[other] = true
-					want = append(want, other)
-				}
-			}
-			defsOf, _ = br.SymbolsByIDs(ctx, want)
+		defsOf, err := graph.SymbolsByIDs(ctx, r, graph.Neighbours(edges, dir, nil, 2*maxExpanded))
+		if err != nil {
+			return
 		}
 		n := 0
 		for _, e := range edges {
@@ -763,7 +750,6 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 	// near returns the picked whole item of c's file that c would join
 	// across a gap of at most mergeGap lines (no other item in between).
 	near := func(c cand) int {
-		best := -1
 		for j := range picked {
 			x := &picked[j]
 			if x.c.path != c.path || x.item.Kind == KindSignature {
@@ -780,11 +766,10 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 				clash = clash || (k != j && y.c.path == c.path && y.item.StartLine <= hi && lo <= y.item.EndLine)
 			}
 			if !clash {
-				best = j
-				break
+				return j
 			}
 		}
-		return best
+		return -1
 	}
 	// Once not even the smallest item fits, the rest is omitted; only the
 	// few the pack lists need their spans read and counted.
