@@ -54,7 +54,7 @@
 // Cost: the files the text index names for the key are read (and their
 // ASCII lower-cased copies made) by background goroutines while the symbol
 // side queries the index; callers, callees and paths are read once per
-// function; a flow reads its next level of callees in one query.
+// function.
 //
 // Every site, hop and gap carries a confidence or certainty; when files
 // that mention the key could not be analysed (parse failures, files left

@@ -24,43 +24,6 @@ func (t *tracer) callees(id graph.SymbolID) ([]callee, error) {
 		to[i] = e.To
 	}
 	t.prefetch(to)
-	return t.calleesFrom(id, outs)
-}
-
-// prefetchCallees reads the call edges out of many functions in one query
-// (a flow's next level), so that callees answers them from memory.
-func (t *tracer) prefetchCallees(ids []graph.SymbolID) error {
-	var want []graph.SymbolID
-	for _, id := range ids {
-		if _, ok := t.calleesCache[id]; !ok && !slices.Contains(want, id) {
-			want = append(want, id)
-		}
-	}
-	if len(want) < 2 {
-		return nil
-	}
-	outs, err := t.r.Edges(t.ctx, want, graph.Out, graph.EdgeCalls)
-	if err != nil {
-		return err
-	}
-	by := make(map[graph.SymbolID][]graph.Edge, len(want))
-	to := make([]graph.SymbolID, len(outs))
-	for i, e := range outs {
-		by[e.From] = append(by[e.From], e)
-		to[i] = e.To
-	}
-	t.prefetch(to)
-	for _, id := range want {
-		if _, err := t.calleesFrom(id, by[id]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// calleesFrom builds (and remembers) id's callees from its call edges
-// (whose targets' definitions the caller prefetched).
-func (t *tracer) calleesFrom(id graph.SymbolID, outs []graph.Edge) ([]callee, error) {
 	var cs []callee
 	seen := map[graph.SymbolID]bool{}
 	slices.SortStableFunc(outs, func(a, b graph.Edge) int { return int(a.Range.StartByte) - int(b.Range.StartByte) })
@@ -150,15 +113,6 @@ func (t *tracer) flows(gaps []Gap) ([]Flow, error) {
 			if depth < t.o.Depth && budget > 0 {
 				cs, err := t.callees(h.ID)
 				if err != nil {
-					return nil, err
-				}
-				next := make([]graph.SymbolID, 0, len(cs))
-				for _, c := range cs {
-					if !visited[c.id] {
-						next = append(next, c.id)
-					}
-				}
-				if err := t.prefetchCallees(next); err != nil {
 					return nil, err
 				}
 				for _, c := range cs {

@@ -85,10 +85,7 @@ func (t *tracer) prefetchTexts() {
 	if t.o.Texts == nil {
 		return
 	}
-	terms := spellings(t.key)
-	if t.dotted != "" {
-		terms = append(terms, strings.ToLower(t.dotted))
-	}
+	terms := t.keyTerms()
 	pre := &textPrefetch{key: t.key, done: make(chan textFiles, 1)}
 	t.pre = pre
 	ctx, texts, root := t.ctx, t.o.Texts, t.root
@@ -100,25 +97,11 @@ func (t *tracer) prefetchTexts() {
 		}
 		sort.Strings(ps)
 		out := make([]readText, len(ps))
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for range max(1, runtime.GOMAXPROCS(0)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ps[i])))
-					if err == nil {
-						out[i] = readText{src: b, low: lowerASCII(b)}
-					}
-				}
-			}()
-		}
-		for i := range ps {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
+		onEveryCore(len(ps), func(i int) {
+			if b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ps[i]))); err == nil {
+				out[i] = readText{src: b, low: lowerASCII(b)}
+			}
+		})
 		m := make(map[string]readText, len(ps))
 		for i, p := range ps {
 			m[p] = out[i]
@@ -739,22 +722,7 @@ func (t *tracer) textSites() error {
 			}
 		}
 	}
-	var wg sync.WaitGroup
-	next := make(chan *job)
-	for range max(1, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				scan(j)
-			}
-		}()
-	}
-	for _, j := range jobs {
-		next <- j
-	}
-	close(next)
-	wg.Wait()
+	onEveryCore(len(jobs), func(i int) { scan(jobs[i]) })
 	for _, j := range jobs {
 		if j.src == nil {
 			continue
@@ -835,11 +803,39 @@ func (t *tracer) mentions(src []byte) bool {
 	return t.dotted != "" && bytes.Contains(low, []byte(strings.ToLower(t.dotted)))
 }
 
-func (t *tracer) candidateFiles() ([]string, error) {
+// keyTerms are the words the text index is asked for: the key's
+// spellings, and a dotted config key whole.
+func (t *tracer) keyTerms() []string {
 	terms := spellings(t.key)
 	if t.dotted != "" {
 		terms = append(terms, strings.ToLower(t.dotted))
 	}
+	return terms
+}
+
+// onEveryCore runs fn(0) … fn(n-1) on as many goroutines as there are
+// cores and returns when all have.
+func onEveryCore(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+func (t *tracer) candidateFiles() ([]string, error) {
+	terms := t.keyTerms()
 	if t.o.Texts != nil {
 		ps, err := t.o.Texts.FilesWithTerms(t.ctx, terms)
 		if err == nil {
