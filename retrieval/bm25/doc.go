@@ -15,7 +15,23 @@
 // The analyzers come from package tokens: an identifier is indexed whole
 // and in parts (getUserName → getusername, get, user, name), lower-cased;
 // prose is additionally stemmed with Porter's algorithm and stripped of stop
-// words. Scoring is bleve's BM25 model.
+// words.
+//
+// # Scoring
+//
+// bleve stores the postings; cairn scores them. A query is a disjunction
+// of (field, term, weight) clauses, scored with bleve's BM25 model — its
+// statistics, formula and coord factor, so that rankings are the ones
+// bleve's own disjunction gave (TestSameAsBleve checks it on real code) —
+// but term at a time: each clause's postings are read once into a dense
+// array of scores by document number, and a running k-th best score keeps
+// the candidates few. bleve's searcher merges every clause's postings
+// document by document through a heap and allocates a match per document
+// and clause; on mono1m the chunk query cost about 15 ms of CPU that way,
+// and a whole fused search costs 35 % less with the scorer
+// (bench/retrieval/RESULTS.md). Scores are compared to 36 bits (package
+// ties) and ties go to the lower id, so the order of a floating-point sum
+// never decides a ranking.
 //
 // # Common terms
 //
@@ -39,9 +55,9 @@
 // are never reused, and readers drop hits whose chunk is no longer in the
 // store. Segments are written once and then only read, so readers in other
 // processes open them read-only (shared locks) while the next generation is
-// built: no reader ever waits for a writer. Segments are searched together
-// through an index alias whose BM25 pre-search shares term statistics across
-// them, so scores do not depend on how the index happens to be split. When
+// built: no reader ever waits for a writer. Segments are searched together:
+// document counts, field statistics and a term's document frequency are
+// summed over them. When
 // more than MaxDeltas incremental segments pile up, the next run merges the
 // smallest ones (delta segments store their fields for that purpose) into
 // one, leaving out dead documents; package tier says which, so that a

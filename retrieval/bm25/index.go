@@ -431,6 +431,7 @@ type Index struct {
 	statMu        sync.Mutex
 	chunks, files uint64 // documents of each kind, dead ones included
 	dfs           map[fieldTerm]uint64
+	st            segStats
 }
 
 type fieldTerm struct{ field, term string }
@@ -515,14 +516,11 @@ func terms(text string, analyzer func([]byte, func(tokens.Token))) []string {
 
 // disjunction asks for any of the terms in the field; each distinct term
 // counts once, as in classic BM25 retrieval.
-func disjunction(qs []query.Query, field string, ts []string, boost float64) []query.Query {
+func disjunction(cs []clause, field string, ts []string, boost float64) []clause {
 	for _, t := range ts {
-		tq := bleve.NewTermQuery(t)
-		tq.SetField(field)
-		tq.SetBoost(boost)
-		qs = append(qs, tq)
+		cs = append(cs, clause{field, t, boost})
 	}
-	return qs
+	return cs
 }
 
 // docFreq returns the number of documents whose field holds term, summed
@@ -623,55 +621,43 @@ func (x *Index) selecting(ctx context.Context, field string, ts []string) []stri
 	return out
 }
 
-func (x *Index) run(ctx context.Context, qs []query.Query, k int) ([]Hit, error) {
-	if len(qs) == 0 {
-		return nil, nil
-	}
-	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), k, 0, false)
-	req.SortBy([]string{"-_score", "_id"})
-	res, err := x.alias.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, fmt.Errorf("text search: %w", err)
-	}
-	out := make([]Hit, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		id, err := strconv.ParseInt(strings.TrimPrefix(h.ID, "f"), 10, 64)
-		if err != nil {
-			continue
-		}
-		out = append(out, Hit{ChunkID: id, Score: h.Score})
-	}
-	return out, nil
-}
-
 // Search returns up to k chunk documents for q, best first.
 func (x *Index) Search(ctx context.Context, q Query, k int) ([]Hit, error) {
 	code := x.selecting(ctx, "body", terms(q.Text, tokens.Code))
 	prose := x.selecting(ctx, "doc", terms(q.Text, tokens.Text))
-	var qs []query.Query
+	return x.run(ctx, chunkClauses(code, prose, q.Boosted), k)
+}
+
+// chunkClauses is the query of Search: the code terms in every field of
+// a chunk document but doc, the prose terms in doc, the boosted terms
+// again in name and body at half weight.
+func chunkClauses(code, prose, boosted []string) []clause {
+	var cs []clause
 	for _, f := range fields {
 		if f == "doc" {
-			qs = disjunction(qs, f, prose, fieldBoost[f])
+			cs = disjunction(cs, f, prose, fieldBoost[f])
 		} else {
-			qs = disjunction(qs, f, code, fieldBoost[f])
+			cs = disjunction(cs, f, code, fieldBoost[f])
 		}
 	}
-	for _, t := range q.Boosted {
+	for _, t := range boosted {
 		for _, f := range []string{"name", "body"} {
-			qs = disjunction(qs, f, []string{t}, fieldBoost[f]*0.5)
+			cs = disjunction(cs, f, []string{t}, fieldBoost[f]*0.5)
 		}
 	}
-	return x.run(ctx, qs, k)
+	return cs
+}
+
+// fileClauses is the query of SearchFiles.
+func fileClauses(code []string) []clause {
+	return disjunction(disjunction(nil, "ftext", code, fieldBoost["ftext"]), "fpath", code, fieldBoost["fpath"])
 }
 
 // SearchFiles returns up to k whole-file documents for q, best first; the
 // hit's ChunkID is the id of the file's first chunk.
 func (x *Index) SearchFiles(ctx context.Context, q Query, k int) ([]Hit, error) {
 	code := x.selecting(ctx, "ftext", terms(q.Text, tokens.Code))
-	var qs []query.Query
-	qs = disjunction(qs, "ftext", code, fieldBoost["ftext"])
-	qs = disjunction(qs, "fpath", code, fieldBoost["fpath"])
-	return x.run(ctx, qs, k)
+	return x.run(ctx, fileClauses(code), k)
 }
 
 // FilesWithTerms returns the first-chunk ids of up to k files whose text

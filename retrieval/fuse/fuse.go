@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"path"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
+	"github.com/cairn-dev/cairn/retrieval/internal/ties"
 	"github.com/cairn-dev/cairn/retrieval/query"
 	"github.com/cairn-dev/cairn/retrieval/tokens"
 	"github.com/cairn-dev/cairn/retrieval/vector"
@@ -389,30 +389,9 @@ type scoredRef struct {
 // between stores.
 func byScoreThenPlace(hs []scoredRef) []scoredRef {
 	slices.SortStableFunc(hs, func(a, b scoredRef) int {
-		return cmp.Or(compareScore(b.score, a.score), comparePlace(a.ref, b.ref))
+		return cmp.Or(ties.Compare(b.score, a.score), comparePlace(a.ref, b.ref))
 	})
 	return hs
-}
-
-// compareScore compares scores to 36 significant bits (about 11 decimal
-// digits): scores that are equal in exact arithmetic come out of
-// floating-point sums (over maps, over index segments) with different last
-// bits, and must tie all the same.
-func compareScore(a, b float64) int {
-	return cmp.Compare(roundScore(a), roundScore(b))
-}
-
-// roundScore rounds v's mantissa to 36 bits, half up; it runs in every
-// comparison of a sort, so it works on the bits rather than in decimal.
-func roundScore(v float64) float64 {
-	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
-		return v
-	}
-	const drop = 52 - 36
-	b := math.Float64bits(v)
-	b += 1 << (drop - 1)
-	b &^= 1<<drop - 1
-	return math.Float64frombits(b)
 }
 
 func comparePlace(a, b graph.ChunkRef) int {
@@ -628,7 +607,7 @@ func (s *search) graphAndRank() error {
 				list = append(list, rc{c, r})
 			}
 		}
-		slices.SortFunc(list, func(a, b rc) int { return cmp.Or(compareScore(b.r, a.r), comparePlace(a.c.ref, b.c.ref)) })
+		slices.SortFunc(list, func(a, b rc) int { return cmp.Or(ties.Compare(b.r, a.r), comparePlace(a.c.ref, b.c.ref)) })
 		for i, x := range list {
 			s.add(GenRank, x.c.ref, i+1, fmt.Sprintf("central (rank %.1f)", x.r))
 		}
@@ -674,7 +653,7 @@ func (s *search) fileScores() (map[string]float64, map[string]map[string]int, ma
 		}
 		// The strongest evidence explains; equal ones (in either order of
 		// the maps) by generator name.
-		if c := compareScore(v, whyScore[p]); c > 0 || (c == 0 && whyGen[p] != "" && gen < whyGen[p]) {
+		if c := ties.Compare(v, whyScore[p]); c > 0 || (c == 0 && whyGen[p] != "" && gen < whyGen[p]) {
 			whyScore[p], why[p], whyGen[p] = v, ev, gen
 		}
 	}
@@ -750,7 +729,7 @@ func (s *search) result(limit, fileLimit int) Result {
 			cs = append(cs, contrib{gen, v})
 		}
 		// the evidence, strongest first
-		slices.SortFunc(cs, func(a, b contrib) int { return cmp.Or(compareScore(b.v, a.v), strings.Compare(a.gen, b.gen)) })
+		slices.SortFunc(cs, func(a, b contrib) int { return cmp.Or(ties.Compare(b.v, a.v), strings.Compare(a.gen, b.gen)) })
 		// Questions and issues are about behaviour: the code that has it
 		// outranks the tests that check it and the prose about it, all else
 		// being equal.
@@ -787,7 +766,7 @@ func (s *search) result(limit, fileLimit int) Result {
 		hits = append(hits, h)
 	}
 	slices.SortFunc(hits, func(a, b Hit) int {
-		return cmp.Or(compareScore(b.Score, a.Score), strings.Compare(a.Path, b.Path), cmp.Compare(a.StartLine, b.StartLine))
+		return cmp.Or(ties.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path), cmp.Compare(a.StartLine, b.StartLine))
 	})
 	if len(hits) > limit {
 		hits = hits[:limit]
@@ -796,7 +775,7 @@ func (s *search) result(limit, fileLimit int) Result {
 	for p, sc := range fileScore {
 		files = append(files, FileHit{Path: p, Score: sc, Ranks: fileRanks[p], Why: fileWhy[p]})
 	}
-	slices.SortFunc(files, func(a, b FileHit) int { return cmp.Or(compareScore(b.Score, a.Score), strings.Compare(a.Path, b.Path)) })
+	slices.SortFunc(files, func(a, b FileHit) int { return cmp.Or(ties.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path)) })
 	if len(files) > fileLimit {
 		files = files[:fileLimit]
 	}

@@ -1,13 +1,13 @@
-package fuse
+package ties
 
 import (
 	"math"
 	"testing"
 )
 
-// TestCompareScore: sums equal in exact arithmetic tie; scores that
+// TestCompare: sums equal in exact arithmetic tie; scores that
 // differ in the ninth digit do not; order is kept across magnitudes.
-func TestCompareScore(t *testing.T) {
+func TestCompare(t *testing.T) {
 	cases := []struct {
 		a, b float64
 		want int
@@ -21,8 +21,8 @@ func TestCompareScore(t *testing.T) {
 		{math.Inf(1), 1e300, 1},
 	}
 	for _, c := range cases {
-		if got := compareScore(c.a, c.b); got != c.want {
-			t.Errorf("compareScore(%v, %v) = %d, want %d", c.a, c.b, got, c.want)
+		if got := Compare(c.a, c.b); got != c.want {
+			t.Errorf("Compare(%v, %v) = %d, want %d", c.a, c.b, got, c.want)
 		}
 	}
 }
