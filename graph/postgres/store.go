@@ -26,10 +26,11 @@ type querier interface {
 
 // view answers graph.Reader queries about one generation.
 type view struct {
-	q    querier
-	db   *DB
-	gen  int64 // generations.id
-	repo int64
+	q     querier
+	db    *DB
+	gen   int64 // generations.id
+	repo  int64
+	cache *readCache // nil: every read goes to the database
 }
 
 var _ graph.Reader = view{}
@@ -77,7 +78,7 @@ func (db *DB) Open(ctx context.Context, repo string) (*Store, error) {
 	if err != nil {
 		return nil, db.queryErr("open repository", err)
 	}
-	s := &Store{view: view{q: db.pool, db: db, gen: *gen, repo: repoID}, name: repo, sideMu: make(chan struct{}, 1)}
+	s := &Store{view: view{q: db.pool, db: db, gen: *gen, repo: repoID, cache: newReadCache()}, name: repo, sideMu: make(chan struct{}, 1)}
 	if err := db.pool.QueryRow(ctx, `SELECT seq FROM generations WHERE id = $1`, *gen).Scan(&s.seq); err != nil {
 		return nil, db.queryErr("open generation", err)
 	}
@@ -440,6 +441,13 @@ func (v view) chunkRefs(ctx context.Context, where string, args ...any) ([]graph
 
 // ChunksInFile returns a file's chunks in order, without text.
 func (v view) ChunksInFile(ctx context.Context, path string) ([]graph.ChunkRef, error) {
+	if v.cache != nil {
+		return v.cache.chunksInFile(ctx, path, v.chunksInFile)
+	}
+	return v.chunksInFile(ctx, path)
+}
+
+func (v view) chunksInFile(ctx context.Context, path string) ([]graph.ChunkRef, error) {
 	return v.chunkRefs(ctx, `WHERE g.path = $2 ORDER BY c.ord`, path)
 }
 
@@ -448,6 +456,13 @@ func (v view) ChunksByID(ctx context.Context, ids []int64) ([]graph.ChunkRef, er
 	if len(ids) == 0 {
 		return nil, nil
 	}
+	if v.cache != nil {
+		return v.cache.chunksByID(ctx, ids, v.chunksByID)
+	}
+	return v.chunksByID(ctx, ids)
+}
+
+func (v view) chunksByID(ctx context.Context, ids []int64) ([]graph.ChunkRef, error) {
 	return v.chunkRefs(ctx, `WHERE c.id = ANY($2)`, ids)
 }
 
@@ -536,27 +551,38 @@ func (v view) Edges(ctx context.Context, ids []graph.SymbolID, dir graph.Directi
 
 // Ranks returns the centrality of symbols.
 func (v view) Ranks(ctx context.Context, ids []graph.SymbolID) (map[graph.SymbolID]float64, error) {
-	out := map[graph.SymbolID]float64{}
 	if len(ids) == 0 {
-		return out, nil
+		return map[graph.SymbolID]float64{}, nil
 	}
+	if v.cache != nil {
+		return v.cache.rankOf(ctx, ids, v.ranks)
+	}
+	return v.ranks(ctx, ids)
+}
+
+func (v view) ranks(ctx context.Context, ids []graph.SymbolID) (map[graph.SymbolID]float64, error) {
+	out := map[graph.SymbolID]float64{}
 	keys := make([]int64, len(ids))
+	byKey := make(map[int64]graph.SymbolID, len(ids))
 	for i, id := range ids {
 		keys[i] = sidOf(id)
+		byKey[keys[i]] = id
 	}
-	rows, err := v.q.Query(ctx, `SELECT x.sid, r.score FROM ranks r JOIN sids x ON x.id = r.sid
-		WHERE r.gen_id = $1 AND r.sid = ANY($2)`, v.gen, keys)
+	// the symbols' own ids map the keys back: no join with sids
+	rows, err := v.q.Query(ctx, `SELECT r.sid, r.score FROM ranks r WHERE r.gen_id = $1 AND r.sid = ANY($2)`, v.gen, keys)
 	if err != nil {
 		return nil, v.db.queryErr("query ranks", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id graph.SymbolID
+		var key int64
 		var score float64
-		if err := rows.Scan(&id, &score); err != nil {
+		if err := rows.Scan(&key, &score); err != nil {
 			return nil, err
 		}
-		out[id] = score
+		if id, ok := byKey[key]; ok {
+			out[id] = score
+		}
 	}
 	return out, v.db.queryErr("query ranks", rows.Err())
 }

@@ -476,3 +476,48 @@ func TestConnectionRefused(t *testing.T) {
 		t.Fatalf("refused connection: %v", err)
 	}
 }
+
+// TestReadCache: a store answers chunk and rank reads it has made once
+// from memory (its generation never changes), ids outside the generation
+// included; what it has not read still goes to the database.
+func TestReadCache(t *testing.T) {
+	db, _ := migrated(t)
+	ctx := context.Background()
+	commitGeneration(t, db, "r", 1, map[string]string{"a.go": "A B", "b.go": "C D"})
+	s, err := db.Open(ctx, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.ChunksInFile(ctx, "a.go")
+	if err != nil || len(a) != 2 {
+		t.Fatalf("chunks of a.go: %v %v", a, err)
+	}
+	ids := []int64{a[1].ID, 1 << 40, a[0].ID}
+	first, err := s.ChunksByID(ctx, ids)
+	if err != nil || len(first) != 2 || first[0].ID != a[1].ID || first[1].ID != a[0].ID {
+		t.Fatalf("chunks by id (in the order asked): %v %v", first, err)
+	}
+	b := graph.SymbolID("cairn go p . B().")
+	if r, err := s.Ranks(ctx, []graph.SymbolID{b, "cairn go p . nothing()."}); err != nil || len(r) != 1 || r[b] != 1 {
+		t.Fatalf("ranks: %v %v", r, err)
+	}
+	// With the database gone, what was read is still answered.
+	db.pool.Close()
+	again, err := s.ChunksByID(ctx, ids)
+	if err != nil || len(again) != 2 || again[0] != first[0] || again[1] != first[1] {
+		t.Fatalf("cached chunks by id: %v %v", again, err)
+	}
+	if got, err := s.ChunksInFile(ctx, "a.go"); err != nil || len(got) != 2 || got[0] != a[0] {
+		t.Fatalf("cached chunks of a.go: %v %v", got, err)
+	}
+	if r, err := s.Ranks(ctx, []graph.SymbolID{b, "cairn go p . nothing()."}); err != nil || len(r) != 1 || r[b] != 1 {
+		t.Fatalf("cached ranks: %v %v", r, err)
+	}
+	// ... and what was not goes to the database (and fails).
+	if _, err := s.ChunksInFile(ctx, "b.go"); err == nil {
+		t.Fatal("b.go's chunks answered without a database")
+	}
+	if _, err := s.ChunksByID(ctx, []int64{a[0].ID, a[0].ID + 100}); err == nil {
+		t.Fatal("an unread id answered without a database")
+	}
+}

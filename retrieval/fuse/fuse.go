@@ -4,8 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"path"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -103,10 +106,48 @@ type Engine struct {
 	Vectors VectorSearcher // nil: no vector generator
 	Weights map[string]float64
 
+	// Slots is how many searches run at once; the others wait, in the
+	// order they came (default: two per core, see admit).
+	Slots int
+
 	// the generation's file list, read once (R is one generation)
 	filesOnce sync.Once
 	files     []graph.File
 	filesErr  error
+
+	slotsOnce sync.Once
+	slots     chan struct{}
+}
+
+// admit waits for a search slot, in arrival order (a channel's waiting
+// senders are served first come, first served). A search is CPU work
+// from end to end, with short waits on the store; when many more run than
+// there are cores, each takes as long as all of them together and the
+// costliest queries drag on longest. The default, two slots per core
+// (CAIRN_SEARCH_SLOTS overrides it), keeps the cores busy through the
+// store's round trips: with sixteen clients on two cores and PostgreSQL,
+// it kept the throughput and cut the 95th percentile latency from about
+// 460 to 230 ms (bench/postgres/RESULTS.md).
+func (e *Engine) admit(ctx context.Context) (release func(), err error) {
+	e.slotsOnce.Do(func() {
+		n := e.Slots
+		if n <= 0 {
+			n = 2 * runtime.GOMAXPROCS(0)
+			if v, err := strconv.Atoi(os.Getenv("CAIRN_SEARCH_SLOTS")); err == nil && v > 0 {
+				n = v
+			}
+		}
+		e.slots = make(chan struct{}, n)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err // a request given up does not take a slot
+	}
+	select {
+	case e.slots <- struct{}{}:
+		return func() { <-e.slots }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // Files lists the generation's files, read from the store once.
@@ -184,13 +225,17 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 	if opts.Limit <= 0 {
 		opts.Limit = 20
 	}
+	release, err := e.admit(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	defer release()
 	s := &search{e: e, ctx: ctx, q: query.Parse(text), cands: map[int64]*cand{},
 		fileRank: map[string]map[string]int{}, fileWhy: map[string]map[string]string{},
 		chunksOf: map[string][]graph.ChunkRef{}, firstOf: map[string]graph.ChunkRef{}, on: map[string]bool{}}
 	for _, g := range AllGenerators {
 		s.on[g] = len(opts.Only) == 0 || slices.Contains(opts.Only, g)
 	}
-	var err error
 	if s.files, err = e.Files(ctx); err != nil {
 		return Result{}, err
 	}
@@ -715,26 +760,50 @@ func (s *search) result(limit, fileLimit int) Result {
 		}
 		s.cands[first.ID] = &cand{ref: first, ranks: map[string]int{}, evidence: map[string]string{}}
 	}
-	hits := make([]Hit, 0, len(s.cands))
+	// Score every candidate, rank, and only then explain the first limit.
+	type scoredCand struct {
+		c     *cand
+		score float64
+	}
+	pen := map[string]float64{}
+	all := make([]scoredCand, 0, len(s.cands))
 	for _, c := range s.cands {
 		score := 0.0
-		type contrib struct {
-			gen string
-			v   float64
-		}
-		var cs []contrib
 		for gen, r := range c.ranks {
-			v := s.weight(gen) / (rrfK + float64(r))
-			score += v
-			cs = append(cs, contrib{gen, v})
+			score += s.weight(gen) / (rrfK + float64(r))
 		}
-		// the evidence, strongest first
-		slices.SortFunc(cs, func(a, b contrib) int { return cmp.Or(ties.Compare(b.v, a.v), strings.Compare(a.gen, b.gen)) })
 		// Questions and issues are about behaviour: the code that has it
 		// outranks the tests that check it and the prose about it, all else
 		// being equal.
-		score *= penalty(c.ref.Path)
+		p, ok := pen[c.ref.Path]
+		if !ok {
+			p = penalty(c.ref.Path)
+			pen[c.ref.Path] = p
+		}
+		score *= p
 		score += fileShare * fileScore[c.ref.Path]
+		all = append(all, scoredCand{c, score})
+	}
+	slices.SortFunc(all, func(a, b scoredCand) int {
+		return cmp.Or(ties.Compare(b.score, a.score), strings.Compare(a.c.ref.Path, b.c.ref.Path), cmp.Compare(a.c.ref.Range.StartLine, b.c.ref.Range.StartLine))
+	})
+	if len(all) > limit {
+		all = all[:limit]
+	}
+	hits := make([]Hit, 0, len(all))
+	type contrib struct {
+		gen string
+		v   float64
+	}
+	var cs []contrib
+	for _, x := range all {
+		c := x.c
+		cs = cs[:0]
+		for gen, r := range c.ranks {
+			cs = append(cs, contrib{gen, s.weight(gen) / (rrfK + float64(r))})
+		}
+		// the evidence, strongest first
+		slices.SortFunc(cs, func(a, b contrib) int { return cmp.Or(ties.Compare(b.v, a.v), strings.Compare(a.gen, b.gen)) })
 		// the two strongest pieces of evidence say why (Ranks has them all)
 		var whys []string
 		for _, x := range cs {
@@ -759,20 +828,17 @@ func (s *search) result(limit, fileLimit int) Result {
 			ranks[gen] = r
 		}
 		h := Hit{ChunkID: c.ref.ID, Path: c.ref.Path, SymbolID: c.ref.Symbol, Kind: c.ref.Kind,
-			StartLine: c.ref.Range.StartLine, EndLine: c.ref.Range.EndLine, Score: score, Ranks: ranks, Why: why}
+			StartLine: c.ref.Range.StartLine, EndLine: c.ref.Range.EndLine, Score: x.score, Ranks: ranks, Why: why}
 		if c.ref.Kind != graph.ChunkFile {
 			h.Name = c.ref.Name
 		}
 		hits = append(hits, h)
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
-		return cmp.Or(ties.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path), cmp.Compare(a.StartLine, b.StartLine))
-	})
-	if len(hits) > limit {
-		hits = hits[:limit]
-	}
 	var files []FileHit
 	for p, sc := range fileScore {
+		if fileLimit == 0 {
+			break
+		}
 		files = append(files, FileHit{Path: p, Score: sc, Ranks: fileRanks[p], Why: fileWhy[p]})
 	}
 	slices.SortFunc(files, func(a, b FileHit) int { return cmp.Or(ties.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path)) })
