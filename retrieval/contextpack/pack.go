@@ -152,6 +152,7 @@ type cand struct {
 	score      float64
 	lang       graph.Language
 	sigEnd     int // last line of the signature (for degrading), 0 if none
+	sigStart   int // the line of the definition's name
 	doc        string
 }
 
@@ -302,6 +303,7 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 			d := defs[0]
 			c.doc = d.Doc
 			c.sigEnd = int(d.NameRange.EndLine)
+			c.sigStart = int(d.NameRange.StartLine)
 			if d.Kind.IsType() {
 				// a type's chunk spans its methods, which are chunks of
 				// their own: its own text is the head, up to the first one
@@ -721,17 +723,24 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 	itemCost := func(it Item) int { return tok.Count(b.renderItem(it, p.Format)) + 2 }
 	makeItem := func(c cand, degraded bool) (Item, []Redaction) {
 		start, end, kind := c.start, c.end, c.kind
+		summary, long := docSummary(c.doc)
 		if degraded {
 			end = max(c.sigEnd, start)
 			kind = KindSignature
+			if long && c.sigStart > start && c.sigStart <= end {
+				// a long doc comment above the signature gives way to
+				// its summary below it
+				start = c.sigStart
+			}
 		}
 		content, s, e := fc.span(c.path, start, end)
 		if degraded && c.doc != "" {
-			// signature + doc: the doc comment usually sits above the
-			// signature and is inside the span already; a docstring is not
+			// signature + doc: a short doc comment above the signature is
+			// inside the span already; a docstring, or a long comment's
+			// summary, follows it
 			content = strings.TrimRight(content, "\n")
 			if !strings.Contains(content, firstLine(c.doc)) {
-				content += "\n" + indentDoc(c.doc, c.lang)
+				content += "\n" + indentDoc(summary, c.lang)
 			}
 		}
 		f := fc.files[c.path]
@@ -953,6 +962,26 @@ func (b *Builder) settle(p *Pack, tok Tokenizer) int {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return strings.TrimSpace(s)
+}
+
+// maxSummaryLines bounds the doc a signature item carries.
+const maxSummaryLines = 4
+
+// docSummary is what a signature item says of a doc: its first paragraph,
+// at most maxSummaryLines lines, and "…" when that is not all of it; long
+// reports whether it was cut. A degraded item points at code the pack had
+// no room for: its signature and what the doc says first are the pointer,
+// and a parameter-by-parameter docstring would cost as much as the body.
+func docSummary(doc string) (summary string, long bool) {
+	lines := strings.Split(strings.TrimSpace(doc), "\n")
+	n := 0
+	for n < len(lines) && n < maxSummaryLines && strings.TrimSpace(lines[n]) != "" {
+		n++
+	}
+	if n == len(lines) {
+		return strings.Join(lines, "\n"), false
+	}
+	return strings.Join(lines[:n], "\n") + "\n…", true
 }
 
 func indentDoc(doc string, lang graph.Language) string {

@@ -407,3 +407,53 @@ func TestFullShare(t *testing.T) {
 		t.Errorf("full share 0.2: %d signatures in %d items; full share 1: %d in %d", tailSigs, tailItems, wholeSigs, wholeItems)
 	}
 }
+
+// TestSignatureCarriesDocSummary: a definition degraded to its signature
+// keeps what its doc says first (the first paragraph, four lines at most,
+// "…" when cut), not a docstring as long as the body — in Python, where
+// the docstring follows the def, and in Go, where a long comment above
+// gives way to its summary below the signature.
+func TestSignatureCarriesDocSummary(t *testing.T) {
+	root := t.TempDir()
+	var params strings.Builder
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&params, "    param%d: what the refresh does with option %d of the artifact store\n", i, i)
+	}
+	files := map[string]string{
+		"store.py": "def refresh_artifact(url, retries):\n    \"\"\"Refresh the artifact URL of a task.\n\n    Parameters:\n" + params.String() + "    \"\"\"\n" +
+			strings.Repeat("    url = url.strip()  # refresh artifact\n", 60) + "    return url\n",
+		"store.go": "package store\n\n// RefreshArtifact refreshes the artifact URL of a task.\n//\n" +
+			strings.ReplaceAll(params.String(), "    ", "// ") + "func RefreshArtifact(url string) string {\n" +
+			strings.Repeat("\turl = url + \"refresh artifact\"\n", 60) + "\treturn url\n}\n",
+	}
+	for p, c := range files {
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, done := build(t, root)
+	defer done()
+	p, err := b.Build(context.Background(), contextpack.Request{Task: "refresh the artifact URL", Budget: 700, Format: "json", FullShare: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigs := 0
+	for _, it := range p.Items {
+		if it.Kind != contextpack.KindSignature {
+			continue
+		}
+		sigs++
+		if !strings.Contains(it.Content, "Refresh") && !strings.Contains(it.Content, "refreshes") {
+			t.Errorf("%s: the summary is missing:\n%s", it.Path, it.Content)
+		}
+		if strings.Contains(it.Content, "param29") || !strings.Contains(it.Content, "…") {
+			t.Errorf("%s: the whole doc, or no mark of the cut:\n%s", it.Path, it.Content)
+		}
+		if n := strings.Count(it.Content, "\n"); n > 6 {
+			t.Errorf("%s: %d lines in a signature item:\n%s", it.Path, n+1, it.Content)
+		}
+	}
+	if sigs == 0 {
+		t.Fatalf("no signature items: %+v", p.Items)
+	}
+}
