@@ -746,7 +746,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		f := fc.files[c.path]
 		content, reds := redact(c.path, s, content, f.Lang.HasParser())
 		it := Item{Path: c.path, StartLine: s, EndLine: e, Revision: b.revision(f), Kind: kind, Symbol: c.symbol,
-			Reason: c.reason, Score: math.Round(c.score*10000) / 10000, Trust: trustOf(f.Lang, kind),
+			Reason: c.reason, Score: math.Round(c.score*1000) / 1000, Trust: trustOf(f.Lang, kind),
 			Stale: fc.isStale(c.path), Content: content}
 		if it.Trust == TrustCode {
 			it.UntrustedLines = untrustedLines(content, s, f.Lang)
@@ -850,7 +850,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		if c.sigEnd > 0 {
 			sit, sreds := makeItem(c, true)
 			if scost := itemCost(sit); used+scost <= p.Budget {
-				sit.Reason = c.reason + " (signature only: the whole is " + strconv.Itoa(it.Tokens) + " tokens)"
+				sit.Reason = c.reason + " (signature only; whole: " + strconv.Itoa(it.Tokens) + " tokens)"
 				picked = append(picked, chosen{sit, c, i})
 				pcost = append(pcost, scost)
 				allReds = append(allReds, sreds...)
