@@ -565,12 +565,26 @@ func (s *search) paths() error {
 			}
 		}
 	}
+	// Files: those of a traceback's frames first, innermost first (the
+	// outer frames are the dispatch every failure passes through), then
+	// the other paths named, in order.
 	frank := 0
-	for _, mention := range s.q.Paths {
+	named := map[string]bool{}
+	name := func(mention, why string) {
+		if named[mention] {
+			return
+		}
+		named[mention] = true
 		for _, p := range s.matchFile(mention) {
 			frank++
-			s.addFile(GenPath, p, frank, "file named in the query: "+mention)
+			s.addFile(GenPath, p, frank, why+mention)
 		}
+	}
+	for i := len(s.q.Frames) - 1; i >= 0; i-- {
+		name(s.q.Frames[i].Path, "file of a stack frame: ")
+	}
+	for _, mention := range s.q.Paths {
+		name(mention, "file named in the query: ")
 	}
 	return nil
 }

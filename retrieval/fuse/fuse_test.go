@@ -205,3 +205,29 @@ func TestFilesWithTerms(t *testing.T) {
 		t.Errorf("files %v", ps)
 	}
 }
+
+// TestInnermostFrameFileFirst: the files of a traceback rank innermost
+// first — the outer frames are the dispatch every failure passes through —
+// though they are named earlier in the text.
+func TestInnermostFrameFileFirst(t *testing.T) {
+	o := open(t)
+	q := `crash when printing a label
+Traceback (most recent call last):
+  File "/srv/app/billing/invoice.go", line 19, in Total
+  File "/srv/app/shipping/label.go", line 4, in PrintLabel
+TypeError: bad address`
+	res, err := o.Search(context.Background(), q, fuse.Options{Only: []string{fuse.GenPath}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range res.Files {
+		files = append(files, f.Path)
+	}
+	if len(files) != 2 || files[0] != "shipping/label.go" || files[1] != "billing/invoice.go" {
+		t.Fatalf("files %v, want the innermost frame's file first", files)
+	}
+	if !strings.Contains(res.Files[0].Why, "stack frame") {
+		t.Errorf("why: %q", res.Files[0].Why)
+	}
+}
