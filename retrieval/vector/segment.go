@@ -117,6 +117,11 @@ type segment struct {
 	// (see search); none when the vectors are too short to cut
 	cuts  []int
 	tails [][]float32
+	inv   []float32 // 1/scales[i] (0 for a zero vector)
+	// the coordinates before cuts[0], and from cuts[0] to cuts[1], of
+	// every vector, contiguous: the scan's first stages read them in
+	// order instead of a slice of each row
+	head, mid []int8
 }
 
 // tailCuts places the scan's early exits: after a quarter and after half
@@ -131,6 +136,22 @@ func tailCuts(dim int) []int {
 // measureTails computes the norms the scan bounds with.
 func (s *segment) measureTails() {
 	s.cuts = tailCuts(s.dim)
+	s.inv = make([]float32, len(s.ids))
+	for i, sc := range s.scales {
+		if sc > 0 {
+			s.inv[i] = 1 / sc
+		}
+	}
+	if len(s.cuts) == 2 {
+		c0, c1 := s.cuts[0], s.cuts[1]
+		s.head = make([]int8, 0, len(s.ids)*c0)
+		s.mid = make([]int8, 0, len(s.ids)*(c1-c0))
+		for i := range s.ids {
+			row := s.data[i*s.dim : (i+1)*s.dim]
+			s.head = append(s.head, row[:c0]...)
+			s.mid = append(s.mid, row[c0:c1]...)
+		}
+	}
 	s.tails = make([][]float32, len(s.cuts))
 	for c, cut := range s.cuts {
 		t := make([]float32, len(s.ids))
@@ -238,18 +259,24 @@ func (s *segment) search(q []int8, qscale float32, k int, h *topK) {
 	for c, cut := range s.cuts {
 		qtail[c] = tailNorm(q[cut:])
 	}
+	qinv := float32(0)
+	if qscale > 0 {
+		qinv = 1 / qscale
+	}
 	for i := range s.ids {
 		row := s.data[i*dim : (i+1)*dim]
 		var acc int32
-		if h.Len() >= k && len(s.cuts) == 2 {
-			min := (*h)[0].Score
+		if h.Len() >= k && len(s.cuts) == 2 && s.inv[i] > 0 && qinv > 0 {
+			// the k-th best score in the units of this vector's product
+			lim := (*h)[0].Score * qinv * s.inv[i]
 			c0, c1 := s.cuts[0], s.cuts[1]
-			acc = dot(row[:c0], q[:c0])
-			if beneath(float32(acc)+s.tails[0][i]*qtail[0], s.scales[i], qscale, min) {
+			acc = dot(s.head[i*c0:(i+1)*c0], q[:c0])
+			if beneath(float32(acc)+s.tails[0][i]*qtail[0], lim) {
 				continue
 			}
-			acc += dot(row[c0:c1], q[c0:c1])
-			if beneath(float32(acc)+s.tails[1][i]*qtail[1], s.scales[i], qscale, min) {
+			w := c1 - c0
+			acc += dot(s.mid[i*w:(i+1)*w], q[c0:c1])
+			if beneath(float32(acc)+s.tails[1][i]*qtail[1], lim) {
 				continue
 			}
 			acc += dot(row[c1:], q[c1:])
@@ -267,11 +294,12 @@ func (s *segment) search(q []int8, qscale float32, k int, h *topK) {
 }
 
 // beneath reports whether a vector whose product with the query is at
-// most bound cannot beat min; the margin covers float rounding, so that a
-// vector is passed over only when the full product surely loses.
-func beneath(bound, scale, qscale, min float32) bool {
-	v := bound * scale * qscale
-	return v+float32(math.Abs(float64(v)))*1e-5 <= min
+// most bound cannot beat lim (the k-th best score over the two scales);
+// the margin covers float rounding, so that a vector is passed over only
+// when the full product surely loses.
+func beneath(bound, lim float32) bool {
+	abs := math.Float32frombits(math.Float32bits(bound) &^ (1 << 31))
+	return bound+abs*1e-5 <= lim
 }
 
 // dot is the dot product of two quantised vectors of q's length. Eight
