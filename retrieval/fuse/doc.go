@@ -10,8 +10,9 @@
 //   - vector: cosine similarity of chunk embeddings to the query's;
 //   - symbol: definitions named by identifiers in the query (exact, then
 //     qualified), weighted by how the query mentions them;
-//   - path: files the query names, and the chunks that contain the lines of
-//     its stack-trace frames;
+//   - path: files the query names (those of a traceback's frames first,
+//     innermost first), and the chunks that contain the lines of its
+//     stack-trace frames;
 //   - graph: callers and callees of the strongest fused hits;
 //   - rank: centrality (PageRank) as a weak prior.
 //
@@ -30,6 +31,17 @@
 // The embedding scan and the whole-file BM25 run in goroutines beside the
 // chunk BM25 (a search uses both cores); the graph generator reads its
 // neighbours' definitions in one batch; everything else reads the store a
-// query at a time. Scores compare rounded to 36 significant bits, so sums
-// equal in exact arithmetic tie whatever order they were added in.
+// query at a time. Scores compare rounded to 36 significant bits (package
+// retrieval/internal/ties), so sums equal in exact arithmetic tie whatever
+// order they were added in. Only the hits returned are explained (why,
+// ranks); the rest are scored and ranked.
+//
+// # Load
+//
+// An Engine runs at most two searches per core at once (Engine.Slots,
+// CAIRN_SEARCH_SLOTS); the others wait their turn, in arrival order. A
+// search is CPU work with short waits on the store: past the cores, more
+// at once only makes each take as long as all of them together, and the
+// costliest drag on longest. Queued instead, sixteen clients on two cores
+// got the same throughput and a 95th percentile half as long.
 package fuse
