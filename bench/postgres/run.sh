@@ -11,6 +11,8 @@
 #   5. parity: what each store holds after the cold index.
 #
 #   bench/postgres/run.sh            (results on stdout; copy them to RESULTS.md)
+#   bench/postgres/run.sh --load     (steps 3 and 4 only, on the database and
+#                                     embedded index a full run left)
 #
 # Needs the PostgreSQL server of .ci/postgres.sh (`make deps`); the database
 # CAIRN_BENCH_PG (default cairn_bench on it) is dropped and re-created.
@@ -52,6 +54,7 @@ secs() { # LABEL CMD...: wall seconds of one command
   python3 -c "print(f'{$e - $s:.1f}')"
 }
 
+if [ "${1:-}" != "--load" ]; then
 echo "== 1. cold index (wall s)"
 rm -rf "$WORK/mono1m.emb"
 lock; EMB=$(secs emb "$CAIRN" index -q --index-dir "$WORK/mono1m.emb" "$MONO"); unlock
@@ -99,13 +102,18 @@ for name, f in zip(("cairn index", "cairn worker"), sys.argv[1:]):
     print(f"  {name}: {d['jobs_done']} of {d['jobs']} jobs, finalized: {d['finalized']}")
 PY
 
+fi
+
 echo "== 3. HNSW recall@10 vs exact search (200 stored chunk vectors as queries)"
 locked "$LOAD" -store "$PGURL" -repo "$MONO" -mode recall -n 200
 
 echo "== 4. 16 concurrent clients, 400 requests each kind (postgres | embedded baseline)"
-for m in callers search; do
+# search three times, alternating stores: other tenants' load moves single
+# runs by a quarter
+for m in callers search search search; do
   echo -n "postgres  "; locked "$LOAD" -store "$PGURL" -repo "$MONO" -mode $m -clients 16 -n 400 | tail -1
   echo -n "embedded  "; locked "$LOAD" -index "$WORK/mono1m.emb" -mode $m -clients 16 -n 400 | tail -1
+  echo "  (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 done
 echo -n "postgres, vectors through HNSW (CAIRN_PG_ANN=1)  "; CAIRN_PG_ANN=1 locked "$LOAD" -store "$PGURL" -repo "$MONO" -mode search -clients 16 -n 400 | tail -1
 for m in callers search; do
