@@ -80,8 +80,10 @@ func TestBoundedScanIsExact(t *testing.T) {
 		for i := range s.ids {
 			s.scales[i] = quantize(vecs[i*dim:(i+1)*dim], s.data[i*dim:(i+1)*dim])
 		}
-		full := &segment{dim: dim, ids: s.ids, scales: s.scales, data: s.data} // no cuts: every product in full
-		s.measureTails()
+		full := &segment{dim: dim, ids: s.ids, scales: s.scales, data: s.data}
+		full.prepared.Do(func() {}) // never prepared: every product in full
+		s.prepared.Do(s.measureTails)
+		s.searches.Store(1) // bounded from its first search here
 		for qi := 0; qi < 30; qi++ {
 			q := make([]int8, dim)
 			qv := make([]float32, dim)
@@ -105,5 +107,32 @@ func TestBoundedScanIsExact(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPreparedAtTheSecondSearch: a segment searched once is not prepared
+// for bounded scans (a one-shot process would pay more than it saves);
+// the second search prepares it.
+func TestPreparedAtTheSecondSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n, dim = 100, 128
+	s := &segment{dim: dim, ids: make([]int64, n), scales: make([]float32, n), data: make([]int8, n*dim)}
+	for i := range s.ids {
+		s.ids[i] = int64(i + 1)
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = float32(rng.NormFloat64())
+		}
+		s.scales[i] = quantize(v, s.data[i*dim:(i+1)*dim])
+	}
+	q := make([]int8, dim)
+	copy(q, s.data[:dim])
+	s.search(q, 0.01, 5, &topK{})
+	if s.tails != nil || s.head != nil {
+		t.Fatal("prepared at the first search")
+	}
+	s.search(q, 0.01, 5, &topK{})
+	if len(s.tails) != 2 || len(s.head) != n*dim/4 || len(s.mid) != n*dim/4 {
+		t.Fatalf("not prepared at the second search: %d tails, head %d, mid %d", len(s.tails), len(s.head), len(s.mid))
 	}
 }

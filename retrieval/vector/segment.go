@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Meta keys.
@@ -122,6 +124,9 @@ type segment struct {
 	// every vector, contiguous: the scan's first stages read them in
 	// order instead of a slice of each row
 	head, mid []int8
+
+	searches atomic.Int64
+	prepared sync.Once // cuts, tails, inv, head and mid, from the second search on
 }
 
 // tailCuts places the scan's early exits: after a quarter and after half
@@ -205,7 +210,6 @@ func readSegment(path string) (*segment, error) {
 			s.data[i*dim+j] = int8(r[12+j])
 		}
 	}
-	s.measureTails()
 	return s, nil
 }
 
@@ -253,11 +257,22 @@ func (h *topK) Pop() any {
 // mono1m a quarter of the coordinates rules out about 60 % of the vectors
 // and half of them 85 %, and the scan does 40 % of the multiplications.
 // The answer is the one the full scan gives (TestBoundedScanIsExact).
+//
+// The norms and copies the bounds need cost a full scan's time to make:
+// they are made at the second search of a segment, so that a process that
+// searches once (a one-shot command) does not pay for them.
 func (s *segment) search(q []int8, qscale float32, k int, h *topK) {
 	dim := s.dim
+	bounded := false
+	if s.searches.Add(1) > 1 {
+		s.prepared.Do(s.measureTails)
+		bounded = len(s.cuts) == 2
+	}
 	var qtail [2]float32
-	for c, cut := range s.cuts {
-		qtail[c] = tailNorm(q[cut:])
+	if bounded {
+		for c, cut := range s.cuts {
+			qtail[c] = tailNorm(q[cut:])
+		}
 	}
 	qinv := float32(0)
 	if qscale > 0 {
@@ -266,7 +281,7 @@ func (s *segment) search(q []int8, qscale float32, k int, h *topK) {
 	for i := range s.ids {
 		row := s.data[i*dim : (i+1)*dim]
 		var acc int32
-		if h.Len() >= k && len(s.cuts) == 2 && s.inv[i] > 0 && qinv > 0 {
+		if bounded && h.Len() >= k && s.inv[i] > 0 && qinv > 0 {
 			// the k-th best score in the units of this vector's product
 			lim := (*h)[0].Score * qinv * s.inv[i]
 			c0, c1 := s.cuts[0], s.cuts[1]
