@@ -39,94 +39,84 @@ func bound[K comparable, V any](m map[K]V, adding int) {
 	}
 }
 
+// cached returns the values of keys: from m where it holds them, from
+// fetch for the others (stored, a key fetch does not return as absent).
+func cached[K comparable, V any](c *readCache, m map[K]V, keys []K, absent V, fetch func([]K) (map[K]V, error)) (map[K]V, error) {
+	out := make(map[K]V, len(keys))
+	var missing []K
+	c.mu.RLock()
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			out[k] = v
+		} else {
+			missing = append(missing, k)
+		}
+	}
+	c.mu.RUnlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
+	got, err := fetch(missing)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	bound(m, len(missing))
+	for _, k := range missing {
+		v, ok := got[k]
+		if !ok {
+			v = absent
+		}
+		m[k] = v
+		out[k] = v
+	}
+	return out, nil
+}
+
 // chunksByID answers from the cache what it can and asks query for the
 // rest, remembering ids the generation does not hold too. The result
 // follows the order of ids.
 func (c *readCache) chunksByID(ctx context.Context, ids []int64, query func(context.Context, []int64) ([]graph.ChunkRef, error)) ([]graph.ChunkRef, error) {
-	out := make([]graph.ChunkRef, 0, len(ids))
-	var missing []int64
-	c.mu.RLock()
-	for _, id := range ids {
-		if e, ok := c.chunks[id]; !ok {
-			missing = append(missing, id)
-		} else if e.live {
-			out = append(out, e.ref)
+	m, err := cached(c, c.chunks, ids, chunkEntry{}, func(missing []int64) (map[int64]chunkEntry, error) {
+		refs, err := query(ctx, missing)
+		got := make(map[int64]chunkEntry, len(refs))
+		for _, r := range refs {
+			got[r.ID] = chunkEntry{r, true}
 		}
-	}
-	c.mu.RUnlock()
-	if len(missing) == 0 {
-		return out, nil
-	}
-	got, err := query(ctx, missing)
+		return got, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	bound(c.chunks, len(missing))
-	for _, id := range missing {
-		c.chunks[id] = chunkEntry{}
-	}
-	for _, r := range got {
-		c.chunks[r.ID] = chunkEntry{r, true}
-	}
-	out = out[:0]
+	out := make([]graph.ChunkRef, 0, len(ids))
 	for _, id := range ids {
-		if e := c.chunks[id]; e.live {
+		if e := m[id]; e.live {
 			out = append(out, e.ref)
 		}
 	}
-	c.mu.Unlock()
 	return out, nil
 }
 
 func (c *readCache) chunksInFile(ctx context.Context, path string, query func(context.Context, string) ([]graph.ChunkRef, error)) ([]graph.ChunkRef, error) {
-	c.mu.RLock()
-	cs, ok := c.files[path]
-	c.mu.RUnlock()
-	if ok {
-		return cs, nil
-	}
-	cs, err := query(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	bound(c.files, 1)
-	c.files[path] = cs
-	c.mu.Unlock()
-	return cs, nil
+	m, err := cached(c, c.files, []string{path}, nil, func([]string) (map[string][]graph.ChunkRef, error) {
+		cs, err := query(ctx, path)
+		return map[string][]graph.ChunkRef{path: cs}, err
+	})
+	return m[path], err
 }
 
 func (c *readCache) rankOf(ctx context.Context, ids []graph.SymbolID, query func(context.Context, []graph.SymbolID) (map[graph.SymbolID]float64, error)) (map[graph.SymbolID]float64, error) {
-	out := map[graph.SymbolID]float64{}
-	var missing []graph.SymbolID
-	c.mu.RLock()
-	for _, id := range ids {
-		if r, ok := c.ranks[id]; !ok {
-			missing = append(missing, id)
-		} else if r >= 0 {
-			out[id] = r
-		}
-	}
-	c.mu.RUnlock()
-	if len(missing) == 0 {
-		return out, nil
-	}
-	got, err := query(ctx, missing)
+	m, err := cached(c, c.ranks, ids, -1, func(missing []graph.SymbolID) (map[graph.SymbolID]float64, error) {
+		return query(ctx, missing)
+	})
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	bound(c.ranks, len(missing))
-	for _, id := range missing {
-		r, ok := got[id]
-		if !ok {
-			r = -1
-		} else {
-			out[id] = r
+	for id, r := range m {
+		if r < 0 {
+			delete(m, id)
 		}
-		c.ranks[id] = r
 	}
-	c.mu.Unlock()
-	return out, nil
+	return m, nil
 }
