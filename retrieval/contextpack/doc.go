@@ -5,7 +5,8 @@
 // Candidates come from the fused search (retrieval/fuse) over the task
 // text, from focus symbols or files, and from a diff's changed lines; the
 // definitions found are expanded one step through the graph (callers,
-// callees, implementations, tests) at a lower score. A type's chunk is cut
+// callees, implementations, tests) at a lower score; search hits past the
+// 60th (a large budget asks for more) rank after that expansion. A type's chunk is cut
 // to its head, since its methods are candidates of their own; config and
 // docs are admitted as such.
 //
@@ -14,7 +15,8 @@
 // an item already picked joins it (in JSON an item's citation and reason
 // cost about as many tokens as ten lines of code); a span that opens its
 // file starts after the license notice; an item that does not fit in full
-// degrades to its signature and doc comment before it is dropped, and what
+// degrades to its signature and its doc's summary (first paragraph, four
+// lines at most) before it is dropped, and what
 // is dropped is listed (capped) with why. Whole items fill at most a share of
 // the budget (Request.FullShare, half by default; the three strongest come
 // whole when they fit); past it, candidates with a signature come as that,
