@@ -20,7 +20,12 @@
 // # Search
 //
 // Exact: the query's vector against every stored one, a top-k heap, 8-bit
-// dot products in a tight loop over memory read once per process. Once k
+// dot products over memory read once per process. On amd64 with AVX2 the
+// products run 32 at a time (dot_amd64.s: |r|·(q with r's sign) summed in
+// pairs by VPMADDUBSW, then VPMADDWD): 1.0 ms for mono1m's 75,000 chunks,
+// 6.5× the Go loop (BenchmarkDot), checked against it at every length
+// (TestDotSIMD, TestSIMDScanIsExact). Elsewhere the Go loop runs, bounded:
+// once k
 // candidates are held, a vector is first multiplied on its leading quarter
 // of coordinates, then half: by Cauchy–Schwarz the rest can add at most
 // the product of the two tails' norms (kept per vector), and a vector that

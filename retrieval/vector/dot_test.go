@@ -45,7 +45,7 @@ func BenchmarkDot(b *testing.B) {
 	for _, v := range []struct {
 		name string
 		f    func(r, q []int8) int32
-	}{{"plain", naiveDot}, {"unrolled", dot}} {
+	}{{"plain", naiveDot}, {"unrolled", dot}, {"simd", dotSIMD}} {
 		b.Run(v.name, func(b *testing.B) {
 			var s int32
 			for b.Loop() {
@@ -63,6 +63,7 @@ func BenchmarkDot(b *testing.B) {
 // (as an SVD's do, the case the exits are for) and on flat ones (where
 // they rarely fire), for small and large k.
 func TestBoundedScanIsExact(t *testing.T) {
+	noSIMD(t) // with AVX2 the full scan runs, and this test is for the other
 	rng := rand.New(rand.NewPCG(3, 4))
 	const n, dim = 4000, 128
 	for _, decay := range []float64{0.97, 1} {
@@ -114,6 +115,7 @@ func TestBoundedScanIsExact(t *testing.T) {
 // for bounded scans (a one-shot process would pay more than it saves);
 // the second search prepares it.
 func TestPreparedAtTheSecondSearch(t *testing.T) {
+	noSIMD(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	const n, dim = 100, 128
 	s := &segment{dim: dim, ids: make([]int64, n), scales: make([]float32, n), data: make([]int8, n*dim)}
@@ -134,5 +136,79 @@ func TestPreparedAtTheSecondSearch(t *testing.T) {
 	s.search(q, 0.01, 5, &topK{})
 	if len(s.tails) != 2 || len(s.head) != n*dim/4 || len(s.mid) != n*dim/4 {
 		t.Fatalf("not prepared at the second search: %d tails, head %d, mid %d", len(s.tails), len(s.head), len(s.mid))
+	}
+}
+
+// TestDotSIMD: the vector kernel equals the plain product at every length
+// (multiples of 32 and the remainders after them), over the whole range of
+// stored values and the query's (-127..127: quantize never makes -128).
+func TestDotSIMD(t *testing.T) {
+	if !simd {
+		t.Skip("no vector kernel on this machine")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n <= 200; n++ {
+		for rep := 0; rep < 20; rep++ {
+			r, q := make([]int8, n+7), make([]int8, n)
+			for i := range r {
+				r[i] = int8(rng.IntN(256) - 128)
+			}
+			for i := range q {
+				q[i] = int8(rng.IntN(255) - 127)
+			}
+			if rep == 0 {
+				for i := range q {
+					r[i], q[i] = -128, 127
+				}
+			}
+			if rep == 1 {
+				for i := range q {
+					r[i], q[i] = -127, -127
+				}
+			}
+			if got, want := dotSIMD(r, q), naiveDot(r, q); got != want {
+				t.Fatalf("n=%d rep=%d: %d, want %d", n, rep, got, want)
+			}
+		}
+	}
+}
+
+// noSIMD makes the scan use the plain products for the rest of the test.
+func noSIMD(t *testing.T) {
+	old := simd
+	simd = false
+	t.Cleanup(func() { simd = old })
+}
+
+// TestSIMDScanIsExact: the scan with the vector kernel finds exactly what
+// the plain one finds.
+func TestSIMDScanIsExact(t *testing.T) {
+	if !simd {
+		t.Skip("no vector kernel on this machine")
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	const n, dim = 3000, 96
+	s := &segment{dim: dim, ids: make([]int64, n), scales: make([]float32, n), data: make([]int8, n*dim)}
+	for i := range s.ids {
+		s.ids[i] = int64(i + 1)
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = float32(rng.NormFloat64())
+		}
+		s.scales[i] = quantize(v, s.data[i*dim:(i+1)*dim])
+	}
+	for qi := 0; qi < 20; qi++ {
+		q := make([]int8, dim)
+		copy(q, s.data[rng.IntN(n)*dim:])
+		a, b := &topK{}, &topK{}
+		s.search(q, 0.01, 50, a)
+		simd = false
+		s.search(q, 0.01, 50, b)
+		simd = true
+		for len(*a) > 0 {
+			if x, y := heap.Pop(a).(Scored), heap.Pop(b).(Scored); x != y {
+				t.Fatalf("query %d: %v with the kernel, %v without", qi, x, y)
+			}
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -260,11 +261,19 @@ func (h *topK) Pop() any {
 //
 // The norms and copies the bounds need cost a full scan's time to make:
 // they are made at the second search of a segment, so that a process that
-// searches once (a one-shot command) does not pay for them.
+// searches once (a one-shot command) does not pay for them. Where the
+// products run as AVX2 vector code (dotSIMD: 32 at a time), the full scan
+// is faster than the bounded one's branches (1.0 against 2.1 ms on
+// mono1m), and is what runs.
 func (s *segment) search(q []int8, qscale float32, k int, h *topK) {
 	dim := s.dim
+	dot := dot
+	fast := simd && !slices.Contains(q, -128)
+	if fast {
+		dot = dotSIMD
+	}
 	bounded := false
-	if s.searches.Add(1) > 1 {
+	if s.searches.Add(1) > 1 && !fast {
 		s.prepared.Do(s.measureTails)
 		bounded = len(s.cuts) == 2
 	}
