@@ -693,58 +693,72 @@ type Result struct {
 	Dump  []DumpEntry
 }
 
+// fileFusion is the fused ranking of files: every file's score, and the
+// evidence behind it, explained only for the files shown.
+type fileFusion struct {
+	score map[string]float64
+	file  map[genPath]evidence // the file-level generators' ranks
+	chunk map[genPath]evidence // each chunk generator's best chunk of the file
+}
+
+type genPath struct{ gen, path string }
+
+type evidence struct {
+	r  int
+	ev string
+}
+
 // fileScores fuses file-level generators with each chunk generator's best
 // chunk per file.
-func (s *search) fileScores() (map[string]float64, map[string]map[string]int, map[string]string) {
-	score := map[string]float64{}
-	ranks := map[string]map[string]int{}
-	why := map[string]string{}
-	whyScore := map[string]float64{}
-	whyGen := map[string]string{}
-	note := func(p, gen string, r int, ev string) {
-		v := s.weight(gen) / (rrfK + float64(r))
-		score[p] += v
-		if ranks[p] == nil {
-			ranks[p] = map[string]int{}
-		}
-		if old, ok := ranks[p][gen]; !ok || r < old {
-			ranks[p][gen] = r
-		}
-		// The strongest evidence explains; equal ones (in either order of
-		// the maps) by generator name.
-		if c := ties.Compare(v, whyScore[p]); c > 0 || (c == 0 && whyGen[p] != "" && gen < whyGen[p]) {
-			whyScore[p], why[p], whyGen[p] = v, ev, gen
-		}
-	}
+func (s *search) fileScores() *fileFusion {
+	f := &fileFusion{score: map[string]float64{}, file: map[genPath]evidence{}, chunk: map[genPath]evidence{}}
 	for gen, m := range s.fileRank {
 		for p, r := range m {
-			note(p, gen, r, s.fileWhy[gen][p])
+			f.file[genPath{gen, p}] = evidence{r, s.fileWhy[gen][p]}
+			f.score[p] += s.weight(gen) / (rrfK + float64(r))
 		}
 	}
-	type best struct {
-		r  int
-		ev string
-	}
-	bests := map[string]map[string]best{}
 	for _, c := range s.cands {
 		for gen, r := range c.ranks {
-			if bests[gen] == nil {
-				bests[gen] = map[string]best{}
-			}
-			if b, ok := bests[gen][c.ref.Path]; !ok || r < b.r {
-				bests[gen][c.ref.Path] = best{r, c.evidence[gen]}
+			k := genPath{gen, c.ref.Path}
+			if b, ok := f.chunk[k]; !ok || r < b.r {
+				f.chunk[k] = evidence{r, c.evidence[gen]}
 			}
 		}
 	}
-	for gen, m := range bests {
-		for p, b := range m {
-			note(p, gen, b.r, b.ev)
+	for k, b := range f.chunk {
+		f.score[k.path] += s.weight(k.gen) / (rrfK + float64(b.r))
+	}
+	for p := range f.score {
+		f.score[p] *= penalty(p)
+	}
+	return f
+}
+
+// explain returns file p's rank in each generator and the strongest
+// evidence for it (equal ones by generator name; of one generator's file
+// and chunk evidence, the file's).
+func (s *search) explain(f *fileFusion, p string) (map[string]int, string) {
+	ranks := map[string]int{}
+	var why, whyGen string
+	var whyScore float64
+	note := func(gen string, e evidence) {
+		v := s.weight(gen) / (rrfK + float64(e.r))
+		if old, ok := ranks[gen]; !ok || e.r < old {
+			ranks[gen] = e.r
+		}
+		if c := ties.Compare(v, whyScore); c > 0 || (c == 0 && whyGen != "" && gen < whyGen) {
+			whyScore, why, whyGen = v, e.ev, gen
 		}
 	}
-	for p := range score {
-		score[p] *= penalty(p)
+	for _, m := range []map[genPath]evidence{f.file, f.chunk} {
+		for _, gen := range AllGenerators {
+			if e, ok := m[genPath{gen, p}]; ok {
+				note(gen, e)
+			}
+		}
 	}
-	return score, ranks, why
+	return ranks, why
 }
 
 // fuse merges the generators' rankings.
@@ -754,7 +768,21 @@ func (s *search) fuse(limit int) []Hit {
 
 // result ranks files and chunks.
 func (s *search) result(limit, fileLimit int) Result {
-	fileScore, fileRanks, fileWhy := s.fileScores()
+	ff := s.fileScores()
+	fileScore := ff.score
+	type explained struct {
+		ranks map[string]int
+		why   string
+	}
+	known := map[string]explained{}
+	fileOf := func(p string) explained {
+		x, ok := known[p]
+		if !ok {
+			x.ranks, x.why = s.explain(ff, p)
+			known[p] = x
+		}
+		return x
+	}
 	// Files found only by file-level generators get their best chunk in.
 	has := map[string]bool{}
 	for _, c := range s.cands {
@@ -826,14 +854,14 @@ func (s *search) result(limit, fileLimit int) Result {
 			}
 		}
 		why := strings.Join(whys, "; ")
-		if fw := fileWhy[c.ref.Path]; fw != "" && fw != why {
+		if fw := fileOf(c.ref.Path).why; fw != "" && fw != why {
 			if why != "" {
 				why += "; "
 			}
 			why += "file: " + fw
 		}
 		ranks := map[string]int{}
-		for gen, r := range fileRanks[c.ref.Path] {
+		for gen, r := range fileOf(c.ref.Path).ranks {
 			if gen == GenFile || gen == GenPath {
 				ranks[gen] = r // the rank its file had
 			}
@@ -842,7 +870,7 @@ func (s *search) result(limit, fileLimit int) Result {
 			ranks[gen] = r
 		}
 		h := Hit{ChunkID: c.ref.ID, Path: c.ref.Path, SymbolID: c.ref.Symbol, Kind: c.ref.Kind,
-			StartLine: c.ref.Range.StartLine, EndLine: c.ref.Range.EndLine, Score: x.score, Ranks: ranks, Why: why}
+			StartLine: c.ref.Range.StartLine, EndLine: c.ref.Range.EndLine, Score: ties.Round(x.score), Ranks: ranks, Why: why}
 		if c.ref.Kind != graph.ChunkFile {
 			h.Name = c.ref.Name
 		}
@@ -853,11 +881,15 @@ func (s *search) result(limit, fileLimit int) Result {
 		if fileLimit == 0 {
 			break
 		}
-		files = append(files, FileHit{Path: p, Score: sc, Ranks: fileRanks[p], Why: fileWhy[p]})
+		files = append(files, FileHit{Path: p, Score: ties.Round(sc)})
 	}
 	slices.SortFunc(files, func(a, b FileHit) int { return cmp.Or(ties.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path)) })
 	if len(files) > fileLimit {
 		files = files[:fileLimit]
+	}
+	for i := range files {
+		x := fileOf(files[i].Path)
+		files[i].Ranks, files[i].Why = x.ranks, x.why
 	}
 	return Result{Files: files, Hits: hits}
 }
