@@ -104,6 +104,9 @@ PY
 
 fi
 
+# The builds' aftermath (autovacuum of the new rows, the checkpoint of
+# their WAL) is not query latency: the database settles first.
+psql -qAtX "$PGURL" -c "CHECKPOINT" -c "VACUUM ANALYZE" >/dev/null
 echo "== 3. HNSW recall@10 vs exact search (200 stored chunk vectors as queries)"
 locked "$LOAD" -store "$PGURL" -repo "$MONO" -mode recall -n 200
 
