@@ -136,15 +136,7 @@ func TestFileDocuments(t *testing.T) {
 	b.Begin(ctx, dir, true)
 	b.Put(ctx, facts("net/retry.go", "package net", "func backoff() {}"), []int64{1, 2})
 	b.Put(ctx, facts("db/tx.go", "package db", "func commit() {}"), []int64{3, 4})
-	meta, err := b.Finish(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := Open(dir, meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
+	x := finish(t, b, dir)
 	hits, err := x.SearchFiles(ctx, Query{Text: "retry with backoff"}, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -152,4 +144,20 @@ func TestFileDocuments(t *testing.T) {
 	if len(hits) != 1 || hits[0].ChunkID != 1 {
 		t.Errorf("file hits %v, want the file document of chunk 1", hits)
 	}
+}
+
+// finish commits b's segment and opens the index it makes, for the rest of
+// the test.
+func finish(t *testing.T, b *Builder, dir string) *Index {
+	t.Helper()
+	meta, err := b.Finish(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := Open(dir, meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(x.Close)
+	return x
 }

@@ -428,10 +428,9 @@ type Index struct {
 	once  sync.Once
 
 	// statistics of the immutable segments, read once
-	statMu        sync.Mutex
-	chunks, files uint64 // documents of each kind, dead ones included
-	dfs           map[fieldTerm]uint64
-	st            segStats
+	statMu sync.Mutex
+	dfs    map[fieldTerm]uint64
+	st     segStats
 }
 
 type fieldTerm struct{ field, term string }
@@ -531,18 +530,13 @@ func (x *Index) docFreq(ctx context.Context, field, term string) uint64 {
 	defer x.statMu.Unlock()
 	if x.dfs == nil {
 		x.dfs = map[fieldTerm]uint64{}
-		x.countDocs(ctx)
 	}
 	if n, ok := x.dfs[key]; ok {
 		return n
 	}
 	var n uint64
 	for _, idx := range x.idxs {
-		ai, err := idx.Advanced()
-		if err != nil {
-			continue
-		}
-		r, err := ai.Reader()
+		r, err := reader(idx)
 		if err != nil {
 			continue
 		}
@@ -559,41 +553,21 @@ func (x *Index) docFreq(ctx context.Context, field, term string) uint64 {
 	return n
 }
 
-// countDocs reads the number of chunk and file documents of the
-// segments: each segment records its file documents when it is written;
-// for one written before that, they are counted by id.
-func (x *Index) countDocs(ctx context.Context) {
-	for _, idx := range x.idxs {
-		n, err := idx.DocCount()
-		if err != nil {
-			continue
-		}
-		var files uint64
-		if v, err := idx.GetInternal([]byte(filesKey)); err == nil && v != nil {
-			files, _ = strconv.ParseUint(string(v), 10, 64)
-		} else {
-			q := bleve.NewPrefixQuery("f")
-			q.SetField("_id")
-			if res, err := idx.SearchInContext(ctx, bleve.NewSearchRequestOptions(q, 0, 0, false)); err == nil {
-				files = res.Total
-			}
-		}
-		x.files += files
-		x.chunks += n - min(n, files)
-	}
-}
-
 // common says which of the terms are common in field (see chunkCommon),
 // keeping at least one term that is not; nil when none is.
 func (x *Index) common(ctx context.Context, field string, ts []string) map[string]bool {
-	share, docs := chunkCommon, &x.chunks
+	st, err := x.stats(ctx)
+	if err != nil {
+		return nil // searched in full; run reports the error
+	}
+	share, docs := chunkCommon, st.chunks
 	if field == "ftext" {
-		share, docs = fileCommon, &x.files
+		share, docs = fileCommon, st.files
 	}
 	var out map[string]bool
 	for _, t := range ts {
 		df := x.docFreq(ctx, field, t)
-		if df > minCommon && float64(df) > share*float64(*docs) {
+		if df > minCommon && float64(df) > share*float64(docs) {
 			if out == nil {
 				out = map[string]bool{}
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
 
@@ -24,56 +25,72 @@ type clause struct {
 }
 
 // segStats are the statistics of the immutable segments that BM25 needs
-// besides a term's document frequency: documents in all (of both kinds,
-// as bleve counts them) and each field's average length.
+// besides a term's document frequency: documents of each kind (dead ones
+// included; their sum is what bleve counts) and each field's average
+// length.
 type segStats struct {
-	once   sync.Once
-	err    error
-	docs   uint64
-	avgLen map[string]float64
+	once          sync.Once
+	err           error
+	chunks, files uint64
+	avgLen        map[string]float64
 }
 
-func (x *Index) stats() (*segStats, error) {
+// stats reads the segments' statistics once. Each segment records its
+// number of file documents when it is written; for one written before
+// that, they are counted by id.
+func (x *Index) stats(ctx context.Context) (*segStats, error) {
 	st := &x.st
 	st.once.Do(func() {
 		st.avgLen = map[string]float64{}
 		card := map[string]int{}
 		for _, idx := range x.idxs {
-			ai, err := idx.Advanced()
+			n, err := idx.DocCount()
 			if err != nil {
 				st.err = err
 				return
 			}
-			r, err := ai.Reader()
+			var files uint64
+			if v, err := idx.GetInternal([]byte(filesKey)); err == nil && v != nil {
+				files, _ = strconv.ParseUint(string(v), 10, 64)
+			} else {
+				q := bleve.NewPrefixQuery("f")
+				q.SetField("_id")
+				if res, err := idx.SearchInContext(ctx, bleve.NewSearchRequestOptions(q, 0, 0, false)); err == nil {
+					files = res.Total
+				}
+			}
+			st.files += files
+			st.chunks += n - min(n, files)
+			r, err := reader(idx)
 			if err != nil {
 				st.err = err
 				return
 			}
-			n, err := r.DocCount()
-			if err == nil {
-				st.docs += n
-				if br, ok := r.(index.BM25Reader); ok {
-					for _, f := range allFields {
-						c, err := br.FieldCardinality(f)
-						if err == nil {
-							card[f] += c
-						}
+			if br, ok := r.(index.BM25Reader); ok {
+				for _, f := range allFields {
+					if c, err := br.FieldCardinality(f); err == nil {
+						card[f] += c
 					}
 				}
 			}
 			r.Close()
-			if err != nil {
-				st.err = err
-				return
-			}
 		}
-		for f, c := range card {
-			if st.docs > 0 {
-				st.avgLen[f] = math.Ceil(float64(c) / float64(st.docs))
+		if docs := st.chunks + st.files; docs > 0 {
+			for f, c := range card {
+				st.avgLen[f] = math.Ceil(float64(c) / float64(docs))
 			}
 		}
 	})
 	return st, st.err
+}
+
+// reader opens a segment's index reader (a snapshot; Close releases it).
+func reader(idx bleve.Index) (index.IndexReader, error) {
+	ai, err := idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return ai.Reader()
 }
 
 // accumulator holds one segment's running scores, indexed by the
@@ -131,10 +148,11 @@ func (x *Index) run(ctx context.Context, cs []clause, k int) ([]Hit, error) {
 	if len(cs) == 0 || k <= 0 {
 		return nil, nil
 	}
-	st, err := x.stats()
+	st, err := x.stats(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("text search: %w", err)
 	}
+	docs := float64(st.chunks + st.files)
 	// Each clause's idf and query weight, normalised as bleve does
 	// (1/sqrt of the summed squared weights).
 	idf := make([]float64, len(cs))
@@ -142,11 +160,11 @@ func (x *Index) run(ctx context.Context, cs []clause, k int) ([]Hit, error) {
 	for i, c := range cs {
 		df := x.docFreq(ctx, c.field, c.term)
 		if st.avgLen[c.field] > 0 {
-			idf[i] = math.Log(1 + (float64(st.docs)-float64(df)+0.5)/(float64(df)+0.5))
+			idf[i] = math.Log(1 + (docs-float64(df)+0.5)/(float64(df)+0.5))
 		} else {
 			// a field no document holds: bleve falls back to the
 			// tf-idf idf, which still weighs in the query norm
-			idf[i] = 1 + math.Log(float64(st.docs)/float64(df+1))
+			idf[i] = 1 + math.Log(docs/float64(df+1))
 		}
 		w := c.boost * idf[i]
 		sumSq += w * w
@@ -157,15 +175,18 @@ func (x *Index) run(ctx context.Context, cs []clause, k int) ([]Hit, error) {
 	var top []scored // candidates: what scored at least the k-th best so far
 	th := threshold{k: k}
 	tfd := &index.TermFieldDoc{}
+	readers := make([]index.IndexReader, 0, len(x.idxs)) // kept for best's ids
+	defer func() {
+		for _, r := range readers {
+			r.Close()
+		}
+	}()
 	for si, idx := range x.idxs {
-		ai, err := idx.Advanced()
+		r, err := reader(idx)
 		if err != nil {
 			return nil, fmt.Errorf("text search: %w", err)
 		}
-		r, err := ai.Reader()
-		if err != nil {
-			return nil, fmt.Errorf("text search: %w", err)
-		}
+		readers = append(readers, r)
 		acc := accumulators.Get().(*accumulator)
 		err = func() error {
 			for i, c := range cs {
@@ -214,12 +235,10 @@ func (x *Index) run(ctx context.Context, cs []clause, k int) ([]Hit, error) {
 		acc.reset()
 		accumulators.Put(acc)
 		if err != nil {
-			r.Close()
 			return nil, fmt.Errorf("text search: %w", err)
 		}
-		r.Close()
 	}
-	return x.best(top, th.min(), k)
+	return best(readers, top, th.min(), k)
 }
 
 // threshold keeps the k best scores seen (a min-heap), so that a document
@@ -280,7 +299,7 @@ func (t *threshold) min() float64 {
 // to 36 bits tied, so that the order of a sum never decides — and returns
 // the first k as hits. Only the candidates that reach kth, the k-th best
 // score, are looked up by id.
-func (x *Index) best(cands []scored, kth float64, k int) ([]Hit, error) {
+func best(readers []index.IndexReader, cands []scored, kth float64, k int) ([]Hit, error) {
 	// the candidates below the final k-th score are out; its ties stay
 	top := cands[:0]
 	for _, c := range cands {
@@ -288,14 +307,6 @@ func (x *Index) best(cands []scored, kth float64, k int) ([]Hit, error) {
 			top = append(top, c)
 		}
 	}
-	readers := make([]index.IndexReader, len(x.idxs))
-	defer func() {
-		for _, r := range readers {
-			if r != nil {
-				r.Close()
-			}
-		}
-	}()
 	type named struct {
 		id    string
 		score float64
@@ -303,19 +314,8 @@ func (x *Index) best(cands []scored, kth float64, k int) ([]Hit, error) {
 	out := make([]named, 0, len(top))
 	var buf [8]byte
 	for _, t := range top {
-		r := readers[t.seg]
-		if r == nil {
-			ai, err := x.idxs[t.seg].Advanced()
-			if err != nil {
-				return nil, fmt.Errorf("text search: %w", err)
-			}
-			if r, err = ai.Reader(); err != nil {
-				return nil, fmt.Errorf("text search: %w", err)
-			}
-			readers[t.seg] = r
-		}
 		binary.BigEndian.PutUint64(buf[:], t.doc)
-		id, err := r.ExternalID(buf[:])
+		id, err := readers[t.seg].ExternalID(buf[:])
 		if err != nil {
 			return nil, fmt.Errorf("text search: %w", err)
 		}

@@ -90,7 +90,8 @@ func bleveReference(t *testing.T, x *Index, cs []clause, k int) []Hit {
 	return out
 }
 
-func buildCorpus(t *testing.T, dir string, corpus map[string][]string, split bool) map[string]string {
+// buildCorpus indexes the corpus as one segment and opens it.
+func buildCorpus(t *testing.T, dir string, corpus map[string][]string) *Index {
 	t.Helper()
 	ctx := context.Background()
 	var paths []string
@@ -98,43 +99,22 @@ func buildCorpus(t *testing.T, dir string, corpus map[string][]string, split boo
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	put := func(b *Builder, paths []string, next *int64) {
-		for _, p := range paths {
-			ids := make([]int64, len(corpus[p]))
-			for i := range ids {
-				*next++
-				ids[i] = *next
-			}
-			if err := b.Put(ctx, facts(p, corpus[p]...), ids); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	var next int64
-	half := len(paths)
-	if split {
-		half = len(paths) / 2
-	}
 	b := NewBuilder(nil, nil)
 	if err := b.Begin(ctx, dir, true); err != nil {
 		t.Fatal(err)
 	}
-	put(b, paths[:half], &next)
-	meta, err := b.Finish(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if split {
-		b := NewBuilder(Segments(meta), nil)
-		if err := b.Begin(ctx, dir, false); err != nil {
-			t.Fatal(err)
+	var next int64
+	for _, p := range paths {
+		ids := make([]int64, len(corpus[p]))
+		for i := range ids {
+			next++
+			ids[i] = next
 		}
-		put(b, paths[half:], &next)
-		if meta, err = b.Finish(ctx); err != nil {
+		if err := b.Put(ctx, facts(p, corpus[p]...), ids); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return meta
+	return finish(t, b, dir)
 }
 
 func sameHits(t *testing.T, what string, got, want []Hit) {
@@ -155,13 +135,7 @@ func sameHits(t *testing.T, what string, got, want []Hit) {
 func TestSameAsBleve(t *testing.T) {
 	ctx := context.Background()
 	corpus := goCorpus(t)
-	dir := t.TempDir()
-	meta := buildCorpus(t, dir, corpus, false)
-	x, err := Open(dir, meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
+	x := buildCorpus(t, t.TempDir(), corpus)
 	for _, q := range scoreQueries {
 		code, prose := terms(q, tokens.Code), terms(q, tokens.Text)
 		for _, cs := range [][]clause{
