@@ -2,6 +2,7 @@ package vector
 
 import (
 	"container/heap"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -67,28 +68,14 @@ func TestBoundedScanIsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const n, dim = 4000, 128
 	for _, decay := range []float64{0.97, 1} {
-		s := &segment{dim: dim, ids: make([]int64, n), scales: make([]float32, n)}
-		vecs := make([]float32, n*dim)
-		for i := range s.ids {
-			s.ids[i] = int64(i + 1)
-			w := 1.0
-			for j := 0; j < dim; j++ {
-				vecs[i*dim+j] = float32(rng.NormFloat64() * w)
-				w *= decay
-			}
-		}
-		s.data = make([]int8, n*dim)
-		for i := range s.ids {
-			s.scales[i] = quantize(vecs[i*dim:(i+1)*dim], s.data[i*dim:(i+1)*dim])
-		}
+		s := randomSegment(rng, n, dim, decay)
 		full := &segment{dim: dim, ids: s.ids, scales: s.scales, data: s.data}
 		full.prepared.Do(func() {}) // never prepared: every product in full
-		s.prepared.Do(s.measureTails)
+		s.prepared.Do(s.prepare)
 		s.searches.Store(1) // bounded from its first search here
 		for qi := 0; qi < 30; qi++ {
 			q := make([]int8, dim)
-			qv := make([]float32, dim)
-			copy(qv, vecs[rng.IntN(n)*dim:])
+			qv := s.vectorAt(rng.IntN(n))
 			for j := range qv {
 				qv[j] += float32(rng.NormFloat64() * 0.3)
 			}
@@ -97,15 +84,7 @@ func TestBoundedScanIsExact(t *testing.T) {
 				a, b := &topK{}, &topK{}
 				s.search(q, qs, k, a)
 				full.search(q, qs, k, b)
-				if len(*a) != len(*b) {
-					t.Fatalf("decay %v k %d: %d vs %d hits", decay, k, len(*a), len(*b))
-				}
-				for len(*a) > 0 {
-					x, y := heap.Pop(a).(Scored), heap.Pop(b).(Scored)
-					if x != y {
-						t.Fatalf("decay %v k %d: %v, full scan %v", decay, k, x, y)
-					}
-				}
+				sameTop(t, fmt.Sprintf("decay %v k %d", decay, k), a, b)
 			}
 		}
 	}
@@ -116,26 +95,17 @@ func TestBoundedScanIsExact(t *testing.T) {
 // the second search prepares it.
 func TestPreparedAtTheSecondSearch(t *testing.T) {
 	noSIMD(t)
-	rng := rand.New(rand.NewPCG(5, 6))
 	const n, dim = 100, 128
-	s := &segment{dim: dim, ids: make([]int64, n), scales: make([]float32, n), data: make([]int8, n*dim)}
-	for i := range s.ids {
-		s.ids[i] = int64(i + 1)
-		v := make([]float32, dim)
-		for j := range v {
-			v[j] = float32(rng.NormFloat64())
-		}
-		s.scales[i] = quantize(v, s.data[i*dim:(i+1)*dim])
-	}
+	s := randomSegment(rand.New(rand.NewPCG(5, 6)), n, dim, 1)
 	q := make([]int8, dim)
 	copy(q, s.data[:dim])
 	s.search(q, 0.01, 5, &topK{})
-	if s.tails != nil || s.head != nil {
+	if s.c1 != 0 || s.head != nil {
 		t.Fatal("prepared at the first search")
 	}
 	s.search(q, 0.01, 5, &topK{})
-	if len(s.tails) != 2 || len(s.head) != n*dim/4 || len(s.mid) != n*dim/4 {
-		t.Fatalf("not prepared at the second search: %d tails, head %d, mid %d", len(s.tails), len(s.head), len(s.mid))
+	if s.c1 != dim/2 || len(s.tails[1]) != n || len(s.head) != n*dim/4 || len(s.mid) != n*dim/4 {
+		t.Fatalf("not prepared at the second search: cut at %d, %d tails, head %d, mid %d", s.c1, len(s.tails[1]), len(s.head), len(s.mid))
 	}
 }
 
@@ -188,15 +158,7 @@ func TestSIMDScanIsExact(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
 	const n, dim = 3000, 96
-	s := &segment{dim: dim, ids: make([]int64, n), scales: make([]float32, n), data: make([]int8, n*dim)}
-	for i := range s.ids {
-		s.ids[i] = int64(i + 1)
-		v := make([]float32, dim)
-		for j := range v {
-			v[j] = float32(rng.NormFloat64())
-		}
-		s.scales[i] = quantize(v, s.data[i*dim:(i+1)*dim])
-	}
+	s := randomSegment(rng, n, dim, 1)
 	for qi := 0; qi < 20; qi++ {
 		q := make([]int8, dim)
 		copy(q, s.data[rng.IntN(n)*dim:])
@@ -205,10 +167,36 @@ func TestSIMDScanIsExact(t *testing.T) {
 		simd = false
 		s.search(q, 0.01, 50, b)
 		simd = true
-		for len(*a) > 0 {
-			if x, y := heap.Pop(a).(Scored), heap.Pop(b).(Scored); x != y {
-				t.Fatalf("query %d: %v with the kernel, %v without", qi, x, y)
-			}
+		sameTop(t, fmt.Sprintf("query %d, with the kernel and without", qi), a, b)
+	}
+}
+
+// randomSegment holds n quantised random vectors whose coordinates'
+// spread shrinks by decay from one to the next (1: all alike).
+func randomSegment(rng *rand.Rand, n, dim int, decay float64) *segment {
+	s := &segment{dim: dim, ids: make([]int64, n), scales: make([]float32, n), data: make([]int8, n*dim)}
+	v := make([]float32, dim)
+	for i := range s.ids {
+		s.ids[i] = int64(i + 1)
+		w := 1.0
+		for j := range v {
+			v[j] = float32(rng.NormFloat64() * w)
+			w *= decay
+		}
+		s.scales[i] = quantize(v, s.data[i*dim:(i+1)*dim])
+	}
+	return s
+}
+
+// sameTop fails unless two scans kept the same hits.
+func sameTop(t *testing.T, what string, a, b *topK) {
+	t.Helper()
+	if len(*a) != len(*b) {
+		t.Fatalf("%s: %d vs %d hits", what, len(*a), len(*b))
+	}
+	for len(*a) > 0 {
+		if x, y := heap.Pop(a).(Scored), heap.Pop(b).(Scored); x != y {
+			t.Fatalf("%s: %v against %v", what, x, y)
 		}
 	}
 }

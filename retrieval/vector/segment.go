@@ -116,55 +116,42 @@ type segment struct {
 	scales []float32
 	data   []int8 // len(ids) × dim
 
-	// tails[c][i] is the norm of vector i's coordinates from cuts[c] on
-	// (see search); none when the vectors are too short to cut
-	cuts  []int
-	tails [][]float32
-	inv   []float32 // 1/scales[i] (0 for a zero vector)
-	// the coordinates before cuts[0], and from cuts[0] to cuts[1], of
-	// every vector, contiguous: the scan's first stages read them in
-	// order instead of a slice of each row
+	// The bounded scan's state, made at the second search (prepared):
+	// the coordinates before c0, and from c0 to c1, of every vector,
+	// contiguous, so that the first stages read them in order; tails[0][i]
+	// and tails[1][i], the norms of vector i's coordinates from c0 and
+	// from c1 on; inv[i], 1/scales[i] (0 for a zero vector). c1 is 0 when
+	// the vectors are too short to cut.
+	c0, c1    int
 	head, mid []int8
+	tails     [2][]float32
+	inv       []float32
 
 	searches atomic.Int64
-	prepared sync.Once // cuts, tails, inv, head and mid, from the second search on
+	prepared sync.Once
 }
 
-// tailCuts places the scan's early exits: after a quarter and after half
-// of the coordinates.
-func tailCuts(dim int) []int {
-	if dim < 64 {
-		return nil
+// prepare makes the bounded scan's state: exits after a quarter and after
+// half of the coordinates.
+func (s *segment) prepare() {
+	if s.dim < 64 {
+		return
 	}
-	return []int{dim / 4, dim / 2}
-}
-
-// measureTails computes the norms the scan bounds with.
-func (s *segment) measureTails() {
-	s.cuts = tailCuts(s.dim)
-	s.inv = make([]float32, len(s.ids))
+	s.c0, s.c1 = s.dim/4, s.dim/2
+	n := len(s.ids)
+	s.inv = make([]float32, n)
+	s.head = make([]int8, 0, n*s.c0)
+	s.mid = make([]int8, 0, n*(s.c1-s.c0))
+	s.tails = [2][]float32{make([]float32, n), make([]float32, n)}
 	for i, sc := range s.scales {
 		if sc > 0 {
 			s.inv[i] = 1 / sc
 		}
-	}
-	if len(s.cuts) == 2 {
-		c0, c1 := s.cuts[0], s.cuts[1]
-		s.head = make([]int8, 0, len(s.ids)*c0)
-		s.mid = make([]int8, 0, len(s.ids)*(c1-c0))
-		for i := range s.ids {
-			row := s.data[i*s.dim : (i+1)*s.dim]
-			s.head = append(s.head, row[:c0]...)
-			s.mid = append(s.mid, row[c0:c1]...)
-		}
-	}
-	s.tails = make([][]float32, len(s.cuts))
-	for c, cut := range s.cuts {
-		t := make([]float32, len(s.ids))
-		for i := range s.ids {
-			t[i] = tailNorm(s.data[i*s.dim+cut : (i+1)*s.dim])
-		}
-		s.tails[c] = t
+		row := s.data[i*s.dim : (i+1)*s.dim]
+		s.head = append(s.head, row[:s.c0]...)
+		s.mid = append(s.mid, row[s.c0:s.c1]...)
+		s.tails[0][i] = tailNorm(row[s.c0:])
+		s.tails[1][i] = tailNorm(row[s.c1:])
 	}
 }
 
@@ -274,14 +261,13 @@ func (s *segment) search(q []int8, qscale float32, k int, h *topK) {
 	}
 	bounded := false
 	if s.searches.Add(1) > 1 && !fast {
-		s.prepared.Do(s.measureTails)
-		bounded = len(s.cuts) == 2
+		s.prepared.Do(s.prepare)
+		bounded = s.c1 > 0
 	}
+	c0, c1 := s.c0, s.c1
 	var qtail [2]float32
 	if bounded {
-		for c, cut := range s.cuts {
-			qtail[c] = tailNorm(q[cut:])
-		}
+		qtail = [2]float32{tailNorm(q[c0:]), tailNorm(q[c1:])}
 	}
 	qinv := float32(0)
 	if qscale > 0 {
@@ -293,7 +279,6 @@ func (s *segment) search(q []int8, qscale float32, k int, h *topK) {
 		if bounded && h.Len() >= k && s.inv[i] > 0 && qinv > 0 {
 			// the k-th best score in the units of this vector's product
 			lim := (*h)[0].Score * qinv * s.inv[i]
-			c0, c1 := s.cuts[0], s.cuts[1]
 			acc = dot(s.head[i*c0:(i+1)*c0], q[:c0])
 			if beneath(float32(acc)+s.tails[0][i]*qtail[0], lim) {
 				continue
