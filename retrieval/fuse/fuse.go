@@ -696,9 +696,10 @@ type Result struct {
 // fileFusion is the fused ranking of files: every file's score, and the
 // evidence behind it, explained only for the files shown.
 type fileFusion struct {
-	score map[string]float64
-	file  map[genPath]evidence // the file-level generators' ranks
-	chunk map[genPath]evidence // each chunk generator's best chunk of the file
+	score   map[string]float64
+	penalty map[string]float64   // penalty(path), for the file and its chunks
+	file    map[genPath]evidence // the file-level generators' ranks
+	chunk   map[genPath]evidence // each chunk generator's best chunk of the file
 }
 
 type genPath struct{ gen, path string }
@@ -711,7 +712,7 @@ type evidence struct {
 // fileScores fuses file-level generators with each chunk generator's best
 // chunk per file.
 func (s *search) fileScores() *fileFusion {
-	f := &fileFusion{score: map[string]float64{}, file: map[genPath]evidence{}, chunk: map[genPath]evidence{}}
+	f := &fileFusion{score: map[string]float64{}, penalty: map[string]float64{}, file: map[genPath]evidence{}, chunk: map[genPath]evidence{}}
 	for gen, m := range s.fileRank {
 		for p, r := range m {
 			f.file[genPath{gen, p}] = evidence{r, s.fileWhy[gen][p]}
@@ -730,7 +731,8 @@ func (s *search) fileScores() *fileFusion {
 		f.score[k.path] += s.weight(k.gen) / (rrfK + float64(b.r))
 	}
 	for p := range f.score {
-		f.score[p] *= penalty(p)
+		f.penalty[p] = penalty(p)
+		f.score[p] *= f.penalty[p]
 	}
 	return f
 }
@@ -807,7 +809,6 @@ func (s *search) result(limit, fileLimit int) Result {
 		c     *cand
 		score float64
 	}
-	pen := map[string]float64{}
 	all := make([]scoredCand, 0, len(s.cands))
 	for _, c := range s.cands {
 		score := 0.0
@@ -817,12 +818,8 @@ func (s *search) result(limit, fileLimit int) Result {
 		// Questions and issues are about behaviour: the code that has it
 		// outranks the tests that check it and the prose about it, all else
 		// being equal.
-		p, ok := pen[c.ref.Path]
-		if !ok {
-			p = penalty(c.ref.Path)
-			pen[c.ref.Path] = p
-		}
-		score *= p
+		// (every candidate's file has a fused score: its own ranks count)
+		score *= ff.penalty[c.ref.Path]
 		score += fileShare * fileScore[c.ref.Path]
 		all = append(all, scoredCand{c, score})
 	}
@@ -876,11 +873,11 @@ func (s *search) result(limit, fileLimit int) Result {
 		}
 		hits = append(hits, h)
 	}
-	var files []FileHit
+	if fileLimit == 0 {
+		return Result{Hits: hits}
+	}
+	files := make([]FileHit, 0, len(fileScore))
 	for p, sc := range fileScore {
-		if fileLimit == 0 {
-			break
-		}
 		files = append(files, FileHit{Path: p, Score: ties.Round(sc)})
 	}
 	slices.SortFunc(files, func(a, b FileHit) int { return cmp.Or(ties.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path)) })
