@@ -739,8 +739,10 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 	itemCost := func(it Item) int { return tok.Count(b.renderItem(it, p.Format)) + 2 }
 	makeItem := func(c cand, degraded bool) (Item, []Redaction) {
 		start, end, kind := c.start, c.end, c.kind
-		summary, long := docSummary(c.doc)
+		var summary string
 		if degraded {
+			var long bool
+			summary, long = docSummary(c.doc)
 			end = max(c.sigEnd, start)
 			kind = KindSignature
 			if long && c.sigStart > start && c.sigStart <= end {
