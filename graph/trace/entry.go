@@ -284,28 +284,23 @@ type upNode struct {
 	conf   graph.Confidence
 }
 
-// pathsTo finds call paths from entry points to a site's function,
-// shortest first, crossing from HTTP handlers to the client code that
-// requests their routes.
 // callersOf returns the call edges into id, read once per trace (the
 // sites of one function, and functions up the same paths, share them).
 func (t *tracer) callersOf(id graph.SymbolID) ([]graph.Edge, error) {
 	if es, ok := t.callersCache[id]; ok {
 		return es, nil
 	}
-	es, err := t.r.Edges(t.ctx, []graph.SymbolID{id}, graph.In, graph.EdgeCalls)
+	es, err := t.callEdges(id, graph.In)
 	if err != nil {
 		return nil, err
 	}
-	from := make([]graph.SymbolID, len(es))
-	for i, ed := range es {
-		from[i] = ed.From
-	}
-	t.prefetch(from)
 	t.callersCache[id] = es
 	return es, nil
 }
 
+// pathsTo finds call paths from entry points to a site's function,
+// shortest first, crossing from HTTP handlers to the client code that
+// requests their routes.
 func (t *tracer) pathsTo(s *Site) error {
 	if s.Func == nil || s.Func.ID == "" {
 		return nil

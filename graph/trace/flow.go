@@ -15,15 +15,10 @@ func (t *tracer) callees(id graph.SymbolID) ([]callee, error) {
 	if cs, ok := t.calleesCache[id]; ok {
 		return cs, nil
 	}
-	outs, err := t.r.Edges(t.ctx, []graph.SymbolID{id}, graph.Out, graph.EdgeCalls)
+	outs, err := t.callEdges(id, graph.Out)
 	if err != nil {
 		return nil, err
 	}
-	to := make([]graph.SymbolID, len(outs))
-	for i, e := range outs {
-		to[i] = e.To
-	}
-	t.prefetch(to)
 	var cs []callee
 	seen := map[graph.SymbolID]bool{}
 	slices.SortStableFunc(outs, func(a, b graph.Edge) int { return int(a.Range.StartByte) - int(b.Range.StartByte) })

@@ -149,7 +149,24 @@ func (t *tracer) enclosingOffset(ff *graph.FileFacts, off int) *Func {
 	return t.funcOf(best)
 }
 
-// symbol returns the definition of id (nil when not indexed).
+// callEdges reads id's call edges in direction dir, and the definitions
+// at their other ends in one batch (the walk visits them next).
+func (t *tracer) callEdges(id graph.SymbolID, dir graph.Direction) ([]graph.Edge, error) {
+	es, err := t.r.Edges(t.ctx, []graph.SymbolID{id}, dir, graph.EdgeCalls)
+	if err != nil {
+		return nil, err
+	}
+	ends := make([]graph.SymbolID, len(es))
+	for i, e := range es {
+		ends[i] = e.From
+		if dir == graph.Out {
+			ends[i] = e.To
+		}
+	}
+	t.prefetch(ends)
+	return es, nil
+}
+
 // prefetch looks up, in one batch where the store can, the definitions of
 // the symbols a walk is about to visit (symbol would ask one by one).
 func (t *tracer) prefetch(ids []graph.SymbolID) {
@@ -181,6 +198,7 @@ func (t *tracer) prefetch(ids []graph.SymbolID) {
 	}
 }
 
+// symbol returns the definition of id (nil when not indexed).
 func (t *tracer) symbol(id graph.SymbolID) *graph.Symbol {
 	if s, ok := t.syms[id]; ok {
 		return s
