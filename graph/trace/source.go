@@ -156,14 +156,7 @@ func (t *tracer) callEdges(id graph.SymbolID, dir graph.Direction) ([]graph.Edge
 	if err != nil {
 		return nil, err
 	}
-	ends := make([]graph.SymbolID, len(es))
-	for i, e := range es {
-		ends[i] = e.From
-		if dir == graph.Out {
-			ends[i] = e.To
-		}
-	}
-	t.prefetch(ends)
+	t.prefetch(graph.Neighbours(es, dir, nil, len(es)))
 	return es, nil
 }
 
