@@ -27,9 +27,10 @@
 // array of scores by document number, and a running k-th best score keeps
 // the candidates few. bleve's searcher merges every clause's postings
 // document by document through a heap and allocates a match per document
-// and clause; on mono1m the chunk query cost about 15 ms of CPU that way,
-// and a whole fused search costs 35 % less with the scorer
-// (bench/retrieval/RESULTS.md). Scores are compared to 36 bits (package
+// and clause. On mono1m the text generators (chunks and whole files)
+// took 16.8 ms p50 that way and take 5.5 ms with the scorer; one fused
+// search, 24 → 18 ms p50 (bench/retrieval/RESULTS.md, paired runs of
+// bench/postgres/load). Scores are compared to 36 bits (package
 // ties) and ties go to the lower id, so the order of a floating-point sum
 // never decides a ranking.
 //
