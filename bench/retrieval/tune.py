@@ -22,15 +22,28 @@ sys.path.insert(0, LOC)
 import score  # noqa: E402  (the benchmark's scorer)
 
 DEFAULTS = {"text": 0.5, "file": 0.5, "vector": 0.6, "symbol": 0.4, "path": 0.6, "graph": 0.5, "rank": 0.4,
-            "k": 30.0, "share": 0.5, "test": 0.4, "doc": 0.3}
+            "k": 30.0, "share": 0.5, "test": 0.4, "doc": 0.3, "vendor": 0.5}
 
 # the extensions of the languages cairn parses (fuse.go codeExts)
 CODE = (".go", ".py", ".pyi", ".pyx", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".java", ".rs",
         ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh")
 
 
+VENDOR_DIRS = {"vendor", "vendors", "_vendor", "vendored", "third_party", "thirdparty", "third-party", "3rdparty",
+               "extern", "externals", "node_modules", "bower_components"}
+
+
+def is_vendored(p):
+    """fuse.go isVendored; its Python rule (a package named "packages" in a
+    package) is approximated by the name alone here."""
+    dirs = p.split("/")[:-1]
+    return any(d in VENDOR_DIRS for d in dirs) or (p.endswith(".py") and "packages" in dirs[1:])
+
+
 def penalty(p, cfg):
     f = cfg["test"] if is_test(p) else 1.0
+    if is_vendored(p):
+        f *= cfg["vendor"]
     if not p.endswith(CODE):
         f *= cfg["doc"]
     return f
@@ -80,7 +93,8 @@ def fuse(gens, cfg, only=None, drop=None):
     """gens: list of dump entries -> list of (path, symbol) like score.py items."""
     def on(g):
         return (only is None or g in only) and g != drop
-    k = cfg["k"]
+    def kk(g):
+        return cfg.get("k_" + g, cfg["k"])
     chunk = {}   # chunk id -> [path, symbol, {gen: rank}]
     file_rank = {}  # gen -> {path: rank}
     for e in gens:
@@ -95,21 +109,24 @@ def fuse(gens, cfg, only=None, drop=None):
     fscore = {}
     for g, m in file_rank.items():
         for p, r in m.items():
-            fscore[p] = fscore.get(p, 0) + cfg[g] / (k + r)
+            fscore[p] = fscore.get(p, 0) + cfg[g] / (kk(g) + r)
     best = {}
     for _, (p, _, ranks) in chunk.items():
         for g, r in ranks.items():
-            b = best.setdefault(g, {})
-            b[p] = min(b.get(p, 10 ** 9), r)
+            best.setdefault(g, {}).setdefault(p, []).append(r)
+    decay = cfg.get("decay", 0.0)
+    depth = int(cfg.get("depth", 1))
     for g, m in best.items():
-        for p, r in m.items():
-            fscore[p] = fscore.get(p, 0) + cfg[g] / (k + r)
+        for p, rs in m.items():
+            rs.sort()
+            for j, r in enumerate(rs[:depth]):
+                fscore[p] = fscore.get(p, 0) + (decay ** j) * cfg[g] / (kk(g) + r)
     for p in fscore:
         fscore[p] *= penalty(p, cfg)
     files = sorted(fscore, key=lambda p: (-fscore[p], p))[:10]
     scored = []
     for cid, (p, sym, ranks) in chunk.items():
-        s = sum(cfg[g] / (k + r) for g, r in ranks.items())
+        s = sum(cfg[g] / (kk(g) + r) for g, r in ranks.items())
         s *= penalty(p, cfg)
         s += cfg["share"] * fscore.get(p, 0)
         scored.append((-s, p, cid, sym))

@@ -58,16 +58,31 @@ const testPenalty = 0.4
 // prose stays findable, below it.
 const docPenalty = 0.3
 
+// vendorPenalty scales the score of files in copies of other projects
+// kept in the repository: an issue is about the project's own code, and
+// what it says of a dependency (the exception it raised, the call in the
+// traceback) is usually fixed where the project uses it.
+const vendorPenalty = 0.5
+
+// vendorDirs are the directory names under which projects keep copies of
+// other projects' code.
+var vendorDirs = map[string]bool{"vendor": true, "vendors": true, "_vendor": true, "vendored": true,
+	"third_party": true, "thirdparty": true, "third-party": true, "3rdparty": true, "extern": true,
+	"externals": true, "node_modules": true, "bower_components": true}
+
 // codeExts are the extensions of the languages cairn parses.
 var codeExts = map[string]bool{".go": true, ".py": true, ".pyi": true, ".pyx": true, ".ts": true, ".tsx": true, ".mts": true, ".cts": true,
 	".js": true, ".jsx": true, ".mjs": true, ".cjs": true, ".java": true, ".rs": true, ".c": true, ".h": true, ".cc": true,
 	".cpp": true, ".cxx": true, ".hpp": true, ".hh": true}
 
 // penalty is the factor a path's scores are scaled by.
-func penalty(p string) float64 {
+func (e *Engine) penalty(p string) float64 {
 	f := 1.0
 	if isTestPath(p) {
 		f *= testPenalty
+	}
+	if e.isVendored(p) {
+		f *= vendorPenalty
 	}
 	if !codeExts[path.Ext(p)] {
 		f *= docPenalty
@@ -94,6 +109,38 @@ func isTestPath(p string) bool {
 	return false
 }
 
+// isVendored reports whether p lies in a copy of another project: under a
+// directory of vendorDirs, or in a Python package named "packages" inside
+// another package (the idiom of requests and older pip).
+func (e *Engine) isVendored(p string) bool {
+	dir := path.Dir(p)
+	for d := dir; d != "." && d != "/"; d = path.Dir(d) {
+		if vendorDirs[path.Base(d)] {
+			return true
+		}
+	}
+	e.vendorOnce.Do(func() {
+		e.pyVendored = map[string]bool{}
+		have := map[string]bool{}
+		for _, f := range e.files {
+			have[f.Path] = true
+		}
+		for _, f := range e.files {
+			d, b := path.Split(f.Path)
+			d = strings.TrimSuffix(d, "/")
+			if b == "__init__.py" && path.Base(d) == "packages" && have[path.Join(path.Dir(d), "__init__.py")] {
+				e.pyVendored[d] = true
+			}
+		}
+	})
+	for d := dir; d != "." && d != "/"; d = path.Dir(d) {
+		if e.pyVendored[d] {
+			return true
+		}
+	}
+	return false
+}
+
 // VectorSearcher finds the chunks nearest to a query by embedding.
 type VectorSearcher interface {
 	SearchText(ctx context.Context, text string, k int) ([]vector.Scored, error)
@@ -114,6 +161,10 @@ type Engine struct {
 	filesOnce sync.Once
 	files     []graph.File
 	filesErr  error
+
+	// the Python packages that are copies of other projects (isVendored)
+	vendorOnce sync.Once
+	pyVendored map[string]bool
 
 	slotsOnce sync.Once
 	slots     chan struct{}
@@ -565,9 +616,20 @@ func (s *search) paths() error {
 			}
 		}
 	}
+	// Links to lines of code: the reporter points at the place.
+	linked := s.resolveLinks()
+	for i, l := range s.q.Links {
+		if linked[i] == "" || l.Line == 0 {
+			continue
+		}
+		if c, ok := s.chunkAt(linked[i], uint32(l.Line)); ok {
+			rank++
+			s.add(GenPath, c, rank, fmt.Sprintf("linked in the query: %s#L%d", linked[i], l.Line))
+		}
+	}
 	// Files: those of a traceback's frames first, innermost first (the
 	// outer frames are the dispatch every failure passes through), then
-	// the other paths named, in order.
+	// the files linked, then the other paths named, in order.
 	frank := 0
 	named := map[string]bool{}
 	name := func(mention, why string) {
@@ -583,10 +645,47 @@ func (s *search) paths() error {
 	for i := len(s.q.Frames) - 1; i >= 0; i-- {
 		name(s.q.Frames[i].Path, "file of a stack frame: ")
 	}
+	for i := range s.q.Links {
+		if p := linked[i]; p != "" && !named[p] {
+			named[p] = true
+			frank++
+			s.addFile(GenPath, p, frank, "file linked in the query: "+p)
+		}
+	}
 	for _, mention := range s.q.Paths {
 		name(mention, "file named in the query: ")
 	}
 	return nil
+}
+
+// resolveLinks finds the indexed file each of the query's links points at
+// ("" for none): a link's ref is a revision followed by a path, so the
+// longest tail of it that is exactly an indexed path is the file. A link
+// into another repository names no file here unless this one has the same
+// path.
+func (s *search) resolveLinks() []string {
+	if len(s.q.Links) == 0 {
+		return nil
+	}
+	have := make(map[string]bool, len(s.files))
+	for _, f := range s.files {
+		have[f.Path] = true
+	}
+	out := make([]string, len(s.q.Links))
+	for i, l := range s.q.Links {
+		for ref := l.Ref; ref != ""; {
+			if have[ref] {
+				out[i] = ref
+				break
+			}
+			_, rest, ok := strings.Cut(ref, "/")
+			if !ok {
+				break
+			}
+			ref = rest
+		}
+	}
+	return out
 }
 
 // graphAndRank: neighbours of the strongest hits, and centrality.
@@ -731,7 +830,7 @@ func (s *search) fileScores() *fileFusion {
 		f.score[k.path] += s.weight(k.gen) / (rrfK + float64(b.r))
 	}
 	for p := range f.score {
-		f.penalty[p] = penalty(p)
+		f.penalty[p] = s.e.penalty(p)
 		f.score[p] *= f.penalty[p]
 	}
 	return f

@@ -2,6 +2,7 @@ package fuse_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,8 +75,16 @@ func Weight(items []int) int {
 
 func open(t *testing.T) *fuse.Opened {
 	t.Helper()
+	return openWith(t, nil)
+}
+
+// openWith indexes the fixture repository plus extra files.
+func openWith(t *testing.T, extra map[string]string) *fuse.Opened {
+	t.Helper()
 	root := t.TempDir()
-	for p, c := range repo {
+	files := maps.Clone(repo)
+	maps.Copy(files, extra)
+	for p, c := range files {
 		fp := filepath.Join(root, p)
 		os.MkdirAll(filepath.Dir(fp), 0o755)
 		if err := os.WriteFile(fp, []byte(c), 0o644); err != nil {
@@ -229,5 +238,75 @@ TypeError: bad address`
 	}
 	if !strings.Contains(res.Files[0].Why, "stack frame") {
 		t.Errorf("why: %q", res.Files[0].Why)
+	}
+}
+
+// TestLinkedLines: a link to a line of code in the query — from any code
+// host, at any revision, a branch name with slashes too — points the path
+// generator at the chunk holding that line and at its file; a link into a
+// path this repository lacks points nowhere.
+func TestLinkedLines(t *testing.T) {
+	o := open(t)
+	q := `Total drops a line: https://github.com/acme/shop/blob/3f2a1c9/billing/invoice.go#L19
+(as in https://gitlab.com/acme/shop/-/blob/release/1.2/shipping/label.go#L4-L6, and
+https://github.com/other/lib/blob/main/pkg/round.go#L3)`
+	res, err := o.Search(context.Background(), q, fuse.Options{Only: []string{fuse.GenPath}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) < 2 || res.Hits[0].Name != "Invoice.Total" || res.Hits[1].Name != "PrintLabel" {
+		t.Fatalf("hits %v, want the linked lines' functions in order", names(res.Hits))
+	}
+	if !strings.Contains(res.Hits[0].Why, "linked in the query") {
+		t.Errorf("why: %q", res.Hits[0].Why)
+	}
+	var files []string
+	for _, f := range res.Files {
+		files = append(files, f.Path)
+	}
+	if strings.Join(files, ",") != "billing/invoice.go,shipping/label.go" {
+		t.Errorf("files %v", files)
+	}
+}
+
+// TestVendoredBelow: a copy of another project kept in the repository —
+// under vendor/, or a Python "packages" package inside a package — ranks
+// below the project's own code that the same words find.
+func TestVendoredBelow(t *testing.T) {
+	vendored := `package round
+
+// RoundTotal rounds invoice totals to cents; negative totals are refunds,
+// rounded away from zero: refunds rounded the other way are rounded the
+// wrong way.
+func RoundTotal(cents float64) int64 { return int64(cents) }
+`
+	pyOwn := "def round_total(cents):\n    \"\"\"Round an invoice total.\"\"\"\n    return int(cents + 0.5)\n"
+	pyCopy := "def round_total(cents):\n    \"\"\"Round an invoice total; refunds of invoice totals round away from zero.\"\"\"\n    return int(cents)\n"
+	o := openWith(t, map[string]string{
+		"vendor/example.com/money/round/round.go": vendored,
+		"app/__init__.py":                         "",
+		"app/money.py":                            pyOwn,
+		"app/packages/__init__.py":                "",
+		"app/packages/money/__init__.py":          pyCopy,
+		"packages/web/money.py":                   pyCopy, // a monorepo's packages: its own code
+	})
+	res, err := o.Search(context.Background(), "Refunds are rounded the wrong way: RoundTotal and round_total on invoice totals", fuse.Options{Files: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := map[string]int{}
+	for i, f := range res.Files {
+		rank[f.Path] = i + 1
+	}
+	below := func(own, copy string) {
+		t.Helper()
+		if rank[own] == 0 || rank[copy] != 0 && rank[copy] < rank[own] {
+			t.Errorf("%s (#%d) outranks %s (#%d): %v", copy, rank[copy], own, rank[own], rank)
+		}
+	}
+	below("billing/invoice.go", "vendor/example.com/money/round/round.go")
+	below("app/money.py", "app/packages/money/__init__.py")
+	if rank["packages/web/money.py"] == 0 || rank["packages/web/money.py"] > rank["app/money.py"] {
+		t.Errorf("a top-level packages/ directory was taken for vendored code: %v", rank)
 	}
 }

@@ -23,12 +23,25 @@ type Frame struct {
 	Func string
 }
 
+// Link is a link to a file in a code host's web view, the way issues point
+// at code: github.com/o/r/blob/REV/path/x.py#L10-L12 (GitLab's /-/blob/,
+// Bitbucket's /src/, raw and blame views alike).
+type Link struct {
+	// Ref is everything after the view's name: the revision and the path,
+	// which cannot be told apart here (a branch name may hold slashes);
+	// the repository's files decide where the path begins.
+	Ref string
+	// Line and EndLine are the anchored lines (0: none; EndLine 0: one line).
+	Line, EndLine int
+}
+
 // Parsed is what Parse found.
 type Parsed struct {
 	Text        string
 	Identifiers []Ident
 	Paths       []string
 	Frames      []Frame
+	Links       []Link
 	Errors      []string
 	Quoted      []string
 }
@@ -47,7 +60,11 @@ var (
 	pathRE      = regexp.MustCompile(`(?:^|[\s"'(\[{<:=,])((?:[\w.-]+/)*[\w-]+\.(?:go|py|pyi|ts|tsx|js|jsx|mjs|java|rs|c|h|cc|cpp|hpp|cxx|rb|php|cs|kt|swift|scala|proto|sql|yaml|yml|toml|json|cfg|ini|md|rst|txt))\b`)
 	errorRE     = regexp.MustCompile(`(?m)^\s*(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Warning|Failure|Fault)|panic|fatal error|error)(?::| -) ?(.{0,200})$`)
 	excLineRE   = regexp.MustCompile(`^([\w.]+\.)?([A-Z]\w*): (.*)$`)
-	identRE     = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?`)
+	urlRE       = regexp.MustCompile(`\bhttps?://[^\s<>"'\x60)\]]+`)
+	// the file views of GitHub, GitLab, Gitea and Bitbucket, and a line
+	// anchor: #L10, #L10-L12, #L10-12, #lines-10
+	codeLinkRE = regexp.MustCompile(`^https?://[^/]+/(?:[^/]+/)+?(?:blob|blame|raw|src)/([^#?]+)(?:\?[^#]*)?(?:#(?:L|lines-)(\d+)(?:[-:]L?(\d+))?)?`)
+	identRE    = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?`)
 )
 
 // Parse analyses issue text.
@@ -126,6 +143,25 @@ func Parse(text string) Parsed {
 		}
 	}
 
+	// Links to code.
+	seenLink := map[Link]bool{}
+	for _, u := range urlRE.FindAllString(text, -1) {
+		m := codeLinkRE.FindStringSubmatch(strings.TrimRight(u, ".,;:!"))
+		if m == nil {
+			continue
+		}
+		l := Link{Ref: strings.Trim(m[1], "/")}
+		l.Line, _ = strconv.Atoi(m[2])
+		l.EndLine, _ = strconv.Atoi(m[3])
+		if l.EndLine < l.Line {
+			l.EndLine = 0
+		}
+		if !seenLink[l] {
+			seenLink[l] = true
+			p.Links = append(p.Links, l)
+		}
+	}
+
 	// Paths.
 	seenPath := map[string]bool{}
 	for _, m := range pathRE.FindAllStringSubmatch(text, -1) {
@@ -167,8 +203,10 @@ func Parse(text string) Parsed {
 		}
 	}
 
-	// Identifiers in prose: only code-shaped words.
-	prose := fenceRE.ReplaceAllString(text, " ")
+	// Identifiers in prose: only code-shaped words, and none from the
+	// segments of a URL (a link's "_pytest" directory is not the
+	// fixture of that name).
+	prose := urlRE.ReplaceAllString(fenceRE.ReplaceAllString(text, " "), " ")
 	for _, id := range identRE.FindAllString(prose, -1) {
 		if looksLikeCode(id) && !isKeyword(id) {
 			add(id, 1)

@@ -72,3 +72,38 @@ func TestProseIsNotCode(t *testing.T) {
 		t.Errorf("paths = %v", p.Paths)
 	}
 }
+
+// TestCodeLinks: links into a code host's file views are read as a
+// revision-and-path reference with the anchored lines, whatever the host;
+// links to issues, commits and other pages are not; and the segments of a
+// URL do not count as identifiers.
+func TestCodeLinks(t *testing.T) {
+	p := Parse(`caplog.get_records is frozen after caplog.clear()
+
+It is [set to the same list](https://github.com/pytest-dev/pytest/blob/28e8c85/src/_pytest/logging.py#L699) as caplog.records,
+see also https://github.com/pytest-dev/pytest/blob/main/src/_pytest/logging.py#L345-L350.
+GitLab: https://gitlab.com/acme/tools/-/blob/release/1.2/pkg/run_job.go#L10-12 and
+Bitbucket: <https://bitbucket.org/acme/web/src/abc123/app/views.py#lines-7>; no anchor:
+https://github.com/acme/shop/blob/v2/billing/invoice.go
+Not code: https://github.com/pytest-dev/pytest/issues/2844, https://github.com/grpc/grpc-go/commit/24638f5, https://docs.example.org/user_guide/index.html`)
+	want := []Link{
+		{Ref: "28e8c85/src/_pytest/logging.py", Line: 699},
+		{Ref: "main/src/_pytest/logging.py", Line: 345, EndLine: 350},
+		{Ref: "release/1.2/pkg/run_job.go", Line: 10, EndLine: 12},
+		{Ref: "abc123/app/views.py", Line: 7},
+		{Ref: "v2/billing/invoice.go"},
+	}
+	if !slices.Equal(p.Links, want) {
+		t.Errorf("links\n got %+v\nwant %+v", p.Links, want)
+	}
+	ids := names(p.Identifiers)
+	for _, noise := range []string{"_pytest", "run_job", "user_guide", "caplog.get_records"} {
+		in := slices.Contains(ids, noise)
+		if noise == "caplog.get_records" && !in {
+			t.Errorf("the prose identifier %s is lost: %v", noise, ids)
+		}
+		if noise != "caplog.get_records" && in {
+			t.Errorf("%s, a segment of a URL, taken for an identifier: %v", noise, ids)
+		}
+	}
+}
