@@ -24,6 +24,7 @@ import (
 const (
 	GenText   = "text"
 	GenFile   = "file"
+	GenTitle  = "title"
 	GenVector = "vector"
 	GenSymbol = "symbol"
 	GenPath   = "path"
@@ -32,7 +33,7 @@ const (
 )
 
 // AllGenerators in a stable order.
-var AllGenerators = []string{GenText, GenFile, GenVector, GenSymbol, GenPath, GenGraph, GenRank}
+var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, GenPath, GenGraph, GenRank}
 
 // DefaultWeights of the generators in fusion, found by coordinate search
 // over global settings on the localization dev set (bench/retrieval/tune.py,
@@ -41,7 +42,7 @@ var AllGenerators = []string{GenText, GenFile, GenVector, GenSymbol, GenPath, Ge
 // (bench/retrieval/RESULTS.md): the settings chosen on one half of the
 // tasks are the centre of those that did best on the other.
 var DefaultWeights = map[string]float64{
-	GenText: 0.5, GenFile: 0.5, GenVector: 0.6, GenSymbol: 0.4, GenPath: 0.6, GenGraph: 0.5, GenRank: 0.4,
+	GenText: 0.5, GenFile: 0.5, GenTitle: 0.4, GenVector: 0.6, GenSymbol: 0.4, GenPath: 0.6, GenGraph: 0.5, GenRank: 0.4,
 }
 
 // rrfK is the k of reciprocal-rank fusion.
@@ -226,6 +227,7 @@ type DumpEntry struct {
 	Symbol string `json:"symbol,omitempty"`
 	File   bool   `json:"file,omitempty"` // a file-level ranking entry
 	Chunk  int64  `json:"chunk,omitempty"`
+	Kind   string `json:"kind,omitempty"` // the chunk's kind
 }
 
 // Hit is one fused result.
@@ -384,9 +386,14 @@ func (s *search) chunkOf(d *graph.Symbol) (graph.ChunkRef, bool) {
 	return s.chunkAt(d.Path, d.Range.StartLine)
 }
 
-// text: BM25 over chunks, and the same hits summed per file.
+// text: BM25 over chunks, and over whole files; and the same for the
+// query's title alone.
 func (s *search) text() error {
-	if s.e.Text == nil || !(s.on[GenText] || s.on[GenFile]) {
+	if s.e.Text == nil {
+		return nil
+	}
+	title := s.on[GenTitle] && s.q.Title != ""
+	if !(s.on[GenText] || s.on[GenFile] || title) {
 		return nil
 	}
 	var boosted []string
@@ -405,16 +412,56 @@ func (s *search) text() error {
 		hits []bm25.Hit
 		err  error
 	}
-	files := make(chan fileHits, 1)
-	if s.on[GenFile] {
-		go func() {
-			h, err := s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: text}, 100)
-			files <- fileHits{h, err}
-		}()
+	// the whole-file searches run beside the chunk searches
+	files, titleFiles := make(chan fileHits, 1), make(chan fileHits, 1)
+	go func() {
+		var fh, tf fileHits
+		if s.on[GenFile] {
+			fh.hits, fh.err = s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: text}, 100)
+		}
+		if title {
+			tf.hits, tf.err = s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: s.q.Title}, 50)
+		}
+		files <- fh
+		titleFiles <- tf
+	}()
+	if s.on[GenText] {
+		hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: text, Boosted: boosted}, 300)
+		if err != nil {
+			return err
+		}
+		if err := s.addChunks(GenText, hits, "BM25"); err != nil {
+			return err
+		}
 	}
-	hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: text, Boosted: boosted}, 300)
-	if err != nil {
+	// The title: an issue's shortest statement of the problem, searched
+	// alone so that its words are not outweighed by a long body's.
+	if title {
+		hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: s.q.Title}, 100)
+		if err != nil {
+			return err
+		}
+		if err := s.addChunks(GenTitle, hits, "title BM25"); err != nil {
+			return err
+		}
+	}
+	fh, tf := <-files, <-titleFiles
+	if fh.err != nil {
+		return fh.err
+	}
+	if tf.err != nil {
+		return tf.err
+	}
+	if err := s.addFiles(GenFile, fh.hits, "file BM25"); err != nil {
 		return err
+	}
+	return s.addFiles(GenTitle, tf.hits, "file BM25 of the title")
+}
+
+// live resolves BM25 hits to the live chunks they stand for, best first.
+func (s *search) live(hits []bm25.Hit) ([]scoredRef, error) {
+	if len(hits) == 0 {
+		return nil, nil
 	}
 	ids := make([]int64, len(hits))
 	for i, h := range hits {
@@ -422,7 +469,7 @@ func (s *search) text() error {
 	}
 	refs, err := s.e.R.ChunksByID(s.ctx, ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	byID := make(map[int64]graph.ChunkRef, len(refs))
 	for _, r := range refs {
@@ -434,43 +481,27 @@ func (s *search) text() error {
 			live = append(live, scoredRef{ref, h.Score})
 		}
 	}
-	for i, h := range byScoreThenPlace(live) {
-		if s.on[GenText] {
-			s.add(GenText, h.ref, i+1, fmt.Sprintf("BM25 #%d", i+1))
-		}
+	return byScoreThenPlace(live), nil
+}
+
+// addChunks adds chunk hits as gen's ranking.
+func (s *search) addChunks(gen string, hits []bm25.Hit, why string) error {
+	live, err := s.live(hits)
+	for i, h := range live {
+		s.add(gen, h.ref, i+1, fmt.Sprintf("%s #%d", why, i+1))
 	}
-	if !s.on[GenFile] {
-		return nil
+	return err
+}
+
+// addFiles adds whole-file hits (each filed under the id of the file's
+// first chunk) as gen's file ranking.
+func (s *search) addFiles(gen string, hits []bm25.Hit, why string) error {
+	live, err := s.live(hits)
+	for i, h := range live {
+		s.firstOf[h.ref.Path] = h.ref
+		s.addFile(gen, h.ref.Path, i+1, fmt.Sprintf("%s #%d", why, i+1))
 	}
-	// Whole-file BM25.
-	fh := <-files
-	fhits, err := fh.hits, fh.err
-	if err != nil {
-		return err
-	}
-	fids := make([]int64, len(fhits))
-	for i, h := range fhits {
-		fids[i] = h.ChunkID
-	}
-	frefs, err := s.e.R.ChunksByID(s.ctx, fids)
-	if err != nil {
-		return err
-	}
-	refOf := make(map[int64]graph.ChunkRef, len(frefs))
-	for _, r := range frefs {
-		refOf[r.ID] = r
-		s.firstOf[r.Path] = r
-	}
-	var flive []scoredRef
-	for _, h := range fhits {
-		if r, ok := refOf[h.ChunkID]; ok {
-			flive = append(flive, scoredRef{r, h.Score})
-		}
-	}
-	for i, h := range byScoreThenPlace(flive) {
-		s.addFile(GenFile, h.ref.Path, i+1, fmt.Sprintf("file BM25 #%d", i+1))
-	}
-	return nil
+	return err
 }
 
 // scoredRef is a generator's hit.
@@ -995,7 +1026,7 @@ func (s *search) dump() []DumpEntry {
 	var out []DumpEntry
 	for _, c := range s.cands {
 		for gen, r := range c.ranks {
-			e := DumpEntry{Gen: gen, Rank: r, Path: c.ref.Path, Chunk: c.ref.ID}
+			e := DumpEntry{Gen: gen, Rank: r, Path: c.ref.Path, Chunk: c.ref.ID, Kind: c.ref.Kind.String()}
 			if c.ref.Kind != graph.ChunkFile {
 				e.Symbol = c.ref.Name
 			}

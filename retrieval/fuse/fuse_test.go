@@ -310,3 +310,29 @@ func RoundTotal(cents float64) int64 { return int64(cents) }
 		t.Errorf("a top-level packages/ directory was taken for vendored code: %v", rank)
 	}
 }
+
+// TestTitleGenerator: an issue's title is searched on its own, so that a
+// long body about something else does not drown it; a one-line query has
+// no title to search.
+func TestTitleGenerator(t *testing.T) {
+	o := open(t)
+	ctx := context.Background()
+	q := "Shipping labels lose the address\n\n" + strings.Repeat("Our invoice totals and refunds look fine, the rounding of invoice totals too. ", 5)
+	res, err := o.Search(ctx, q, fuse.Options{Only: []string{fuse.GenTitle}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) == 0 || res.Files[0].Path != "shipping/label.go" || !strings.Contains(res.Files[0].Why, "title") {
+		t.Fatalf("title generator's files: %+v", res.Files)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Name != "PrintLabel" || res.Hits[0].Ranks[fuse.GenTitle] != 1 {
+		t.Fatalf("title generator's hits: %+v", res.Hits)
+	}
+	res, err = o.Search(ctx, "Shipping labels lose the address", fuse.Options{Only: []string{fuse.GenTitle}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 0 {
+		t.Errorf("a one-line query searched as a title: %v", names(res.Hits))
+	}
+}

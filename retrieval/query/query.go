@@ -37,7 +37,10 @@ type Link struct {
 
 // Parsed is what Parse found.
 type Parsed struct {
-	Text        string
+	Text string
+	// Title is the first line of a text of several lines — an issue's
+	// title, its shortest statement of the problem ("" for one line).
+	Title       string
 	Identifiers []Ident
 	Paths       []string
 	Frames      []Frame
@@ -69,7 +72,7 @@ var (
 
 // Parse analyses issue text.
 func Parse(text string) Parsed {
-	p := Parsed{Text: text}
+	p := Parsed{Text: text, Title: title(text)}
 	weights := map[string]float64{}
 	order := []string{}
 	add := func(name string, w float64) {
@@ -225,6 +228,22 @@ func Parse(text string) Parsed {
 		return 0
 	})
 	return p
+}
+
+// title returns the first non-blank line of text when more text follows
+// it, without a Markdown heading's marks; "" otherwise, or when the line
+// is too long to be a title.
+func title(text string) string {
+	text = strings.TrimLeft(text, " \t\r\n")
+	first, rest, ok := strings.Cut(text, "\n")
+	if !ok || strings.TrimSpace(rest) == "" {
+		return ""
+	}
+	first = strings.TrimSpace(strings.TrimLeft(first, "# \t"))
+	if len(first) > 300 {
+		return ""
+	}
+	return first
 }
 
 // looksLikeCode reports whether a word is shaped like an identifier rather

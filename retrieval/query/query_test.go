@@ -2,6 +2,7 @@ package query
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -104,6 +105,22 @@ Not code: https://github.com/pytest-dev/pytest/issues/2844, https://github.com/g
 		}
 		if noise != "caplog.get_records" && in {
 			t.Errorf("%s, a segment of a URL, taken for an identifier: %v", noise, ids)
+		}
+	}
+}
+
+// TestTitle: the first line of a text of several lines is its title, with
+// a Markdown heading's marks dropped; a one-line query has none.
+func TestTitle(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"caplog.clear breaks get_records\n\nDetails follow.", "caplog.clear breaks get_records"},
+		{"\n\n## Rate limit DNS resolutions \nbody", "Rate limit DNS resolutions"},
+		{"where is the invoice total rounded", ""},
+		{"only a title\n\n  \n", ""},
+		{strings.Repeat("x", 301) + "\nbody", ""},
+	} {
+		if got := Parse(c.in).Title; got != c.want {
+			t.Errorf("Title(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
