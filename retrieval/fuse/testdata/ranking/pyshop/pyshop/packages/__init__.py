@@ -1,0 +1,1 @@
+"""Third-party code kept with pyshop."""
