@@ -22,18 +22,19 @@ import (
 
 // Generator names.
 const (
-	GenText   = "text"
-	GenFile   = "file"
-	GenTitle  = "title"
-	GenVector = "vector"
-	GenSymbol = "symbol"
-	GenPath   = "path"
-	GenGraph  = "graph"
-	GenRank   = "rank"
+	GenText    = "text"
+	GenFile    = "file"
+	GenTitle   = "title"
+	GenMessage = "message"
+	GenVector  = "vector"
+	GenSymbol  = "symbol"
+	GenPath    = "path"
+	GenGraph   = "graph"
+	GenRank    = "rank"
 )
 
 // AllGenerators in a stable order.
-var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, GenPath, GenGraph, GenRank}
+var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, GenPath, GenMessage, GenGraph, GenRank}
 
 // DefaultWeights of the generators in fusion, found by coordinate search
 // over global settings on the localization dev set (bench/retrieval/tune.py,
@@ -42,7 +43,7 @@ var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, G
 // (bench/retrieval/RESULTS.md): the settings chosen on one half of the
 // tasks are the centre of those that did best on the other.
 var DefaultWeights = map[string]float64{
-	GenText: 0.5, GenFile: 0.5, GenTitle: 0.4, GenVector: 0.6, GenSymbol: 0.4, GenPath: 0.6, GenGraph: 0.5, GenRank: 0.4,
+	GenText: 0.5, GenFile: 0.5, GenTitle: 0.4, GenVector: 0.6, GenSymbol: 0.4, GenPath: 0.6, GenMessage: 0.5, GenGraph: 0.5, GenRank: 0.4,
 }
 
 // rrfK is the k of reciprocal-rank fusion.
@@ -167,6 +168,10 @@ type Engine struct {
 	vendorOnce sync.Once
 	pyVendored map[string]bool
 
+	rootOnce sync.Once
+	rootDir  string
+	rootErr  error
+
 	slotsOnce sync.Once
 	slots     chan struct{}
 }
@@ -200,6 +205,22 @@ func (e *Engine) admit(ctx context.Context) (release func(), err error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// root is the worktree the generation was indexed from, "" when it is not
+// on this machine.
+func (e *Engine) root(ctx context.Context) (string, error) {
+	e.rootOnce.Do(func() {
+		m, err := e.R.Meta(context.WithoutCancel(ctx))
+		if err != nil {
+			e.rootErr = err
+			return
+		}
+		if st, err := os.Stat(m.Root); err == nil && st.IsDir() {
+			e.rootDir = m.Root
+		}
+	})
+	return e.rootDir, e.rootErr
 }
 
 // Files lists the generation's files, read from the store once.
@@ -301,7 +322,7 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 			s.vec <- vectorHits{hits, err}
 		}()
 	}
-	steps := []func() error{s.text, s.vector, s.symbols, s.paths}
+	steps := []func() error{s.text, s.vector, s.symbols, s.paths, s.messages}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return Result{}, err

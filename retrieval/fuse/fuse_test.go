@@ -336,3 +336,58 @@ func TestTitleGenerator(t *testing.T) {
 		t.Errorf("a one-line query searched as a title: %v", names(res.Hits))
 	}
 }
+
+// TestMessageGenerator: an error message the query quotes finds the code
+// that writes it, though values were formatted into it and the words are
+// common; a test asserting the same message ranks below the code.
+func TestMessageGenerator(t *testing.T) {
+	o := openWith(t, map[string]string{
+		"shipping/zones.go": `package shipping
+
+import "fmt"
+
+// Carrier picks the carrier of a zone.
+func Carrier(zone, grams int) (string, error) {
+	switch {
+	case zone < 3:
+		return "post", nil
+	case grams < 2000:
+		return "courier", nil
+	}
+	return "", fmt.Errorf("shipping: no carrier for zone %d (weight %dg)", zone, grams)
+}
+`,
+		"shipping/zones_test.go": `package shipping
+
+import "testing"
+
+func TestNoCarrier(t *testing.T) {
+	if _, err := Carrier(9, 5000); err == nil || err.Error() != "shipping: no carrier for zone 9 (weight 5000g)" {
+		t.Fatal(err)
+	}
+}
+`,
+	})
+	q := "Heavy parcels can't be shipped\n\nerror: shipping: no carrier for zone 7 (weight 2300g)\n"
+	res, err := o.Search(context.Background(), q, fuse.Options{Only: []string{fuse.GenMessage}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) < 2 || res.Hits[0].Name != "Carrier" || res.Hits[0].Path != "shipping/zones.go" {
+		t.Fatalf("hits %v", res.Hits)
+	}
+	if !strings.Contains(res.Hits[0].Why, `holds the message "shipping: no carrier for zone"`) {
+		t.Errorf("why: %q", res.Hits[0].Why)
+	}
+	if res.Hits[1].Path != "shipping/zones_test.go" {
+		t.Errorf("second hit %+v, want the test", res.Hits[1])
+	}
+	// a message no file holds finds nothing
+	res, err = o.Search(context.Background(), "x\n\nerror: the flux capacitor is out of plutonium", fuse.Options{Only: []string{fuse.GenMessage}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 0 {
+		t.Errorf("hits for a message no file holds: %v", names(res.Hits))
+	}
+}
