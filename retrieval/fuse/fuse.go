@@ -607,6 +607,11 @@ func (s *search) symbols() error {
 			continue // unknown, or too common a name to mean one place
 		}
 		w := id.Weight / float64(len(defs))
+		if _, base := graph.SplitQualified(id.Name); defs[0].Name != base {
+			// only a spelling in another case: "POST" in an issue is an
+			// HTTP method more often than the function post
+			w *= foldedCase
+		}
 		for _, d := range defs {
 			if d.IsTest {
 				w *= 0.5
@@ -824,6 +829,11 @@ func (s *search) graphAndRank() error {
 	}
 	return nil
 }
+
+// foldedCase scales the evidence of a definition whose name matches the
+// query's identifier only when case is ignored (the languages cairn reads
+// are case-sensitive): such a hit ranks below the exact ones.
+const foldedCase = 0.25
 
 // maxGraphHits bounds the graph generator's hits per direction.
 const maxGraphHits = 40

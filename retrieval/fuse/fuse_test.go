@@ -391,3 +391,17 @@ func TestNoCarrier(t *testing.T) {
 		t.Errorf("hits for a message no file holds: %v", names(res.Hits))
 	}
 }
+
+// TestFoldedCaseBelowExact: a definition whose name matches a query word
+// only when case is ignored ranks below one the query names exactly,
+// though the word comes first.
+func TestFoldedCaseBelowExact(t *testing.T) {
+	o := open(t)
+	res, err := o.Search(context.Background(), "the ROUNDTOTAL column next to PrintLabel output", fuse.Options{Only: []string{fuse.GenSymbol}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := names(res.Hits); len(n) < 2 || n[0] != "PrintLabel" || n[1] != "RoundTotal" {
+		t.Fatalf("symbol hits %v, want PrintLabel before RoundTotal", n)
+	}
+}
