@@ -2,6 +2,7 @@ package fuse
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,8 +19,8 @@ import (
 // words verbatim. A message is partly fixed text and partly values
 // formatted into it ("Unrecognized QDP line: read serr 1 2" comes from
 // f"Unrecognized QDP line: {line}"), so the message is cut at what looks
-// like a value (quoted text, numbers) and each piece is shortened word by
-// word from its end until the code holds it.
+// like a value (quoted text, numbers), and of each piece the longest run
+// of words that the code holds counts.
 
 // messageValueRE matches the parts of a message that are likely values
 // formatted into it: quoted text, numbers, hexadecimal addresses.
@@ -28,9 +29,9 @@ var messageValueRE = regexp.MustCompile(`'[^']*'|"[^"]*"|\x60[^\x60]*\x60|\b0x[0
 // messagePieces returns the fixed-looking pieces of an error line
 // ("TypeError: msg"), longest first: at least two words and ten bytes.
 func messagePieces(line string) []string {
-	msg := line
-	if i := strings.Index(line, ": "); i > 0 && !strings.Contains(line[:i], " ") {
-		msg = line[i+2:] // the exception's type is a name, matched as one
+	msg := strings.TrimSpace(line)
+	if i := strings.Index(msg, ": "); i > 0 && !strings.Contains(msg[:i], " ") {
+		msg = msg[i+2:] // the exception's type is a name, matched as one
 	}
 	var out []string
 	for _, p := range messageValueRE.Split(msg, -1) {
@@ -42,22 +43,38 @@ func messagePieces(line string) []string {
 	return out
 }
 
-// shorter returns p without its last word, "" when fewer than two words or
-// ten bytes would remain.
-func shorter(p string) string {
-	i := strings.LastIndexByte(p, ' ')
-	if i < 0 {
-		return ""
+// windows returns the runs of consecutive words of piece that could be
+// the fixed text of a message, longest first (earliest first among equal
+// lengths): the whole piece, then shorter runs of at least three words and
+// fifteen bytes, since values may be formatted in anywhere ("Right contains
+// more items" comes from "%s contains %d more items"). At most
+// maxMessageWindows.
+func windows(piece string) []string {
+	words := strings.Fields(piece)
+	out := []string{strings.Join(words, " ")}
+	for n := len(words) - 1; n >= 3; n-- {
+		for i := 0; i+n <= len(words); i++ {
+			w := strings.Trim(strings.Join(words[i:i+n], " "), " \t:;,.!?-=")
+			if len(w) >= 15 && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+			if len(out) == maxMessageWindows {
+				return out
+			}
+		}
 	}
-	p = strings.TrimRight(p[:i], " \t:;,.!?-=")
-	if len(p) < 10 || !strings.Contains(p, " ") {
-		return ""
-	}
-	return p
+	return out
 }
 
-// maxMessageFiles bounds the files read per message piece.
-const maxMessageFiles = 8
+// maxMessageWindows bounds the runs of words tried per message piece.
+const maxMessageWindows = 40
+
+// maxMessageFiles bounds the files read per message piece, of which at
+// most maxMessageTests are tests.
+const (
+	maxMessageFiles = 16
+	maxMessageTests = 4
+)
 
 // messages: the chunks that hold the fixed text of the query's error
 // messages. It reads files from the indexed worktree; without one (a
@@ -84,12 +101,17 @@ func (s *search) messages() error {
 	}
 	rank := 0
 	seen := map[int64]bool{}
+	pieces := map[string]bool{}
 	for i, e := range s.q.Errors {
 		if i >= 4 {
 			break
 		}
 		for _, piece := range messagePieces(e) {
-			hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: piece}, 40)
+			if pieces[piece] {
+				continue // a message repeated
+			}
+			pieces[piece] = true
+			hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: piece}, 100)
 			if err != nil {
 				return err
 			}
@@ -97,17 +119,29 @@ func (s *search) messages() error {
 			if err != nil {
 				return err
 			}
+			// the files of the best chunks; tests, which repeat the
+			// messages they check, are read only a few
 			var files []string
+			tests := 0
 			for _, h := range live {
 				if len(files) == maxMessageFiles {
 					break
 				}
-				if !slices.Contains(files, h.ref.Path) {
-					files = append(files, h.ref.Path)
+				if slices.Contains(files, h.ref.Path) {
+					continue
 				}
+				if isTestPath(h.ref.Path) {
+					if tests == maxMessageTests {
+						continue
+					}
+					tests++
+				}
+				files = append(files, h.ref.Path)
 			}
-			// the longest form of the piece some file holds verbatim
-			for p := piece; p != ""; p = shorter(p) {
+			// code that writes the message before tests that check it
+			slices.SortStableFunc(files, func(a, b string) int { return cmp.Compare(b2i(isTestPath(a)), b2i(isTestPath(b))) })
+			// the longest run of the piece's words some file holds verbatim
+			for _, p := range windows(piece) {
 				found := false
 				for _, f := range files {
 					b := read(f)
@@ -135,4 +169,11 @@ func (s *search) messages() error {
 		}
 	}
 	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -62,8 +62,10 @@ var (
 	javaFrameRE = regexp.MustCompile(`at ([\w$.]+)\.([\w$<>]+)\(([\w$]+\.java):(\d+)\)`)
 	pathRE      = regexp.MustCompile(`(?:^|[\s"'(\[{<:=,])((?:[\w.-]+/)*[\w-]+\.(?:go|py|pyi|ts|tsx|js|jsx|mjs|java|rs|c|h|cc|cpp|hpp|cxx|rb|php|cs|kt|swift|scala|proto|sql|yaml|yml|toml|json|cfg|ini|md|rst|txt))\b`)
 	errorRE     = regexp.MustCompile(`(?m)^\s*(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Warning|Failure|Fault)|panic|fatal error|error)(?::| -) ?(.{0,200})$`)
-	excLineRE   = regexp.MustCompile(`^([\w.]+\.)?([A-Z]\w*): (.*)$`)
-	urlRE       = regexp.MustCompile(`\bhttps?://[^\s<>"'\x60)\]]+`)
+	// pytest's failure report: "E       <line>"
+	pytestLineRE = regexp.MustCompile(`(?m)^E {2,}(.+)$`)
+	excLineRE    = regexp.MustCompile(`^([\w.]+\.)?([A-Z]\w*): (.*)$`)
+	urlRE        = regexp.MustCompile(`\bhttps?://[^\s<>"'\x60)\]]+`)
 	// the file views of GitHub, GitLab, Gitea and Bitbucket, and a line
 	// anchor: #L10, #L10-L12, #L10-12, #lines-10
 	codeLinkRE = regexp.MustCompile(`^https?://[^/]+/(?:[^/]+/)+?(?:blob|blame|raw|src)/([^#?]+)(?:\?[^#]*)?(?:#(?:L|lines-)(\d+)(?:[-:]L?(\d+))?)?`)
@@ -203,6 +205,33 @@ func Parse(text string) Parsed {
 		}
 		if strings.HasSuffix(m[1], "Error") || strings.HasSuffix(m[1], "Exception") || strings.HasSuffix(m[1], "Warning") {
 			add(m[1], 1)
+		}
+	}
+	// ...and the lines pytest marks "E" in a failure report: exceptions,
+	// and the explanations of a failed assertion ("Right contains more
+	// items, first extra item: 52"); not the assertion itself, nor diff
+	// lines.
+	for i, m := range pytestLineRE.FindAllStringSubmatch(text, -1) {
+		if i == 20 {
+			break
+		}
+		line := strings.TrimSpace(m[1])
+		if len(line) < 10 || !strings.Contains(line, " ") || strings.HasPrefix(line, "assert ") ||
+			strings.HasPrefix(line, "where ") || strings.ContainsAny(line[:1], "+-?") {
+			continue
+		}
+		em := errorRE.FindStringSubmatch(line)
+		if em == nil && len(strings.Fields(line)) < 3 {
+			continue // "Full diff:"
+		}
+		if em != nil {
+			if strings.HasSuffix(em[1], "Error") || strings.HasSuffix(em[1], "Exception") || strings.HasSuffix(em[1], "Warning") {
+				add(em[1], 1)
+			}
+			line = strings.TrimSpace(em[1] + ": " + em[2])
+		}
+		if !slices.Contains(p.Errors, line) {
+			p.Errors = append(p.Errors, line)
 		}
 	}
 

@@ -124,3 +124,22 @@ func TestTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestPytestFailureLines: the lines pytest marks "E" give error messages —
+// exceptions and assertion explanations — but not the assertion, the diff
+// or lines too short to search; CRLF line ends are no part of a message.
+func TestPytestFailureLines(t *testing.T) {
+	p := Parse("bytes diff is confusing\r\n\r\n    def test_b():\r\n>       assert b\"\" == b\"42\"\r\n" +
+		"E       AssertionError: assert b'' == b'42'\r\n" +
+		"E         Right contains more items, first extra item: 52\r\n" +
+		"E         Full diff:\r\nE         - b''\r\nE         + b'42'\r\nE         ?   ++\r\n" +
+		"E       ValueError: Value not scalar compatible or convertible to an int\r\n")
+	want := []string{"AssertionError: assert b'' == b'42'", "Right contains more items, first extra item: 52",
+		"ValueError: Value not scalar compatible or convertible to an int"}
+	if !slices.Equal(p.Errors, want) {
+		t.Errorf("errors\n got %q\nwant %q", p.Errors, want)
+	}
+	if ids := names(p.Identifiers); !slices.Contains(ids, "ValueError") {
+		t.Errorf("the exception's type is not an identifier: %v", ids)
+	}
+}
