@@ -29,7 +29,7 @@ python3 "$LOC/score.py" --repos-root "$TREES" \
   --out "$OUT/bm25.json" > "$OUT/bm25.txt" 2>&1
 echo "== baseline bm25 (skip tests)"; grep -E "^(group|ALL|lang:)" "$OUT/bm25.txt"
 if [ "${1:-}" != "--quick" ]; then
-  for g in text file vector symbol path; do run "only-$g" --only "$g"; done
+  for g in text file title vector symbol path message; do run "only-$g" --only "$g"; done
 fi
 fi
 

@@ -7,24 +7,46 @@
 //   - text: BM25 over chunks (package bm25) with the whole query, the
 //     identifiers query understanding found boosted;
 //   - file: BM25 over whole-file documents of the same text index;
+//   - title: the same two BM25 searches with an issue's first line alone,
+//     its shortest statement of the problem, whose words a long body would
+//     otherwise outweigh (absent for a one-line query);
 //   - vector: cosine similarity of chunk embeddings to the query's;
 //   - symbol: definitions named by identifiers in the query (exact, then
-//     qualified), weighted by how the query mentions them;
+//     qualified; a name matching only when case is ignored ranks below
+//     the exact ones), weighted by how the query mentions them;
 //   - path: files the query names (those of a traceback's frames first,
-//     innermost first), and the chunks that contain the lines of its
-//     stack-trace frames;
+//     innermost first, then those it links to on a code host, then the
+//     others), and the chunks that contain the lines of its stack-trace
+//     frames and of its links (github.com/o/r/blob/REV/x.py#L10: the
+//     longest tail of REV/x.py that is an indexed path is the file);
+//   - message: the chunks that write an error message the query quotes
+//     (message.go): the message is cut at what looks like formatted values,
+//     its pieces searched by BM25 and checked verbatim against the files
+//     the search finds, longest run of words first;
 //   - graph: callers and callees of the strongest fused hits;
 //   - rank: centrality (PageRank) as a weak prior.
+//
+// Each can run alone (Options.Only), so that its value is measured, not
+// assumed (bench/retrieval/run.sh).
 //
 // # Fusion
 //
 // Reciprocal-rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009): a
 // chunk's score is the sum over generators g of w_g / (k + rank_g), k = 30.
 // Weights are fixed per generator, tuned on a development set and checked
-// by cross-validation (bench/retrieval/tune.py), never per repository. Each hit keeps its rank in every generator that found it
+// by cross-validation (bench/retrieval/tune.py), never per repository.
+// Each hit keeps its rank in every generator that found it
 // and a one-line "why" naming the strongest evidence. The final order sorts
 // chunks by fused score plus a share of their file's fused score, so that a
 // file many generators agree on leads, with its best chunks first.
+//
+// Some files answer questions about behaviour less often than the code
+// does, and their scores are scaled down, all else being equal: tests
+// (×0.4), files that are not source code (×0.3), and copies of other
+// projects kept in the repository (×0.5): under vendor/, third_party/,
+// extern/ and the like, or a Python package named "packages" inside
+// another package (requests/packages/urllib3). An issue about a
+// dependency's exception is fixed where the project uses it.
 //
 // # Cost
 //

@@ -1,11 +1,25 @@
 // Package query understands issue-style text: it pulls out what a search
-// should match exactly — identifiers, file paths, stack-trace frames, error
-// messages and quoted code — so that retrieval can use them as candidate
-// generators of their own next to full-text search.
+// should match exactly — identifiers, file paths, stack-trace frames, links
+// to lines of code, error messages and quoted code — and the title, so that
+// retrieval can use them as candidate generators of their own next to
+// full-text search.
 //
 // Identifiers are recognised by shape, not by a dictionary: a word counts
 // when it looks like code (snake_case, camelCase, a dotted path, a call
 // "name(", text in backticks or a code block, a frame of a traceback) and
 // gets a weight by where it appeared: in a traceback or quoted code it is
-// stronger evidence than in prose.
+// stronger evidence than in prose. The segments of URLs are not words of
+// the text: a link's "_pytest" directory is not an identifier.
+//
+// Links into a code host's file view (GitHub, GitLab, Gitea, Bitbucket;
+// blob, blame, raw and src views) keep the revision-and-path part and the
+// anchored lines; which part is the path only the repository's files can
+// tell (a branch name may hold slashes), so that is left to the search.
+//
+// Error messages come from the exception line that ends a Python traceback,
+// lines naming an error anywhere ("panic: …", "TypeError: …") and the lines
+// pytest marks "E" in a failure report (its exceptions and the
+// explanations of a failed assertion).
+//
+// The title is the first line of a text of several lines.
 package query
