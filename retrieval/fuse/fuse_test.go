@@ -91,13 +91,21 @@ func openWith(t *testing.T, extra map[string]string) *fuse.Opened {
 			t.Fatal(err)
 		}
 	}
+	return indexTree(t, root, 8)
+}
+
+// indexTree indexes the repository at root (the index goes in
+// root/.cairn) with a built-in embedding model of dim dimensions, and
+// opens it.
+func indexTree(t *testing.T, root string, dim int) *fuse.Opened {
+	t.Helper()
 	ctx := context.Background()
 	dir := filepath.Join(root, ".cairn")
 	w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sinks := []indexer.Sink{bm25.NewBuilder(nil, nil), vector.NewBuilder(nil, vector.Options{PPMI: embed.PPMIOptions{Dim: 8, MinCount: 1, Oversample: 4}})}
+	sinks := []indexer.Sink{bm25.NewBuilder(nil, nil), vector.NewBuilder(nil, vector.Options{PPMI: embed.PPMIOptions{Dim: dim, MinCount: 1, Oversample: 4}})}
 	if _, err := indexer.Run(ctx, w, indexer.Options{Root: root, StateDir: dir, Sinks: sinks, ExcludeDirs: []string{".cairn"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package fuse
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -87,23 +86,10 @@ func (s *search) messages() error {
 	if err != nil || root == "" {
 		return err
 	}
-	content := map[string][]byte{}
-	read := func(p string) []byte {
-		if b, ok := content[p]; ok {
-			return b
-		}
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil {
-			b = nil // a file gone since indexing holds nothing
-		}
-		content[p] = b
-		return b
-	}
-	rank := 0
-	seen := map[int64]bool{}
+	m := messageSearch{s: s, root: root, content: map[string][]byte{}, seen: map[int64]bool{}}
 	pieces := map[string]bool{}
 	for i, e := range s.q.Errors {
-		if i >= 4 {
+		if i == maxMessages {
 			break
 		}
 		for _, piece := range messagePieces(e) {
@@ -111,58 +97,13 @@ func (s *search) messages() error {
 				continue // a message repeated
 			}
 			pieces[piece] = true
-			hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: piece}, 100)
+			files, err := m.files(piece)
 			if err != nil {
 				return err
 			}
-			live, err := s.live(hits)
-			if err != nil {
-				return err
-			}
-			// the files of the best chunks; tests, which repeat the
-			// messages they check, are read only a few
-			var files []string
-			tests := 0
-			for _, h := range live {
-				if len(files) == maxMessageFiles {
-					break
-				}
-				if slices.Contains(files, h.ref.Path) {
-					continue
-				}
-				if isTestPath(h.ref.Path) {
-					if tests == maxMessageTests {
-						continue
-					}
-					tests++
-				}
-				files = append(files, h.ref.Path)
-			}
-			// code that writes the message before tests that check it
-			slices.SortStableFunc(files, func(a, b string) int { return cmp.Compare(b2i(isTestPath(a)), b2i(isTestPath(b))) })
 			// the longest run of the piece's words some file holds verbatim
-			for _, p := range windows(piece) {
-				found := false
-				for _, f := range files {
-					b := read(f)
-					for off := 0; ; {
-						j := bytes.Index(b[off:], []byte(p))
-						if j < 0 {
-							break
-						}
-						off += j + len(p)
-						line := uint32(bytes.Count(b[:off-len(p)], []byte("\n")) + 1)
-						c, ok := s.chunkAt(f, line)
-						if !ok || seen[c.ID] {
-							continue
-						}
-						seen[c.ID] = true
-						found = true
-						rank++
-						s.add(GenMessage, c, rank, fmt.Sprintf("holds the message %q", p))
-					}
-				}
-				if found {
+			for _, w := range windows(piece) {
+				if m.addVerbatim(files, w) {
 					break
 				}
 			}
@@ -171,9 +112,82 @@ func (s *search) messages() error {
 	return nil
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
+// maxMessages bounds the error messages of a query that are searched.
+const maxMessages = 4
+
+// messageSearch is the state of one query's message generator.
+type messageSearch struct {
+	s       *search
+	root    string
+	content map[string][]byte // files read, nil when unreadable
+	seen    map[int64]bool    // chunks added
+	rank    int
+}
+
+// files returns the files of the chunks BM25 finds for piece, code before
+// tests; tests, which repeat the messages they check, only a few.
+func (m *messageSearch) files(piece string) ([]string, error) {
+	hits, err := m.s.e.Text.Search(m.s.ctx, bm25.Query{Text: piece}, 100)
+	if err != nil {
+		return nil, err
 	}
-	return 0
+	live, err := m.s.live(hits)
+	if err != nil {
+		return nil, err
+	}
+	var code, tests []string
+	for _, h := range live {
+		p := h.ref.Path
+		if len(code)+len(tests) == maxMessageFiles || slices.Contains(code, p) || slices.Contains(tests, p) {
+			continue
+		}
+		if !isTestPath(p) {
+			code = append(code, p)
+		} else if len(tests) < maxMessageTests {
+			tests = append(tests, p)
+		}
+	}
+	return append(code, tests...), nil
+}
+
+// read returns a file's content from the worktree (nil when it is gone).
+func (m *messageSearch) read(p string) []byte {
+	if b, ok := m.content[p]; ok {
+		return b
+	}
+	b, err := os.ReadFile(filepath.Join(m.root, filepath.FromSlash(p)))
+	if err != nil {
+		b = nil
+	}
+	m.content[p] = b
+	return b
+}
+
+// addVerbatim adds the chunk at every place one of files holds w, and
+// reports whether there was any.
+func (m *messageSearch) addVerbatim(files []string, w string) bool {
+	found := false
+	pat := []byte(w)
+	for _, f := range files {
+		b := m.read(f)
+		line, counted := uint32(1), 0 // lines up to byte counted
+		for off := 0; ; {
+			j := bytes.Index(b[off:], pat)
+			if j < 0 {
+				break
+			}
+			at := off + j
+			line += uint32(bytes.Count(b[counted:at], []byte("\n")))
+			counted, off = at, at+len(pat)
+			c, ok := m.s.chunkAt(f, line)
+			if !ok || m.seen[c.ID] {
+				continue
+			}
+			m.seen[c.ID] = true
+			found = true
+			m.rank++
+			m.s.add(GenMessage, c, m.rank, fmt.Sprintf("holds the message %q", w))
+		}
+	}
+	return found
 }

@@ -12,12 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-dev/cairn/graph/embedded"
-	"github.com/cairn-dev/cairn/indexer"
-	"github.com/cairn-dev/cairn/retrieval/bm25"
-	"github.com/cairn-dev/cairn/retrieval/embed"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
-	"github.com/cairn-dev/cairn/retrieval/vector"
 )
 
 var update = flag.Bool("update", false, "rewrite the ranking goldens and stats")
@@ -85,22 +80,7 @@ func indexCopy(t *testing.T, src string) *fuse.Opened {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	dir := filepath.Join(root, ".cairn")
-	w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sinks := []indexer.Sink{bm25.NewBuilder(nil, nil), vector.NewBuilder(nil, vector.Options{PPMI: embed.PPMIOptions{Dim: 16, MinCount: 1, Oversample: 4}})}
-	if _, err := indexer.Run(ctx, w, indexer.Options{Root: root, StateDir: dir, Sinks: sinks, ExcludeDirs: []string{".cairn"}}); err != nil {
-		t.Fatal(err)
-	}
-	o, err := fuse.OpenEmbedded(ctx, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(o.Close)
-	return o
+	return indexTree(t, root, 16)
 }
 
 // hitIs reports whether h is the definition target ("path::Name") names.
