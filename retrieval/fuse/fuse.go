@@ -286,7 +286,8 @@ type search struct {
 	// (which is filed under that chunk's id)
 	firstOf map[string]graph.ChunkRef
 	on      map[string]bool
-	vec     chan vectorHits // the embedding scan started with the search
+	vec     chan vectorHits   // the embedding scan started with the search
+	msg     chan messageFinds // the message scan, likewise
 }
 
 type vectorHits struct {
@@ -320,6 +321,13 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 		go func() {
 			hits, err := s.e.Vectors.SearchText(ctx, s.q.Text, 200)
 			s.vec <- vectorHits{hits, err}
+		}()
+	}
+	if s.e.Text != nil && s.on[GenMessage] && len(s.q.Errors) > 0 {
+		s.msg = make(chan messageFinds, 1)
+		go func() {
+			finds, err := s.scanMessages()
+			s.msg <- messageFinds{finds, err}
 		}()
 	}
 	steps := []func() error{s.text, s.vector, s.symbols, s.paths, s.messages}
@@ -429,22 +437,27 @@ func (s *search) text() error {
 	if len(text) > 6000 {
 		text = text[:6000]
 	}
-	type fileHits struct {
-		hits []bm25.Hit
-		err  error
+	// The whole-file searches and the title's run beside the chunk search
+	// of the whole text, the longest. The title: an issue's shortest
+	// statement of the problem, searched alone so that its words are not
+	// outweighed by a long body's.
+	type side struct {
+		files, titleFiles, titleChunks []bm25.Hit
+		err                            error
 	}
-	// the whole-file searches run beside the chunk searches
-	files, titleFiles := make(chan fileHits, 1), make(chan fileHits, 1)
+	sideHits := make(chan side, 1)
 	go func() {
-		var fh, tf fileHits
+		var r side
 		if s.on[GenFile] {
-			fh.hits, fh.err = s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: text}, 100)
+			r.files, r.err = s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: text}, 100)
 		}
-		if title {
-			tf.hits, tf.err = s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: s.q.Title}, 50)
+		if title && r.err == nil {
+			r.titleChunks, r.err = s.e.Text.Search(s.ctx, bm25.Query{Text: s.q.Title}, 100)
 		}
-		files <- fh
-		titleFiles <- tf
+		if title && r.err == nil {
+			r.titleFiles, r.err = s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: s.q.Title}, 50)
+		}
+		sideHits <- r
 	}()
 	if s.on[GenText] {
 		hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: text, Boosted: boosted}, 300)
@@ -455,28 +468,17 @@ func (s *search) text() error {
 			return err
 		}
 	}
-	// The title: an issue's shortest statement of the problem, searched
-	// alone so that its words are not outweighed by a long body's.
-	if title {
-		hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: s.q.Title}, 100)
-		if err != nil {
-			return err
-		}
-		if err := s.addChunks(GenTitle, hits, "title BM25"); err != nil {
-			return err
-		}
+	r := <-sideHits
+	if r.err != nil {
+		return r.err
 	}
-	fh, tf := <-files, <-titleFiles
-	if fh.err != nil {
-		return fh.err
-	}
-	if tf.err != nil {
-		return tf.err
-	}
-	if err := s.addFiles(GenFile, fh.hits, "file BM25"); err != nil {
+	if err := s.addChunks(GenTitle, r.titleChunks, "title BM25"); err != nil {
 		return err
 	}
-	return s.addFiles(GenTitle, tf.hits, "file BM25 of the title")
+	if err := s.addFiles(GenFile, r.files, "file BM25"); err != nil {
+		return err
+	}
+	return s.addFiles(GenTitle, r.titleFiles, "file BM25 of the title")
 }
 
 // live resolves BM25 hits to the live chunks they stand for, best first.

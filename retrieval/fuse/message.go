@@ -75,18 +75,29 @@ const (
 	maxMessageTests = 4
 )
 
-// messages: the chunks that hold the fixed text of the query's error
-// messages. It reads files from the indexed worktree; without one (a
-// shared store indexed elsewhere) it finds nothing.
-func (s *search) messages() error {
-	if !s.on[GenMessage] || s.e.Text == nil || len(s.q.Errors) == 0 {
-		return nil
-	}
+// messageFind is a place a file holds a message's words verbatim.
+type messageFind struct {
+	path   string
+	line   uint32
+	window string
+}
+
+type messageFinds struct {
+	finds []messageFind
+	err   error
+}
+
+// scanMessages looks for the fixed text of the query's error messages in
+// the indexed worktree's files, without touching the search's candidates:
+// it runs beside the other generators, and messages turns its finds into
+// chunks. Without a worktree on this machine (a shared store indexed
+// elsewhere) it finds nothing.
+func (s *search) scanMessages() ([]messageFind, error) {
 	root, err := s.e.root(s.ctx)
 	if err != nil || root == "" {
-		return err
+		return nil, err
 	}
-	m := messageSearch{s: s, root: root, content: map[string][]byte{}, seen: map[int64]bool{}}
+	m := messageSearch{s: s, root: root, content: map[string][]byte{}}
 	pieces := map[string]bool{}
 	for i, e := range s.q.Errors {
 		if i == maxMessages {
@@ -99,15 +110,38 @@ func (s *search) messages() error {
 			pieces[piece] = true
 			files, err := m.files(piece)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			// the longest run of the piece's words some file holds verbatim
 			for _, w := range windows(piece) {
-				if m.addVerbatim(files, w) {
+				if m.verbatim(files, w) {
 					break
 				}
 			}
 		}
+	}
+	return m.finds, nil
+}
+
+// messages: the chunks at the places scanMessages found, in its order.
+func (s *search) messages() error {
+	if s.msg == nil {
+		return nil
+	}
+	r := <-s.msg
+	if r.err != nil {
+		return r.err
+	}
+	rank := 0
+	seen := map[int64]bool{}
+	for _, f := range r.finds {
+		c, ok := s.chunkAt(f.path, f.line)
+		if !ok || seen[c.ID] {
+			continue
+		}
+		seen[c.ID] = true
+		rank++
+		s.add(GenMessage, c, rank, fmt.Sprintf("holds the message %q", f.window))
 	}
 	return nil
 }
@@ -115,13 +149,12 @@ func (s *search) messages() error {
 // maxMessages bounds the error messages of a query that are searched.
 const maxMessages = 4
 
-// messageSearch is the state of one query's message generator.
+// messageSearch is the state of one query's message scan.
 type messageSearch struct {
 	s       *search
 	root    string
 	content map[string][]byte // files read, nil when unreadable
-	seen    map[int64]bool    // chunks added
-	rank    int
+	finds   []messageFind
 }
 
 // files returns the files of the chunks BM25 finds for piece, code before
@@ -163,9 +196,9 @@ func (m *messageSearch) read(p string) []byte {
 	return b
 }
 
-// addVerbatim adds the chunk at every place one of files holds w, and
-// reports whether there was any.
-func (m *messageSearch) addVerbatim(files []string, w string) bool {
+// verbatim records every place one of files holds w, and reports whether
+// there was any.
+func (m *messageSearch) verbatim(files []string, w string) bool {
 	found := false
 	pat := []byte(w)
 	for _, f := range files {
@@ -179,14 +212,8 @@ func (m *messageSearch) addVerbatim(files []string, w string) bool {
 			at := off + j
 			line += uint32(bytes.Count(b[counted:at], []byte("\n")))
 			counted, off = at, at+len(pat)
-			c, ok := m.s.chunkAt(f, line)
-			if !ok || m.seen[c.ID] {
-				continue
-			}
-			m.seen[c.ID] = true
+			m.finds = append(m.finds, messageFind{f, line, w})
 			found = true
-			m.rank++
-			m.s.add(GenMessage, c, m.rank, fmt.Sprintf("holds the message %q", w))
 		}
 	}
 	return found
