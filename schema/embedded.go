@@ -8,7 +8,7 @@ const EmbeddedFormat = 1
 
 // FeatureVersion identifies what the extractor produces. Indexes written with
 // another value are rebuilt from scratch by the next index run.
-const FeatureVersion = 7 // 7: supertypes written on one line
+const FeatureVersion = 8 // 8: "Code generated" and "DO NOT EDIT" on two lines of a header skip the file
 
 // EmbeddedSQL creates the tables of one embedded-store generation.
 //

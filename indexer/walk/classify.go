@@ -172,9 +172,22 @@ func isGenerated(head []byte) bool {
 	if len(head) > 2048 {
 		head = head[:2048]
 	}
+	codeGenerated := false // a comment said "Code generated" …
 	for _, line := range bytes.Split(head, []byte("\n")) {
 		if bytes.Contains(line, []byte("Code generated ")) && bytes.Contains(line, []byte("DO NOT EDIT")) {
 			return true
+		}
+		// … and a later line of the same header comment "DO NOT EDIT", as
+		// protoc-gen-go and other generators wrote it before Go fixed the
+		// one-line form
+		if isCommentLine(line) {
+			if bytes.Contains(line, []byte("Code generated ")) {
+				codeGenerated = true
+			} else if codeGenerated && bytes.Contains(line, []byte("DO NOT EDIT")) {
+				return true
+			}
+		} else if len(bytes.TrimSpace(line)) > 0 {
+			codeGenerated = false
 		}
 		for _, m := range generatedMarkers {
 			if bytes.Contains(line, m) && isCommentLine(line) {
