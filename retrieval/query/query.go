@@ -260,13 +260,21 @@ func Parse(text string) Parsed {
 }
 
 // title returns the first non-blank line of text when more text follows
-// it, without a Markdown heading's marks; "" otherwise, or when the line
-// is too long to be a title.
+// it, without a Markdown heading's marks; "" otherwise, when the line is
+// too long to be a title, or when the text opens with a code fence or a
+// traceback.
 func title(text string) string {
 	text = strings.TrimLeft(text, " \t\r\n")
 	first, rest, ok := strings.Cut(text, "\n")
 	if !ok || strings.TrimSpace(rest) == "" {
 		return ""
+	}
+	first = strings.TrimSpace(first)
+	// a text that opens with code or a traceback has no title line
+	for _, p := range []string{"```", "~~~", "Traceback (most recent call last)", "goroutine ", "Exception in thread "} {
+		if strings.HasPrefix(first, p) {
+			return ""
+		}
 	}
 	first = strings.TrimSpace(strings.TrimLeft(first, "# \t"))
 	if len(first) > 300 {

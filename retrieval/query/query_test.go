@@ -118,6 +118,10 @@ func TestTitle(t *testing.T) {
 		{"where is the invoice total rounded", ""},
 		{"only a title\n\n  \n", ""},
 		{strings.Repeat("x", 301) + "\nbody", ""},
+		{"```python\nimport shop\n```\nit fails", ""},
+		{"Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x", ""},
+		{"goroutine 1 [running]:\nmain.main()", ""},
+		{"TypeError: price_cart() got an unexpected keyword argument\n\nsince 2.0", "TypeError: price_cart() got an unexpected keyword argument"},
 	} {
 		if got := Parse(c.in).Title; got != c.want {
 			t.Errorf("Title(%q) = %q, want %q", c.in, got, c.want)
