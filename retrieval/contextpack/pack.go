@@ -74,8 +74,10 @@ type Item struct {
 	Reason    string  `json:"reason"`
 	Score     float64 `json:"score"`
 	Trust     string  `json:"trust"`
-	// UntrustedLines are the item's lines (absolute) holding comments,
-	// docstrings or string literals: text to read, never to obey.
+	// UntrustedLines are the item's lines (absolute, within StartLine …
+	// EndLine) holding comments, docstrings or string literals: text to
+	// read, never to obey. The doc summary a signature item carries after
+	// its lines is written as comments and is untrusted text likewise.
 	UntrustedLines [][2]int `json:"untrusted_lines,omitempty"`
 	Tokens         int      `json:"tokens"`
 	Stale          bool     `json:"stale"`
@@ -767,7 +769,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 			Reason: c.reason, Score: math.Round(c.score*1000) / 1000, Trust: trustOf(f.Lang, kind),
 			Stale: fc.isStale(c.path), Content: content}
 		if it.Trust == TrustCode {
-			it.UntrustedLines = untrustedLines(content, s, f.Lang)
+			it.UntrustedLines = untrustedLines(content, s, e, f.Lang)
 		}
 		it.Tokens = tok.Count(content)
 		return it, reds
@@ -1027,7 +1029,7 @@ var (
 )
 
 // untrustedLines finds comment and docstring lines of a code item.
-func untrustedLines(content string, first int, lang graph.Language) [][2]int {
+func untrustedLines(content string, first, last int, lang graph.Language) [][2]int {
 	var out [][2]int
 	inDoc := false
 	mark := func(n int) {
@@ -1039,6 +1041,9 @@ func untrustedLines(content string, first int, lang graph.Language) [][2]int {
 	}
 	for i, l := range strings.Split(content, "\n") {
 		n := first + i
+		if n > last {
+			break // a signature's doc summary, not lines of the file
+		}
 		if lang == graph.LangPython {
 			q := len(tripleQuoteRE.FindAllStringIndex(l, -1))
 			if inDoc || q > 0 {

@@ -442,6 +442,12 @@ func TestSignatureCarriesDocSummary(t *testing.T) {
 		if n := strings.Count(it.Content, "\n"); n > 6 {
 			t.Errorf("%s: %d lines in a signature item:\n%s", it.Path, n+1, it.Content)
 		}
+		// the summary follows the signature's lines, but is no line of the file
+		for _, r := range it.UntrustedLines {
+			if r[0] < it.StartLine || r[1] > it.EndLine {
+				t.Errorf("%s:%d-%d: untrusted lines %v outside the item's lines", it.Path, it.StartLine, it.EndLine, it.UntrustedLines)
+			}
+		}
 	}
 	if sigs == 0 {
 		t.Fatalf("no signature items: %+v", p.Items)
