@@ -12,8 +12,10 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/cairn-dev/cairn/retrieval/internal/ties"
 )
@@ -174,7 +176,6 @@ func (x *Index) run(ctx context.Context, cs []clause, k int) ([]Hit, error) {
 
 	var top []scored // candidates: what scored at least the k-th best so far
 	th := threshold{k: k}
-	tfd := &index.TermFieldDoc{}
 	readers := make([]index.IndexReader, 0, len(x.idxs)) // kept for best's ids
 	defer func() {
 		for _, r := range readers {
@@ -187,6 +188,10 @@ func (x *Index) run(ctx context.Context, cs []clause, k int) ([]Hit, error) {
 			return nil, fmt.Errorf("text search: %w", err)
 		}
 		readers = append(readers, r)
+		walk, err := newPostings(r)
+		if err != nil {
+			return nil, fmt.Errorf("text search: %w", err)
+		}
 		acc := accumulators.Get().(*accumulator)
 		err = func() error {
 			for i, c := range cs {
@@ -197,32 +202,12 @@ func (x *Index) run(ctx context.Context, cs []clause, k int) ([]Hit, error) {
 				if avg == 0 {
 					continue
 				}
-				tfr, err := r.TermFieldReader(ctx, []byte(c.term), c.field, true, true, false)
-				if err != nil {
-					return err
-				}
-				if n := tfr.Count(); n == 0 {
-					tfr.Close()
-					continue
-				}
 				weight := c.boost * idf[i] * qnorm * idf[i]
 				lenNorm := search.BM25_k1 * search.BM25_b / avg
 				base := search.BM25_k1 * (1 - search.BM25_b)
-				for {
-					d, err := tfr.Next(tfd)
-					if err != nil {
-						tfr.Close()
-						return err
-					}
-					if d == nil {
-						break
-					}
-					doc := binary.BigEndian.Uint64(d.ID)
-					tf := math.Sqrt(float64(d.Freq))
-					fieldLen := 1 / (d.Norm * d.Norm)
-					acc.add(doc, weight*tf*search.BM25_k1/(tf+base+lenNorm*fieldLen))
+				if err := walk.score(c.field, c.term, acc, weight, base, lenNorm); err != nil {
+					return err
 				}
-				tfr.Close()
 			}
 			for _, d := range acc.touched {
 				s := ties.Round(acc.score[d] * float64(acc.matched[d]) * coord)
@@ -334,4 +319,81 @@ func best(readers []index.IndexReader, cands []scored, kth float64, k int) ([]Hi
 		hits = append(hits, Hit{ChunkID: id, Score: n.score})
 	}
 	return hits, nil
+}
+
+// postings walks a scorch snapshot's segments' postings directly. The
+// snapshot's term field reader does the same walk, but makes a document
+// of every posting (its number encoded as an id, its norm and frequency
+// copied) for the scorer to decode again: a quarter of the scorer's time
+// on issue-length queries (bench/retrieval/RESULTS.md).
+type postings struct {
+	segs    []*scorch.SegmentSnapshot
+	offsets []uint64 // the snapshot's number of each segment's first document
+	dicts   map[string][]segment.TermDictionary
+	pl      []segment.PostingsList
+	it      []segment.PostingsIterator
+}
+
+// newPostings returns the walk over r, which must be a scorch snapshot
+// (the kind of index this package writes).
+func newPostings(r index.IndexReader) (*postings, error) {
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, fmt.Errorf("a %T is not a scorch index snapshot", r)
+	}
+	p := &postings{segs: snap.Segments(), dicts: map[string][]segment.TermDictionary{}}
+	var running uint64
+	for _, ss := range p.segs {
+		p.offsets = append(p.offsets, running)
+		running += ss.Segment().Count() // deleted documents keep their numbers
+	}
+	p.pl = make([]segment.PostingsList, len(p.segs))
+	p.it = make([]segment.PostingsIterator, len(p.segs))
+	return p, nil
+}
+
+// score adds to acc the BM25 score of term in field for every live
+// document holding it (the formula of run; weight, base and lenNorm are
+// the clause's).
+func (p *postings) score(field, term string, acc *accumulator, weight, base, lenNorm float64) error {
+	dicts, ok := p.dicts[field]
+	if !ok {
+		dicts = make([]segment.TermDictionary, len(p.segs))
+		for i, ss := range p.segs {
+			d, err := ss.Segment().Dictionary(field)
+			if err != nil {
+				return err
+			}
+			dicts[i] = d
+		}
+		p.dicts[field] = dicts
+	}
+	t := []byte(term)
+	for i, ss := range p.segs {
+		pl, err := dicts[i].PostingsList(t, ss.Deleted(), p.pl[i])
+		if err != nil {
+			return err
+		}
+		p.pl[i] = pl
+		if pl.Count() == 0 {
+			continue
+		}
+		it := pl.Iterator(true, true, false, p.it[i])
+		p.it[i] = it
+		off := p.offsets[i]
+		for {
+			post, err := it.Next()
+			if err != nil {
+				return err
+			}
+			if post == nil {
+				break
+			}
+			tf := math.Sqrt(float64(post.Frequency()))
+			norm := post.Norm()
+			fieldLen := 1 / (norm * norm)
+			acc.add(off+post.Number(), weight*tf*search.BM25_k1/(tf+base+lenNorm*fieldLen))
+		}
+	}
+	return nil
 }
