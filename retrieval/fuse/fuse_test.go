@@ -398,6 +398,23 @@ func TestNoCarrier(t *testing.T) {
 	if len(res.Hits) != 0 {
 		t.Errorf("hits for a message no file holds: %v", names(res.Hits))
 	}
+	// files deleted since indexing are no error: the message is not found
+	// in them, and the other generators still answer
+	if err := os.RemoveAll(filepath.Join(o.Meta.Root, "shipping")); err != nil {
+		t.Fatal(err)
+	}
+	res, err = o.Search(context.Background(), q, fuse.Options{})
+	if err != nil {
+		t.Fatalf("search over deleted files: %v", err)
+	}
+	for _, h := range res.Hits {
+		if h.Ranks[fuse.GenMessage] != 0 {
+			t.Errorf("a message found in a deleted file: %+v", h)
+		}
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Path != "shipping/zones.go" {
+		t.Errorf("the index no longer answers: %v", names(res.Hits))
+	}
 }
 
 // TestFoldedCaseBelowExact: a definition whose name matches a query word
