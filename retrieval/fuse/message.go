@@ -26,7 +26,7 @@ import (
 var messageValueRE = regexp.MustCompile(`'[^']*'|"[^"]*"|\x60[^\x60]*\x60|\b0x[0-9a-fA-F]+\b|[-+]?\b\d+(?:\.\d+)?\b|[()\[\]{}<>]`)
 
 // messagePieces returns the fixed-looking pieces of an error line
-// ("TypeError: msg"), longest first: at least two words and ten bytes.
+// ("TypeError: msg"), in order: at least two words and ten bytes each.
 func messagePieces(line string) []string {
 	msg := strings.TrimSpace(line)
 	if i := strings.Index(msg, ": "); i > 0 && !strings.Contains(msg[:i], " ") {
@@ -170,8 +170,11 @@ func (m *messageSearch) files(piece string) ([]string, error) {
 	}
 	var code, tests []string
 	for _, h := range live {
+		if len(code)+len(tests) == maxMessageFiles {
+			break
+		}
 		p := h.ref.Path
-		if len(code)+len(tests) == maxMessageFiles || slices.Contains(code, p) || slices.Contains(tests, p) {
+		if slices.Contains(code, p) || slices.Contains(tests, p) {
 			continue
 		}
 		if !isTestPath(p) {
