@@ -123,11 +123,13 @@ func (e *Engine) isVendored(p string) bool {
 	}
 	e.vendorOnce.Do(func() {
 		e.pyVendored = map[string]bool{}
+		// (a search has read the file list already; this returns it)
+		files, _ := e.Files(context.Background())
 		have := map[string]bool{}
-		for _, f := range e.files {
+		for _, f := range files {
 			have[f.Path] = true
 		}
-		for _, f := range e.files {
+		for _, f := range files {
 			d, b := path.Split(f.Path)
 			d = strings.TrimSuffix(d, "/")
 			if b == "__init__.py" && path.Base(d) == "packages" && have[path.Join(path.Dir(d), "__init__.py")] {
