@@ -123,14 +123,9 @@ func (e *Engine) isVendored(p string) bool {
 	}
 	e.vendorOnce.Do(func() {
 		e.pyVendored = map[string]bool{}
-		// (a search has read the file list already; this returns it)
-		files, _ := e.Files(context.Background())
-		have := map[string]bool{}
-		for _, f := range files {
-			have[f.Path] = true
-		}
-		for _, f := range files {
-			d, b := path.Split(f.Path)
+		have := e.pathSet()
+		for p := range have {
+			d, b := path.Split(p)
 			d = strings.TrimSuffix(d, "/")
 			if b == "__init__.py" && path.Base(d) == "packages" && have[path.Join(path.Dir(d), "__init__.py")] {
 				e.pyVendored[d] = true
@@ -143,6 +138,19 @@ func (e *Engine) isVendored(p string) bool {
 		}
 	}
 	return false
+}
+
+// pathSet is the set of the generation's file paths, made once.
+func (e *Engine) pathSet() map[string]bool {
+	e.pathsOnce.Do(func() {
+		// (a search has read the file list already; this returns it)
+		files, _ := e.Files(context.Background())
+		e.paths = make(map[string]bool, len(files))
+		for _, f := range files {
+			e.paths[f.Path] = true
+		}
+	})
+	return e.paths
 }
 
 // VectorSearcher finds the chunks nearest to a query by embedding.
@@ -165,6 +173,9 @@ type Engine struct {
 	filesOnce sync.Once
 	files     []graph.File
 	filesErr  error
+
+	pathsOnce sync.Once
+	paths     map[string]bool // pathSet
 
 	// the Python packages that are copies of other projects (isVendored)
 	vendorOnce sync.Once
@@ -483,7 +494,8 @@ func (s *search) text() error {
 	return s.addFiles(GenTitle, r.titleFiles, "file BM25 of the title")
 }
 
-// live resolves BM25 hits to the live chunks they stand for, best first.
+// live resolves hits (BM25's, or embeddings' as scored chunk ids) to the
+// live chunks they stand for, best first.
 func (s *search) live(hits []bm25.Hit) ([]scoredRef, error) {
 	if len(hits) == 0 {
 		return nil, nil
@@ -556,32 +568,21 @@ func (s *search) vector() error {
 		return nil
 	}
 	v := <-s.vec
-	hits, err := v.hits, v.err
-	if err != nil {
-		return err
+	if v.err != nil {
+		return v.err
 	}
-	ids := make([]int64, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ChunkID
-	}
-	refs, err := s.e.R.ChunksByID(s.ctx, ids)
-	if err != nil {
-		return err
-	}
-	byID := make(map[int64]graph.ChunkRef, len(refs))
-	for _, r := range refs {
-		byID[r.ID] = r
-	}
-	var live []scoredRef
-	for _, h := range hits {
+	var similar []bm25.Hit
+	for _, h := range v.hits {
 		if h.Score < 0.1 {
-			break // not similar at all
+			break // not similar at all (the hits come best first)
 		}
-		if ref, ok := byID[h.ChunkID]; ok {
-			live = append(live, scoredRef{ref, float64(h.Score)})
-		}
+		similar = append(similar, bm25.Hit{ChunkID: h.ChunkID, Score: float64(h.Score)})
 	}
-	for i, h := range byScoreThenPlace(live) {
+	live, err := s.live(similar)
+	if err != nil {
+		return err
+	}
+	for i, h := range live {
 		s.add(GenVector, h.ref, i+1, fmt.Sprintf("embedding #%d (cos %.2f)", i+1, h.score))
 	}
 	return nil
@@ -728,10 +729,7 @@ func (s *search) resolveLinks() []string {
 	if len(s.q.Links) == 0 {
 		return nil
 	}
-	have := make(map[string]bool, len(s.files))
-	for _, f := range s.files {
-		have[f.Path] = true
-	}
+	have := s.e.pathSet()
 	out := make([]string, len(s.q.Links))
 	for i, l := range s.q.Links {
 		for ref := l.Ref; ref != ""; {
