@@ -197,8 +197,9 @@ func Parse(text string) Parsed {
 			break
 		}
 	}
-	// ...and lines naming errors anywhere.
-	for _, m := range errorRE.FindAllStringSubmatch(text, -1) {
+	// ...and lines naming errors anywhere ("TypeError: …", "panic: …"):
+	// the message, and the exception's type as an identifier.
+	addError := func(m []string) {
 		msg := strings.TrimSpace(m[1] + ": " + m[2])
 		if !slices.Contains(p.Errors, msg) {
 			p.Errors = append(p.Errors, msg)
@@ -206,6 +207,9 @@ func Parse(text string) Parsed {
 		if strings.HasSuffix(m[1], "Error") || strings.HasSuffix(m[1], "Exception") || strings.HasSuffix(m[1], "Warning") {
 			add(m[1], 1)
 		}
+	}
+	for _, m := range errorRE.FindAllStringSubmatch(text, -1) {
+		addError(m)
 	}
 	// ...and the lines pytest marks "E" in a failure report: exceptions,
 	// and the explanations of a failed assertion ("Right contains more
@@ -220,17 +224,10 @@ func Parse(text string) Parsed {
 			strings.HasPrefix(line, "where ") || strings.ContainsAny(line[:1], "+-?") {
 			continue
 		}
-		em := errorRE.FindStringSubmatch(line)
-		if em == nil && len(strings.Fields(line)) < 3 {
-			continue // "Full diff:"
-		}
-		if em != nil {
-			if strings.HasSuffix(em[1], "Error") || strings.HasSuffix(em[1], "Exception") || strings.HasSuffix(em[1], "Warning") {
-				add(em[1], 1)
-			}
-			line = strings.TrimSpace(em[1] + ": " + em[2])
-		}
-		if !slices.Contains(p.Errors, line) {
+		switch em := errorRE.FindStringSubmatch(line); {
+		case em != nil:
+			addError(em)
+		case len(strings.Fields(line)) >= 3 && !slices.Contains(p.Errors, line): // not "Full diff:"
 			p.Errors = append(p.Errors, line)
 		}
 	}
