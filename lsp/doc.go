@@ -3,7 +3,7 @@
 // references, hover (signature, doc, callers count, owners), document and
 // workspace symbols, call hierarchy (prepare, incoming, outgoing) and
 // implementations, all answered from the index through the same engine
-// the MCP server uses (lsp/engine); its subpackage mcp serves agents.
+// the MCP server uses (engine); its subpackage mcp serves agents.
 //
 // # Design
 //

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/lsp/engine/enginetest"
+	"github.com/cairn-dev/cairn/engine/enginetest"
 )
 
 // client is a minimal LSP client over pipes to an in-process server.

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/lsp/engine"
+	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/impact"
+	"github.com/cairn-dev/cairn/retrieval/impact"
 )
 
 func impactCmd(g *globals) *cobra.Command {

@@ -14,7 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/graph/embedded"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/scip"
-	"github.com/cairn-dev/cairn/lsp/engine"
+	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/retrieval/embed"
 )
 

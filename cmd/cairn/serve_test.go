@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/lsp/engine/enginetest"
+	"github.com/cairn-dev/cairn/engine/enginetest"
 )
 
 // TestServeIndependentClients drives `cairn serve mcp` (stdio and HTTP) with

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/graph/trace"
+	"github.com/cairn-dev/cairn/retrieval/trace"
 )
 
 func traceCmd(g *globals) *cobra.Command {

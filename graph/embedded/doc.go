@@ -10,7 +10,7 @@
 //
 // The facts live in SQLite (schema.EmbeddedSQL): files, skips, symbols,
 // name postings, chunks and edges as tables; per-file occurrences, imports
-// and bindings as one compact blob per file (codec.go), since they are read
+// and bindings as one compact blob per file (package graph/facts), since they are read
 // file by file. SQLite gives the properties the store must have: many
 // readers in several processes at once, one writer, atomic commits, and a
 // crash at any point rolling back to the last commit.

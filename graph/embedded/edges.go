@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/facts"
 )
 
 // placeholders returns "?,?,…" for n arguments.
@@ -138,7 +139,7 @@ func (w *Writer) Facts(ctx context.Context, path string) (*graph.FileFacts, erro
 	}
 	f.Lang, f.Status = graph.Language(lang), graph.ParseStatus(status)
 	w.fileIDs[path] = fid
-	if err := decodeFacts(blob, ff); err != nil {
+	if err := facts.Decode(blob, ff); err != nil {
 		return nil, fmt.Errorf("decode facts of %s: %w", path, err)
 	}
 	return ff, nil
@@ -157,7 +158,7 @@ func (w *Writer) SetResolution(ctx context.Context, ff *graph.FileFacts, edges [
 		}
 		w.fileIDs[path] = fid
 	}
-	if _, err := w.exec(ctx, `UPDATE files SET facts = ? WHERE id = ?`, encodeFacts(ff), fid); err != nil {
+	if _, err := w.exec(ctx, `UPDATE files SET facts = ? WHERE id = ?`, facts.Encode(ff), fid); err != nil {
 		return fmt.Errorf("write resolution of %s: %w", path, err)
 	}
 	// A fresh epoch has no edges before its resolution pass (and no index

@@ -16,6 +16,7 @@ import (
 	_ "github.com/mattn/go-sqlite3" // SQLite driver "sqlite3"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/facts"
 	"github.com/cairn-dev/cairn/schema"
 )
 
@@ -426,7 +427,7 @@ func (v view) FileFacts(ctx context.Context, path string) (*graph.FileFacts, err
 	}
 	f.Lang, f.Status = graph.Language(lang), graph.ParseStatus(status)
 	ff := &graph.FileFacts{File: f}
-	if err := decodeFacts(blob, ff); err != nil {
+	if err := facts.Decode(blob, ff); err != nil {
 		return nil, fmt.Errorf("decode facts of %s: %w", path, err)
 	}
 	if ff.Symbols, err = v.SymbolsInFile(ctx, path); err != nil {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/facts"
 	"github.com/cairn-dev/cairn/schema"
 )
 
@@ -393,7 +394,7 @@ func (w *Writer) PutFile(ctx context.Context, ff *graph.FileFacts) ([]int64, err
 	}
 	res, err := w.exec(ctx, `INSERT INTO files(path, lang, hash, size, mtime, lines, status, error, package, committed, scip, facts)
 		VALUES(?,?,?,?,?,?,?,?,?,?,?,?)`, f.Path, int(f.Lang), f.Hash, f.Size, f.ModTime, f.Lines, int(f.Status),
-		f.Error, f.Package, f.Committed, f.SCIP, encodeFacts(ff))
+		f.Error, f.Package, f.Committed, f.SCIP, facts.Encode(ff))
 	if err != nil {
 		return nil, fmt.Errorf("insert file %s: %w", f.Path, err)
 	}

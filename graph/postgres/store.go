@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/facts"
 	"github.com/cairn-dev/cairn/schema"
 )
 
@@ -368,7 +368,7 @@ func (v view) FileFacts(ctx context.Context, path string) (*graph.FileFacts, err
 		return nil, v.db.queryErr("read facts of "+path, err)
 	}
 	ff := &graph.FileFacts{File: f}
-	if err := embedded.DecodeFacts(blob, ff); err != nil {
+	if err := facts.Decode(blob, ff); err != nil {
 		return nil, fmt.Errorf("decode facts of %s: %w", path, err)
 	}
 	if resID != nil {

@@ -17,7 +17,7 @@ import (
 	"github.com/pgvector/pgvector-go"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/facts"
 )
 
 // Writer writes into a build, in one transaction on the connection that
@@ -281,7 +281,7 @@ func (w *Writer) PutFile(ctx context.Context, ff *graph.FileFacts) ([]int64, err
 	w.delFiles = append(w.delFiles, path)
 	w.delSkips = append(w.delSkips, path)
 	w.add("files", fid, w.b.RepoID, w.gen, path, int16(f.Lang), f.Hash, int32(f.Lines), int16(f.Status),
-		clean(f.Error), clean(f.Package), clean(f.SCIP), embedded.EncodeFacts(ff))
+		clean(f.Error), clean(f.Package), clean(f.SCIP), facts.Encode(ff))
 	w.add("gen_files", w.gen, path, fid, f.Size, f.ModTime, f.Committed)
 	w.inserted[path] = true
 	for i := range ff.Symbols {
@@ -383,7 +383,7 @@ func (w *Writer) Facts(ctx context.Context, path string) (*graph.FileFacts, erro
 		return nil, w.fail("read facts of "+path, err)
 	}
 	ff := &graph.FileFacts{File: f}
-	if err := embedded.DecodeFacts(blob, ff); err != nil {
+	if err := facts.Decode(blob, ff); err != nil {
 		return nil, fmt.Errorf("decode facts of %s: %w", path, err)
 	}
 	return ff, nil

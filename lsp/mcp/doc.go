@@ -5,7 +5,7 @@
 // # Tools
 //
 // A small curated set, each a thin adapter: take a snapshot of the index
-// (lsp/engine), validate, call one core function (graph, retrieval/fuse,
+// (engine), validate, call one core function (graph, retrieval/fuse,
 // retrieval/contextpack), format. Inputs are typed structs whose JSON Schema
 // the SDK infers and validates; outputs are typed too (structuredContent,
 // validated against the declared output schema) and repeated as JSON text
@@ -13,7 +13,7 @@
 // models: what the tool answers and when to use it.
 //
 //	search, definition, references, callers, callees, implementations,
-//	trace (graph/trace), impact (graph/impact), build_context, read_span,
+//	trace (retrieval/trace), impact (retrieval/impact), build_context, read_span,
 //	repo_map, index_status
 //
 // # Results sized for agents

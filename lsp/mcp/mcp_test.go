@@ -14,8 +14,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cairn-dev/cairn/lsp/engine"
-	"github.com/cairn-dev/cairn/lsp/engine/enginetest"
+	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/engine/enginetest"
 )
 
 // fixture is a server over the fixture repository with a connected Go SDK

@@ -21,7 +21,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cairn-dev/cairn/lsp/engine"
+	"github.com/cairn-dev/cairn/engine"
 )
 
 // Options configure a Server.

@@ -12,7 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/indexer/walk"
 	"github.com/cairn-dev/cairn/indexer/watch"
-	"github.com/cairn-dev/cairn/lsp/engine"
+	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 	"github.com/cairn-dev/cairn/schema"

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/lsp/engine"
+	"github.com/cairn-dev/cairn/engine"
 )
 
 // IndexView states which index answered and how fresh it is.

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/graph/embedded"
-	"github.com/cairn-dev/cairn/graph/impact"
+	"github.com/cairn-dev/cairn/retrieval/impact"
 	"github.com/cairn-dev/cairn/indexer"
 )
 

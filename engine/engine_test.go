@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/lsp/engine"
-	"github.com/cairn-dev/cairn/lsp/engine/enginetest"
+	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/engine/enginetest"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 

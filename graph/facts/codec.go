@@ -1,4 +1,4 @@
-package embedded
+package facts
 
 import (
 	"encoding/binary"
@@ -59,7 +59,7 @@ func (e *encoder) rng(r graph.Range) {
 }
 
 // encodeFacts serialises the per-file facts of ff.
-func encodeFacts(ff *graph.FileFacts) []byte {
+func Encode(ff *graph.FileFacts) []byte {
 	e := &encoder{strings: map[string]uint64{}}
 	e.uv(uint64(len(ff.Occurrences)))
 	for i := range ff.Occurrences {
@@ -189,7 +189,7 @@ func (d *decoder) rng() graph.Range {
 }
 
 // decodeFacts fills ff's occurrences, imports and bindings from a blob.
-func decodeFacts(b []byte, ff *graph.FileFacts) error {
+func Decode(b []byte, ff *graph.FileFacts) error {
 	if len(b) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package embedded
+package facts
 
 import (
 	"testing"
@@ -21,9 +21,9 @@ func TestCodecRoundTrip(t *testing.T) {
 		Imports:  []graph.Import{{Module: "net/http", Alias: "h", Range: r(3, 20, 1, 3, 1, 20)}},
 		Bindings: []graph.Binding{{Name: "s", Type: "*Server", Scope: 0, Range: r(20, 30, 2, 0, 4, 1)}},
 	}
-	b := encodeFacts(in)
+	b := Encode(in)
 	var out graph.FileFacts
-	if err := decodeFacts(b, &out); err != nil {
+	if err := Decode(b, &out); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(in, &out); diff != "" {
@@ -32,21 +32,21 @@ func TestCodecRoundTrip(t *testing.T) {
 	// Truncation anywhere is an error, never a panic or a silent success.
 	for i := 1; i < len(b); i++ {
 		var ff graph.FileFacts
-		if err := decodeFacts(b[:i], &ff); err == nil {
+		if err := Decode(b[:i], &ff); err == nil {
 			t.Errorf("truncated to %d of %d bytes: no error", i, len(b))
 		}
 	}
 }
 
-func FuzzDecodeFacts(f *testing.F) {
-	f.Add(encodeFacts(&graph.FileFacts{Occurrences: []graph.Occurrence{{Name: "a", Enclosing: -1}}}))
+func FuzzDecode(f *testing.F) {
+	f.Add(Encode(&graph.FileFacts{Occurrences: []graph.Occurrence{{Name: "a", Enclosing: -1}}}))
 	f.Add([]byte{1, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var ff graph.FileFacts
-		if decodeFacts(b, &ff) == nil {
+		if Decode(b, &ff) == nil {
 			// whatever decodes must encode and decode to the same facts
 			var again graph.FileFacts
-			if err := decodeFacts(encodeFacts(&ff), &again); err != nil {
+			if err := Decode(Encode(&ff), &again); err != nil {
 				t.Fatalf("re-decode: %v", err)
 			}
 		}

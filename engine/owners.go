@@ -6,11 +6,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cairn-dev/cairn/graph/impact"
+	"github.com/cairn-dev/cairn/retrieval/impact"
 )
 
 // Owners returns who owns a repository-relative file: the owners of the
-// last CODEOWNERS rule matching it (graph/impact's reading of CODEOWNERS,
+// last CODEOWNERS rule matching it (retrieval/impact's reading of CODEOWNERS,
 // shared with impact analysis), else the most frequent authors of its recent commits,
 // prefixed "git:". Empty when neither tells.
 func Owners(ctx context.Context, root, rel string) []string {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/embedded"
-	"github.com/cairn-dev/cairn/graph/trace"
+	"github.com/cairn-dev/cairn/retrieval/trace"
 	"github.com/cairn-dev/cairn/indexer"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/lsp/engine"
+	"github.com/cairn-dev/cairn/engine"
 )
 
 // Files are the fixture repository's files.
