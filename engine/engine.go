@@ -25,6 +25,11 @@ type Options struct {
 	Root string
 	// IndexDir is the index directory; default <Root>/.cairn.
 	IndexDir string
+	// Store is a shared PostgreSQL store's URL (postgres://…); "" is the
+	// embedded store in IndexDir.
+	Store string
+	// RepoName names the repository in a shared store; default Root.
+	RepoName string
 	// Embedder names the embedder of queries and re-indexing (see
 	// ChooseEmbedder); "" is the built-in one.
 	Embedder string
@@ -93,6 +98,9 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	}
 	if _, err := ChooseEmbedder(opts.Embedder); err != nil {
 		return nil, err
+	}
+	if opts.Store != "" {
+		return nil, Errorf(Unsupported, "the engine does not open a shared store yet")
 	}
 	e := &Engine{opts: opts, root: root, dir: dir}
 	e.mu.Lock()

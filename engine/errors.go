@@ -25,6 +25,9 @@ const (
 	OutsideRepository Category = "outside_repository"
 	// InvalidArgument: an argument out of range or malformed.
 	InvalidArgument Category = "invalid_argument"
+	// Unsupported: the question cannot be answered here (a language, a
+	// store or an option this build does not support).
+	Unsupported Category = "unsupported"
 	// Internal: anything else (a bug or an I/O failure).
 	Internal Category = "internal"
 )

@@ -54,7 +54,7 @@ func searchCmd(g *globals) *cobra.Command {
 			if strings.TrimSpace(q) == "" {
 				return usageError("empty query")
 			}
-			eng, closeAll, m, err := g.openEngine(cmd)
+			eng, closeAll, m, err := g.openSearchEngine(cmd)
 			if err != nil {
 				return err
 			}
@@ -118,8 +118,8 @@ func firstLine(s string) string {
 	return s
 }
 
-// openEngine opens the store and its side indexes as a search engine.
-func (g *globals) openEngine(cmd *cobra.Command) (*fuse.Engine, func(), graph.Meta, error) {
+// openSearchEngine opens the store and its side indexes as a search engine.
+func (g *globals) openSearchEngine(cmd *cobra.Command) (*fuse.Engine, func(), graph.Meta, error) {
 	qe, err := chooseEmbedder(os.Getenv("CAIRN_EMBEDDER"))
 	if err != nil {
 		return nil, nil, graph.Meta{}, err
