@@ -115,7 +115,7 @@ func hopsCmd(g *globals, use, short string, defaultDepth int, fn traverseFn) *co
 			if g.json {
 				rootViews := make([]graph.SymbolView, len(defs))
 				for i := range defs {
-					rootViews[i] = graph.ViewSymbol(&defs[i])
+					rootViews[i] = graph.ViewSymbol(&defs[i], nil)
 				}
 				return writeJSON(g.stdout, map[string]any{"query": args[0], "index": iv, "roots": rootViews,
 					"results": views, "unknown": unanalysed(ctx, s)})

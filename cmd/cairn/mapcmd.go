@@ -37,7 +37,7 @@ func mapCmd(g *globals) *cobra.Command {
 			}
 			rows := make([]row, len(syms))
 			for i := range syms {
-				rows[i] = row{graph.ViewSymbol(&syms[i]), ranks[syms[i].ID]}
+				rows[i] = row{graph.ViewSymbol(&syms[i], nil), ranks[syms[i].ID]}
 			}
 			if g.json {
 				return writeJSON(g.stdout, envelope{Index: iv, Results: rows})

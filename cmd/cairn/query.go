@@ -34,8 +34,7 @@ func defCmd(g *globals) *cobra.Command {
 			fresh := indexer.NewFreshness(m.Root, s)
 			views := make([]graph.SymbolView, len(defs))
 			for i := range defs {
-				views[i] = graph.ViewSymbol(&defs[i])
-				views[i].Stale = fresh.Stale(ctx, defs[i].Path)
+				views[i] = graph.ViewSymbol(&defs[i], func(p string) (string, bool) { return "", fresh.Stale(ctx, p) })
 			}
 			if g.json {
 				env := envelope{Query: args[0], Index: iv, Results: views}
@@ -95,8 +94,7 @@ func refsCmd(g *globals) *cobra.Command {
 			fresh := indexer.NewFreshness(m.Root, s)
 			views := make([]graph.RefView, len(refs))
 			for i := range refs {
-				views[i] = graph.ViewRef(&refs[i])
-				views[i].Stale = fresh.Stale(ctx, refs[i].Path)
+				views[i] = graph.ViewRef(&refs[i], func(p string) (string, bool) { return "", fresh.Stale(ctx, p) })
 			}
 			if g.json {
 				env := envelope{Query: args[0], Index: iv, Results: views, Unknown: unanalysed(ctx, s)}
@@ -106,14 +104,14 @@ func refsCmd(g *globals) *cobra.Command {
 			} else {
 				for _, v := range views {
 					in := ""
-					if v.InFunction != "" {
-						in = " in " + v.InFunction
+					if v.In != "" {
+						in = " in " + v.In
 					}
 					q := ""
 					if v.Qualifier != "" {
 						q = v.Qualifier + "."
 					}
-					fmt.Fprintf(g.stdout, "%s:%d:%d\t%s\t%s%s%s [%s]%s\n", v.Path, v.StartLine, v.StartCol+1, v.Role, q, v.Name, in, v.Confidence, staleMark(v.Stale))
+					fmt.Fprintf(g.stdout, "%s:%d:%d\t%s\t%s%s%s [%s]%s\n", v.Path, v.StartLine, v.Column, v.Role, q, v.Name, in, v.Confidence, staleMark(v.Stale))
 				}
 			}
 			if len(refs) == 0 {
@@ -176,8 +174,7 @@ func symbolsCmd(g *globals) *cobra.Command {
 				if k != 0 && syms[i].Kind != k {
 					continue
 				}
-				v := graph.ViewSymbol(&syms[i])
-				v.Stale = fresh.Stale(ctx, syms[i].Path)
+				v := graph.ViewSymbol(&syms[i], func(p string) (string, bool) { return "", fresh.Stale(ctx, p) })
 				views = append(views, v)
 			}
 			if g.json {
