@@ -32,11 +32,45 @@
 // encoding, are shared across generations. All are bounded and return
 // copies; freshness (stale) is never cached beyond one request.
 //
+// # Questions
+//
+// Every question has one method on Snapshot, one options struct and one
+// result type; the CLI, the MCP server and the LSP server call only these,
+// so the same question gets the same answer in the same shape everywhere.
+// The graph questions (graphq.go): Definitions, References, Symbols,
+// Callers, Callees, Implementations, Paths and Map. Their results are made
+// of the views of package graph — graph.SymbolView for a symbol at a place,
+// graph.RefView, graph.HopView, graph.EdgeView — each location a
+// graph.Citation (path, lines, revision, stale) cited through the snapshot
+// (CiteFunc); schema/views.schema.json describes them. The facts the views
+// were made from travel beside them, not in JSON, for adapters that need
+// exact ranges.
+//
+// A name is resolved once, by Resolve: a symbol_id picks one definition; a
+// plain or qualified name is looked up (exact case first); Path (a file or
+// directory, never outside the root) and Kind narrow it.
+//
+// References follow one rule: the uses resolved to the chosen definitions
+// (confidence precise or resolved), plus the unresolved uses spelled like
+// them (name-only: they may be theirs); uses resolved to any other
+// definition are left out. A name with no definition in the index (a
+// library's) lists its uses by spelling; a narrowed name (symbol_id, path or
+// kind) that denotes nothing is not_found.
+//
+// Callers, Callees and Implementations follow one definition: a name
+// denoting several is an ambiguous error whose candidates (SymbolViews) say
+// how to pick one, unless HopsOptions.All asks for all of them. Depth is
+// explicit: outside 1..MaxHopDepth it is invalid_argument, never silently
+// 1. (The LSP asks implementations of an unresolved identifier with All,
+// as its protocol cannot ask back; its call hierarchy names one definition
+// per item.) Paths take every definition of both names: each path shows
+// which it joins.
+//
 // # Errors
 //
 // Every failure a client can act on is an *Error with a Category
 // (not_found, ambiguous with candidates, stale_index, outside_repository,
-// invalid_argument); both servers map categories to their protocol (MCP
+// invalid_argument, unsupported); the CLI and both servers map categories to their protocol (MCP
 // tool errors, LSP response errors). Anything else is internal.
 //
 // # The repository boundary

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/cairn-dev/cairn/engine"
 )
@@ -20,4 +23,83 @@ func (g *globals) openEngine(ctx context.Context) (*engine.Engine, error) {
 		}
 	}
 	return engine.Open(ctx, opts)
+}
+
+// ask runs one engine question on a snapshot of the index the flags name
+// and writes its answer: fn asks and returns what --json prints as the
+// envelope's results (with the envelope's other fields set through env)
+// and a function printing the text form. An engine error becomes the
+// command's error (with its exit code) and, with --json, an envelope with
+// an "error" object.
+func (g *globals) ask(ctx context.Context, query string, fn func(snap *engine.Snapshot, env *envelope) (text func(), err error)) error {
+	e, err := g.openEngine(ctx)
+	if err != nil {
+		return g.fail(query, nil, err)
+	}
+	defer e.Close()
+	snap, err := e.Acquire(ctx)
+	if err != nil {
+		return g.fail(query, nil, err)
+	}
+	defer snap.Release()
+	g.startCheck(snap.R)
+	env := &envelope{Query: query}
+	text, err := fn(snap, env)
+	env.Index = g.indexOf(ctx, snap.Meta, snap.R)
+	if err != nil {
+		var ee *engine.Error
+		if errors.As(err, &ee) && ee.Category == engine.NotFound {
+			env.Unknown = unanalysed(ctx, snap.R)
+		}
+		return g.fail(query, env, err)
+	}
+	if g.json {
+		if env.Results == nil {
+			env.Results = []struct{}{}
+		}
+		return writeJSON(g.stdout, env)
+	}
+	text()
+	return nil
+}
+
+// errorView is an engine error in a JSON answer.
+type errorView struct {
+	Category   engine.Category    `json:"category"`
+	Message    string             `json:"message"`
+	Candidates []engine.Candidate `json:"candidates,omitempty"`
+}
+
+// fail reports an engine error: with --json also on stdout (in env, when
+// the index answered), and as the command's error with the exit code of
+// its category — 3 not_found, 2 invalid_argument, outside_repository and
+// ambiguous (the argument must change), 1 otherwise.
+func (g *globals) fail(query string, env *envelope, err error) error {
+	var ee *engine.Error
+	if !errors.As(err, &ee) {
+		return err
+	}
+	if g.json {
+		if env == nil {
+			env = &envelope{Query: query}
+		}
+		env.Results = []struct{}{}
+		env.Error = &errorView{Category: ee.Category, Message: ee.Message, Candidates: ee.Candidates}
+		if werr := writeJSON(g.stdout, env); werr != nil {
+			return werr
+		}
+	}
+	var b strings.Builder
+	b.WriteString(ee.Error())
+	for _, c := range ee.Candidates {
+		fmt.Fprintf(&b, "\n  %s (%s) %s:%d-%d  %s", c.QualifiedName, c.Kind, c.Path, c.StartLine, c.EndLine, c.SymbolID)
+	}
+	code := 1
+	switch ee.Category {
+	case engine.NotFound:
+		code = 3
+	case engine.InvalidArgument, engine.OutsideRepository, engine.Ambiguous:
+		code = 2
+	}
+	return &exitError{code: code, err: errors.New(b.String())}
 }

@@ -7,9 +7,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/retrieval/impact"
 	"github.com/cairn-dev/cairn/retrieval/trace"
-	"github.com/cairn-dev/cairn/engine"
 )
 
 // trace and impact return one analysis, not a list: when it would exceed

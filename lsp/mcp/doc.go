@@ -5,8 +5,12 @@
 // # Tools
 //
 // A small curated set, each a thin adapter: take a snapshot of the index
-// (engine), validate, call one core function (graph, retrieval/fuse,
-// retrieval/contextpack), format. Inputs are typed structs whose JSON Schema
+// (engine), check the paging arguments, ask one engine question
+// (Snapshot.Definitions, References, Callers, Callees, Implementations,
+// Map, …), page and format. The graph tools answer in the shapes every
+// surface shares (graph.SymbolView, graph.RefView, graph.HopView, each
+// location a graph.Citation; schema/views.schema.json), so a definition,
+// a reference or a caller reads the same here as from `cairn … --json`. Inputs are typed structs whose JSON Schema
 // the SDK infers and validates; outputs are typed too (structuredContent,
 // validated against the declared output schema) and repeated as JSON text
 // for clients that read only text. Descriptions are short and written for
