@@ -46,7 +46,10 @@
 // projects kept in the repository (×0.5): under vendor/, third_party/,
 // extern/ and the like, or a Python package named "packages" inside
 // another package (requests/packages/urllib3). An issue about a
-// dependency's exception is fixed where the project uses it.
+// dependency's exception is fixed where the project uses it. These are the
+// file categories the indexer decided and stored (graph.FileCategory, the
+// rules in package indexer/walk); search reads them, and never re-derives
+// them from a path.
 //
 // # Cost
 //
