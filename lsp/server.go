@@ -16,8 +16,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/embed"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
@@ -27,8 +28,11 @@ type Options struct {
 	Root string
 	// IndexDir is the index directory; "" is <root>/.cairn.
 	IndexDir string
-	// Embedder names the embedder (engine.Options).
-	Embedder string
+	// Embedder names the embedder; EmbedHTTP configures the http one;
+	// SearchSlots bounds concurrent searches (engine.Options).
+	Embedder    string
+	EmbedHTTP   embed.HTTPOptions
+	SearchSlots int
 	// Debounce delays re-indexing after edits; default 300ms.
 	Debounce time.Duration
 	// Watch runs the watch loop in the server (engine.Watch) once the
@@ -339,7 +343,7 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, *res
 	if root == "" {
 		return nil, &respError{Code: codeInvalidParams, Message: "no rootUri and no --repo: cannot tell which repository to serve"}
 	}
-	eng, err := engine.Open(ctx, engine.Options{Root: root, IndexDir: s.opts.IndexDir, Embedder: s.opts.Embedder, Log: s.opts.Log})
+	eng, err := engine.Open(ctx, engine.Options{Root: root, IndexDir: s.opts.IndexDir, Embedder: s.opts.Embedder, EmbedHTTP: s.opts.EmbedHTTP, SearchSlots: s.opts.SearchSlots, Log: s.opts.Log})
 	if err != nil {
 		return nil, &respError{Code: codeInvalidParams, Message: err.Error()}
 	}

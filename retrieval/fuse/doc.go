@@ -63,8 +63,8 @@
 //
 // # Load
 //
-// An Engine runs at most two searches per core at once (Engine.Slots,
-// CAIRN_SEARCH_SLOTS); the others wait their turn, in arrival order. A
+// An Engine runs at most two searches per core at once (Engine.Slots, which
+// cmd/cairn sets from CAIRN_SEARCH_SLOTS); the others wait their turn, in arrival order. A
 // search is CPU work with short waits on the store: past the cores, more
 // at once only makes each take as long as all of them together, and the
 // costliest drag on longest. Queued instead, sixteen clients on two cores

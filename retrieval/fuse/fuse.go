@@ -8,7 +8,6 @@ import (
 	"path"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -139,7 +138,7 @@ type Engine struct {
 // from end to end, with short waits on the store; when many more run than
 // there are cores, each takes as long as all of them together and the
 // costliest queries drag on longest. The default, two slots per core
-// (CAIRN_SEARCH_SLOTS overrides it), keeps the cores busy through the
+// (Slots overrides it; cmd/cairn sets it from CAIRN_SEARCH_SLOTS), keeps the cores busy through the
 // store's round trips: with sixteen clients on two cores and PostgreSQL,
 // it kept the throughput and cut the 95th percentile latency from about
 // 460 to 230 ms (bench/postgres/RESULTS.md).
@@ -148,9 +147,6 @@ func (e *Engine) admit(ctx context.Context) (release func(), err error) {
 		n := e.Slots
 		if n <= 0 {
 			n = 2 * runtime.GOMAXPROCS(0)
-			if v, err := strconv.Atoi(os.Getenv("CAIRN_SEARCH_SLOTS")); err == nil && v > 0 {
-				n = v
-			}
 		}
 		e.slots = make(chan struct{}, n)
 	})
