@@ -41,7 +41,7 @@
 //
 // # Revisions
 //
-// After the run, each file is compared with its blob at HEAD (git ls-tree):
+// After the run, each file is compared with its blob at HEAD (gitrepo.ReadTree):
 // equal files are cited by the commit, others by their content hash, and the
 // generation records whether the worktree was dirty (an indexed file differs
 // from its blob; files skipped for their content have no hash and do not

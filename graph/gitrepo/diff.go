@@ -65,13 +65,16 @@ func Diff(ctx context.Context, root string, o DiffOptions) ([]FileDiff, error) {
 		args = append(args, "--cached")
 	}
 	rev := o.Rev
-	if rev == "" {
-		rev = "HEAD"
+	if rev == "" && !o.Staged {
+		rev = "HEAD" // (--cached alone compares with HEAD, or with nothing before the first commit)
 	}
 	if err := checkRev(rev); err != nil {
 		return nil, err
 	}
-	args = append(args, rev, "--")
+	if rev != "" {
+		args = append(args, rev)
+	}
+	args = append(args, "--")
 	out, err := git(ctx, root, args...)
 	if err != nil {
 		return nil, err
@@ -147,7 +150,7 @@ func splitGitHeader(s string) (oldPath, newPath string) {
 		}
 	} else if i := strings.Index(s, " b/"); i >= 0 && strings.HasPrefix(s, "a/") {
 		// (the middle " b/" when both names are the same length)
-		if j := len(s)/2; len(s)%2 == 1 && s[j] == ' ' && s[:j][2:] == s[j+3:] {
+		if j := len(s) / 2; len(s)%2 == 1 && s[j] == ' ' && s[:j][2:] == s[j+3:] {
 			i = j
 		}
 		oldPath, s = s[:i], s[i+1:]
