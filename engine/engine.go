@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/watch"
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
+	"github.com/cairn-dev/cairn/retrieval/embed"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
@@ -33,12 +34,20 @@ type Options struct {
 	// Embedder names the embedder of queries and re-indexing (see
 	// ChooseEmbedder); "" is the built-in one.
 	Embedder string
+	// EmbedHTTP configures the http embedder (Embedding.HTTP).
+	EmbedHTTP embed.HTTPOptions
+	// SearchSlots is how many searches run at once (fuse.Engine.Slots);
+	// 0 is two per core.
+	SearchSlots int
 	// CheckEvery bounds how often Acquire looks for a newer generation;
 	// default 250ms. Reindex makes its generation current at once.
 	CheckEvery time.Duration
 	// Log receives warnings (side indexes unusable, re-index problems).
 	Log *slog.Logger
 }
+
+// embedding is the embedder the options choose.
+func (o Options) embedding() Embedding { return Embedding{Name: o.Embedder, HTTP: o.EmbedHTTP} }
 
 // Engine serves snapshots of one repository's index.
 type Engine struct {
@@ -96,7 +105,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	if _, err := ChooseEmbedder(opts.Embedder); err != nil {
+	if _, err := ChooseEmbedder(opts.embedding()); err != nil {
 		return nil, err
 	}
 	if opts.Store != "" {
@@ -137,7 +146,7 @@ func (e *Engine) refreshLocked(ctx context.Context, force bool) {
 			return
 		}
 	}
-	qe, err := ChooseEmbedder(e.opts.Embedder)
+	qe, err := ChooseEmbedder(e.opts.embedding())
 	if err != nil {
 		e.openErr = err
 		return
@@ -156,6 +165,7 @@ func (e *Engine) refreshLocked(ctx context.Context, force bool) {
 	}
 	h := &handle{o: o, r: newCachingReader(o.Store), epoch: o.Store.Epoch(), gen: o.Meta.Generation}
 	o.Engine.R = h.r // search and packs read through the cache too
+	o.Engine.Slots = e.opts.SearchSlots
 	if old := e.cur; old != nil {
 		old.dead = true
 		if old.refs == 0 {
@@ -238,7 +248,7 @@ func (e *Engine) Reindex(ctx context.Context, paths []string, wait time.Duration
 		return indexer.Result{}, err
 	}
 	exclude := e.excludes()
-	sinks, err := SideIndexes(ctx, w, e.dir, e.opts.Embedder, func(msg string) { e.opts.Log.Warn(msg) })
+	sinks, err := SideIndexes(ctx, w, e.dir, e.opts.embedding(), func(msg string) { e.opts.Log.Warn(msg) })
 	if err != nil {
 		w.Abort()
 		return indexer.Result{}, err

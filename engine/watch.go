@@ -30,7 +30,7 @@ func (e *Engine) Watch(ctx context.Context) error {
 		if err != nil {
 			return nil, nil, err
 		}
-		sinks, err := SideIndexes(ctx, w, e.dir, e.opts.Embedder, func(msg string) { e.opts.Log.Warn(msg) })
+		sinks, err := SideIndexes(ctx, w, e.dir, e.opts.embedding(), func(msg string) { e.opts.Log.Warn(msg) })
 		if err != nil {
 			w.Abort()
 			return nil, nil, err

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/embed"
 )
 
 // Options configure a Server.
@@ -26,8 +27,11 @@ type Options struct {
 	Root string
 	// IndexDir is the index directory; "" is <root>/.cairn.
 	IndexDir string
-	// Embedder names the embedder (engine.Options).
-	Embedder string
+	// Embedder names the embedder; EmbedHTTP configures the http one;
+	// SearchSlots bounds concurrent searches (engine.Options).
+	Embedder    string
+	EmbedHTTP   embed.HTTPOptions
+	SearchSlots int
 	// Debounce delays re-indexing after edits; default 300ms.
 	Debounce time.Duration
 	// Watch runs the watch loop in the server (engine.Watch) once the
@@ -338,7 +342,7 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, *res
 	if root == "" {
 		return nil, &respError{Code: codeInvalidParams, Message: "no rootUri and no --repo: cannot tell which repository to serve"}
 	}
-	eng, err := engine.Open(ctx, engine.Options{Root: root, IndexDir: s.opts.IndexDir, Embedder: s.opts.Embedder, Log: s.opts.Log})
+	eng, err := engine.Open(ctx, engine.Options{Root: root, IndexDir: s.opts.IndexDir, Embedder: s.opts.Embedder, EmbedHTTP: s.opts.EmbedHTTP, SearchSlots: s.opts.SearchSlots, Log: s.opts.Log})
 	if err != nil {
 		return nil, &respError{Code: codeInvalidParams, Message: err.Error()}
 	}

@@ -16,7 +16,7 @@ func (g *globals) openEngine(ctx context.Context) (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := engine.Options{Root: root, IndexDir: g.indexDir, Store: g.store, RepoName: g.repoName}
+	opts := engine.Options{Root: root, IndexDir: g.indexDir, Store: g.store, RepoName: g.repoName, EmbedHTTP: embedHTTP(), SearchSlots: searchSlots()}
 	if g.store != "" {
 		if err := g.checkStore(); err != nil {
 			return nil, err

@@ -138,7 +138,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 // sideIndexes are the indexes built with every generation: BM25 text and
 // chunk vectors (engine.SideIndexes, shared with the servers).
 func sideIndexes(ctx context.Context, g *globals, w engine.SideWriter, dir, embedder string) ([]indexer.Sink, error) {
-	sinks, err := engine.SideIndexes(ctx, w, dir, embedder, func(msg string) {
+	sinks, err := engine.SideIndexes(ctx, w, dir, embedding(embedder), func(msg string) {
 		if !g.quiet { // --quiet: errors only (status shows what side indexes a generation has)
 			fmt.Fprintln(g.stderr, "cairn: warning:", msg)
 		}
@@ -151,7 +151,7 @@ func sideIndexes(ctx context.Context, g *globals, w engine.SideWriter, dir, embe
 
 // chooseEmbedder maps --embedder to an Embedder; nil is the built-in one.
 func chooseEmbedder(name string) (embed.Embedder, error) {
-	e, err := engine.ChooseEmbedder(name)
+	e, err := engine.ChooseEmbedder(embedding(name))
 	if ee := (*engine.Error)(nil); errors.As(err, &ee) && ee.Category == engine.InvalidArgument {
 		return nil, usageError("%s", ee.Message)
 	}

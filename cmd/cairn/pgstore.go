@@ -105,6 +105,7 @@ func (g *globals) openSearch(ctx context.Context, qe embed.Embedder, vectors boo
 			s.Close()
 			return nil, err
 		}
+		o.Engine.Slots = searchSlots()
 		g.startCheck(s)
 		return o, nil
 	}
@@ -123,6 +124,7 @@ func (g *globals) openSearch(ctx context.Context, qe embed.Embedder, vectors boo
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
+	o.Engine.Slots = searchSlots()
 	g.startCheck(o.Store)
 	return o, nil
 }

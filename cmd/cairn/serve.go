@@ -43,7 +43,7 @@ func serveCmd(g *globals) *cobra.Command {
 				return err
 			}
 			log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			eng, err := engine.Open(ctx, engine.Options{Root: root, IndexDir: g.indexDir, Embedder: embedder, Log: log})
+			eng, err := engine.Open(ctx, engine.Options{Root: root, IndexDir: g.indexDir, Embedder: embedder, EmbedHTTP: embedHTTP(), SearchSlots: searchSlots(), Log: log})
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -86,7 +86,7 @@ func serveCmd(g *globals) *cobra.Command {
 				dir = g.indexDir
 			}
 			log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			return lsp.Serve(cmd.Context(), os.Stdin, os.Stdout, lsp.Options{Root: root, IndexDir: dir, Embedder: embedder, Version: version, Log: log, Watch: watching})
+			return lsp.Serve(cmd.Context(), os.Stdin, os.Stdout, lsp.Options{Root: root, IndexDir: dir, Embedder: embedder, EmbedHTTP: embedHTTP(), SearchSlots: searchSlots(), Version: version, Log: log, Watch: watching})
 		},
 	}
 	l.Flags().StringVar(&embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "query embedder, as for index")

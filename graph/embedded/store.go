@@ -253,12 +253,12 @@ func readMeta(ctx context.Context, db querier) (graph.Meta, error) {
 	return m, nil
 }
 
-const fileCols = `path, lang, hash, size, mtime, lines, status, error, package, committed, scip`
+const fileCols = `path, lang, hash, size, mtime, lines, status, error, package, committed, scip, category`
 
 func scanFile(sc interface{ Scan(...any) error }) (graph.File, error) {
 	var f graph.File
 	var lang, status int
-	err := sc.Scan(&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP)
+	err := sc.Scan(&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP, &f.Category)
 	f.Lang, f.Status = graph.Language(lang), graph.ParseStatus(status)
 	return f, err
 }
@@ -418,7 +418,7 @@ func (v view) FileFacts(ctx context.Context, path string) (*graph.FileFacts, err
 	row := v.q.QueryRowContext(ctx, `SELECT `+fileCols+`, facts FROM files WHERE path=?`, path)
 	var f graph.File
 	var lang, status int
-	err := row.Scan(&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP, &blob)
+	err := row.Scan(&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP, &f.Category, &blob)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("file %q: %w", path, graph.ErrNotFound)
 	}

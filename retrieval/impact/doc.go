@@ -2,7 +2,7 @@
 // diff.
 //
 // The changed symbols are either the definitions a name resolves to or,
-// for a diff (git diff --unified=0 against a revision, the index or HEAD),
+// for a diff (gitrepo.Diff against a revision, the index or HEAD),
 // the innermost definitions whose lines the hunks touch, on the indexed
 // content. From them a breadth-first walk follows dependency edges
 // backwards (calls, references, type uses, reads, writes), each symbol

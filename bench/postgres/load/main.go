@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -51,6 +52,10 @@ func main() {
 		log.Fatal(err)
 	}
 	defer o.Close()
+	// (the library reads no environment; this program keeps honouring it)
+	if v, err := strconv.Atoi(os.Getenv("CAIRN_SEARCH_SLOTS")); err == nil && v > 0 {
+		o.Engine.Slots = v
+	}
 	fmt.Printf("open: %s (%d files, %d chunks)\n", time.Since(start).Round(time.Millisecond), o.Meta.Files, o.Meta.Chunks)
 
 	// Workload: callable definitions (names), and the first lines of their
