@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/embed"
@@ -109,7 +110,11 @@ func indexTree(t *testing.T, root string, dim int) *fuse.Opened {
 	if _, err := indexer.Run(ctx, w, indexer.Options{Root: root, StateDir: dir, Sinks: sinks, ExcludeDirs: []string{".cairn"}}); err != nil {
 		t.Fatal(err)
 	}
-	o, err := fuse.OpenEmbedded(ctx, dir, nil)
+	src, err := store.Open(ctx, store.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := fuse.Open(ctx, src, fuse.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
