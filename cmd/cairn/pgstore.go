@@ -25,15 +25,6 @@ import (
 
 func (g *globals) shared() bool { return g.store != "" }
 
-// embeddedOnly refuses a shared store for the commands that keep or serve
-// an embedded index (rather than silently using the embedded one).
-func (g *globals) embeddedOnly(command string) error {
-	if g.shared() {
-		return usageError("cairn %s works on the embedded store only; with --store postgres://… (or CAIRN_STORE) index with `cairn index --store …` and query with the other commands", command)
-	}
-	return nil
-}
-
 // repoKey is the repository's name in a shared store.
 func (g *globals) repoKey() (string, error) {
 	if g.repoName != "" {
