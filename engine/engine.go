@@ -205,8 +205,8 @@ func (e *Engine) retireLocked(h *handle) {
 
 // pinLocked takes a reference on the current handle, pinning its
 // generation for the first one; when the generation can no longer be read
-// (an embedded commit replaced it while no request held it), it opens the
-// current one and pins that.
+// (an embedded commit replaced it while no request held it: ErrMoved), it
+// opens the current one and pins that.
 func (e *Engine) pinLocked(ctx context.Context) (*handle, error) {
 	for attempt := 0; ; attempt++ {
 		h := e.cur
@@ -219,9 +219,11 @@ func (e *Engine) pinLocked(ctx context.Context) (*handle, error) {
 			h.refs++
 			return h, nil
 		}
-		if !errors.Is(err, store.ErrMoved) || attempt > 0 {
+		if attempt > 0 {
 			return nil, Classify(err)
 		}
+		// ErrMoved, or the epoch gone with a full re-index: serve the
+		// current generation.
 		e.refreshLocked(ctx, true)
 		if e.cur == h {
 			return nil, Classify(err)

@@ -25,7 +25,8 @@ var ErrMoved = errors.New("the index moved on to a newer generation")
 // queries at once: cancelling one query interrupts its whole connection)
 // and gives it back when its rows are closed. When every transaction is
 // busy a new one begins; if it sees another generation (a commit came in
-// since), it is dropped and the query waits for a busy one to come back.
+// since) or cannot begin, it is dropped and the query waits for a busy one
+// to come back.
 // Unpin ends the idle transactions, so that an idle reader does not hold
 // the writer's checkpoints back; the next Pin begins one again, and fails
 // with ErrMoved if the generation is gone by then.
@@ -85,19 +86,21 @@ func (p *pin) take(ctx context.Context) (*sql.Tx, error) {
 		held := p.busy > 0
 		p.mu.Unlock()
 		tx, gen, err := p.begin()
-		if err != nil {
-			return nil, err
-		}
-		if gen == p.gen {
+		if err == nil && gen == p.gen {
 			p.mu.Lock()
 			p.busy++
 			p.mu.Unlock()
 			return tx, nil
 		}
-		tx.Rollback()
-		if !held {
-			return nil, fmt.Errorf("generation %d (now %d): %w", p.gen, gen, ErrMoved)
+		if err == nil {
+			tx.Rollback()
+			err = fmt.Errorf("generation %d (now %d): %w", p.gen, gen, ErrMoved)
 		}
+		if !held {
+			return nil, err
+		}
+		// (a full re-index may also have removed the epoch's file, which
+		// the open transactions still read)
 		select {
 		case <-p.back:
 		case <-ctx.Done():
