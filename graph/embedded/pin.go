@@ -27,6 +27,9 @@ var ErrMoved = errors.New("the index moved on to a newer generation")
 // busy a new one begins; if it sees another generation (a commit came in
 // since) or cannot begin, it is dropped and the query waits for a busy one
 // to come back.
+// (So a query made while the same goroutine iterates rows of another —
+// none of cairn's readers does — may wait for those rows, when a commit
+// came in since the pin; its context bounds the wait.)
 // Unpin ends the idle transactions, so that an idle reader does not hold
 // the writer's checkpoints back; the next Pin begins one again, and fails
 // with ErrMoved if the generation is gone by then.

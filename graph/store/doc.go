@@ -1,9 +1,9 @@
 // Package store opens an index: the one place that decides between the
 // embedded store (package graph/embedded, a directory) and the shared one
 // (package graph/postgres, a PostgreSQL database named by a postgres://
-// URL). Everything above the stores — the engine, the search engine, the
-// command line — opens through Open and reads through Store, and never
-// names a concrete store.
+// URL). Every reader above the stores — the engine, the search engine, the
+// command line's queries — opens through Open and reads through Store, and
+// never names a concrete store.
 //
 // A Store reads one committed generation, whatever commits meanwhile: the
 // shared store names its generation in every query; the embedded store,
