@@ -43,5 +43,10 @@
 // come from the last indexed content and positions in an edited buffer may
 // be off by the edit.
 //
+// Over a shared store (Options.Store, `cairn serve lsp --store postgres://…`)
+// the server is one reader of the team's index: it neither watches nor
+// re-indexes edits (one `cairn watch --store …` per repository does), and
+// picks up each generation committed there.
+//
 // Errors carry the engine's category in data ({"category": ...}).
 package lsp

@@ -19,6 +19,7 @@ import (
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/embed"
+	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
 // Options configure a Server.
@@ -27,6 +28,12 @@ type Options struct {
 	Root string
 	// IndexDir is the index directory; "" is <root>/.cairn.
 	IndexDir string
+	// Store, RepoName and ANN name a shared store and the repository in
+	// it, as engine.Options: the server then only reads (no watcher, no
+	// re-index of edits; `cairn watch --store …` keeps that index fresh).
+	Store    string
+	RepoName string
+	ANN      fuse.ANNMode
 	// Embedder names the embedder; EmbedHTTP configures the http one;
 	// SearchSlots bounds concurrent searches (engine.Options).
 	Embedder    string
@@ -202,8 +209,8 @@ func (s *Server) notification(ctx context.Context, m *message) {
 func (s *Server) schedule(ctx context.Context, rel string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.eng == nil {
-		return
+	if s.eng == nil || s.eng.Shared() {
+		return // a shared store is written by cairn index/watch --store
 	}
 	s.pending[rel] = true
 	if s.timer != nil {
@@ -342,7 +349,8 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, *res
 	if root == "" {
 		return nil, &respError{Code: codeInvalidParams, Message: "no rootUri and no --repo: cannot tell which repository to serve"}
 	}
-	eng, err := engine.Open(ctx, engine.Options{Root: root, IndexDir: s.opts.IndexDir, Embedder: s.opts.Embedder, EmbedHTTP: s.opts.EmbedHTTP, SearchSlots: s.opts.SearchSlots, Log: s.opts.Log})
+	eng, err := engine.Open(ctx, engine.Options{Root: root, IndexDir: s.opts.IndexDir, Store: s.opts.Store, RepoName: s.opts.RepoName,
+		ANN: s.opts.ANN, Embedder: s.opts.Embedder, EmbedHTTP: s.opts.EmbedHTTP, SearchSlots: s.opts.SearchSlots, Log: s.opts.Log})
 	if err != nil {
 		return nil, &respError{Code: codeInvalidParams, Message: err.Error()}
 	}
@@ -352,7 +360,7 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, *res
 	}
 	s.eng = eng
 	s.mu.Unlock()
-	if s.opts.Watch {
+	if s.opts.Watch && !eng.Shared() {
 		if err := eng.Watch(ctx); err != nil {
 			s.opts.Log.Warn("serving without an embedded watcher", "reason", err)
 		}

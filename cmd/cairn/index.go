@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/engine"
-	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/scip"
 	"github.com/cairn-dev/cairn/retrieval/embed"
@@ -77,7 +77,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	if err != nil {
 		return err
 	}
-	w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: dir, Full: o.full, Wait: o.wait})
+	w, err := store.OpenWriter(ctx, store.WriterOptions{Dir: dir, Full: o.full, Wait: o.wait})
 	if err != nil {
 		return err
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/postgres"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/fleet"
 	"github.com/cairn-dev/cairn/indexer/scip"
@@ -25,15 +25,6 @@ import (
 
 func (g *globals) shared() bool { return g.store != "" }
 
-// embeddedOnly refuses a shared store for the commands that keep or serve
-// an embedded index (rather than silently using the embedded one).
-func (g *globals) embeddedOnly(command string) error {
-	if g.shared() {
-		return usageError("cairn %s works on the embedded store only; with --store postgres://… (or CAIRN_STORE) index with `cairn index --store …` and query with the other commands", command)
-	}
-	return nil
-}
-
 // repoKey is the repository's name in a shared store.
 func (g *globals) repoKey() (string, error) {
 	if g.repoName != "" {
@@ -43,8 +34,8 @@ func (g *globals) repoKey() (string, error) {
 }
 
 func (g *globals) checkStore() error {
-	if !postgres.IsURL(g.store) {
-		return usageError("--store %s: want postgres://USER:PASSWORD@HOST[:PORT]/DB", postgres.Redact(g.store))
+	if !store.IsShared(g.store) {
+		return usageError("%v", &store.URLError{URL: g.store})
 	}
 	return nil
 }
@@ -56,77 +47,40 @@ func (g *globals) connect(ctx context.Context) (*postgres.DB, error) {
 	return postgres.Connect(ctx, g.store, postgres.Options{})
 }
 
-// openShared opens the repository's current generation in the shared store.
-func (g *globals) openShared(ctx context.Context) (*postgres.Store, error) {
-	if err := g.checkStore(); err != nil {
-		return nil, err
-	}
-	name, err := g.repoKey()
-	if err != nil {
-		return nil, err
-	}
-	db, err := postgres.Connect(ctx, g.store, postgres.Options{})
-	if err != nil {
-		return nil, err
-	}
-	s, err := db.Open(ctx, name)
-	if errors.Is(err, graph.ErrNoIndex) {
-		db.Close()
-		return nil, fmt.Errorf("no index of repository %s in %s: run `cairn index --store … --repo %s` first (or name it with --repo-name)", name, db.Where(), g.repo)
-	}
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	for _, w := range db.Warnings {
-		fmt.Fprintln(g.stderr, "cairn: warning:", w)
-	}
-	return postgres.Owned(s), nil
-}
-
 // openFuse opens the search engine over either store.
 func (g *globals) openFuse(ctx context.Context, qe embed.Embedder) (*fuse.Opened, error) {
-	return g.openSearch(ctx, qe, true)
+	return g.openSearch(ctx, fuse.OpenOptions{QueryEmbedder: qe, ANN: annMode()})
 }
 
 // openText opens the engine with its text index only (no vectors loaded).
 func (g *globals) openText(ctx context.Context) (*fuse.Opened, error) {
-	return g.openSearch(ctx, nil, false)
+	return g.openSearch(ctx, fuse.OpenOptions{TextOnly: true})
 }
 
-func (g *globals) openSearch(ctx context.Context, qe embed.Embedder, vectors bool) (*fuse.Opened, error) {
-	if g.shared() {
-		s, err := g.openShared(ctx)
-		if err != nil {
-			return nil, err
-		}
-		o, err := fuse.OpenPostgres(ctx, s, qe)
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
-		o.Engine.Slots = searchSlots()
-		g.startCheck(s)
-		return o, nil
-	}
-	dir, err := g.dir()
+func (g *globals) openSearch(ctx context.Context, fo fuse.OpenOptions) (*fuse.Opened, error) {
+	s, err := g.openStore()
 	if err != nil {
 		return nil, err
 	}
-	open := func() (*fuse.Opened, error) { return fuse.OpenEmbedded(ctx, dir, qe) }
-	if !vectors {
-		open = func() (*fuse.Opened, error) { return fuse.OpenEmbeddedText(ctx, dir) }
-	}
-	o, err := open()
-	if errors.Is(err, graph.ErrNoIndex) {
-		return nil, fmt.Errorf("no index in %s: run `cairn index --repo %s` first", dir, g.repo)
-	}
+	o, err := fuse.Open(ctx, s, fo)
 	if err != nil {
-		return nil, fmt.Errorf("open index %s: %w", dir, err)
+		s.Close()
+		return nil, fmt.Errorf("open index %s: %w", s.Where(), err)
 	}
 	o.Engine.Slots = searchSlots()
-	g.startCheck(o.Store)
 	return o, nil
+}
+
+// annMode reads CAIRN_PG_ANN: 1 searches a shared store's vectors through
+// its HNSW index always, 0 never; otherwise past fuse.ANNThreshold vectors.
+func annMode() fuse.ANNMode {
+	switch os.Getenv("CAIRN_PG_ANN") {
+	case "1":
+		return fuse.ANNAlways
+	case "0":
+		return fuse.ANNNever
+	}
+	return fuse.ANNAuto
 }
 
 // runIndexShared indexes into the shared store as one process of a build

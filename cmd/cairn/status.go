@@ -49,14 +49,14 @@ func statusCmd(g *globals) *cobra.Command {
 			iv := g.indexOf(ctx, m, s)
 			// The watcher keeps its status in the worktree's local index
 			// directory, for the shared store as well.
-			stateDir := s.Dir()
+			stateDir := s.Where()
 			if g.shared() {
 				stateDir, _ = g.dir()
 			}
 			wst, watching, werr := watch.ReadStatus(stateDir)
 			if g.json {
 				out := map[string]any{
-					"index_dir": s.Dir(), "index": iv, "root": m.Root,
+					"index_dir": s.Where(), "index": iv, "root": m.Root,
 					"watcher": watcherView{Status: wst, Running: watching},
 					"files":   m.Files, "symbols": m.Symbols, "chunks": m.Chunks,
 					"status": namedCounts(m.Status), "languages": namedCounts(m.Languages),
@@ -72,7 +72,7 @@ func statusCmd(g *globals) *cobra.Command {
 				return writeJSON(g.stdout, out)
 			}
 			w := g.stdout
-			fmt.Fprintf(w, "index %s (generation %d, revision %s, indexed %s)\n", s.Dir(), m.Generation, revShort(m), m.IndexedAt.Local().Format(time.DateTime))
+			fmt.Fprintf(w, "index %s (generation %d, revision %s, indexed %s)\n", s.Where(), m.Generation, revShort(m), m.IndexedAt.Local().Format(time.DateTime))
 			fmt.Fprintf(w, "root %s\n", m.Root)
 			fmt.Fprintf(w, "%d files, %d symbols, %d chunks\n", m.Files, m.Symbols, m.Chunks)
 			printCounts(w, "files by status", m.Status)

@@ -161,7 +161,7 @@ func (w *Writer) openIncremental(ctx context.Context, cur current) (string, erro
 	if err != nil {
 		return "", err
 	}
-	m, err := readMetaKeys(ctx, db)
+	m, err := readMetaKeys(ctx, sqlQuerier{db})
 	if err != nil {
 		db.Close()
 		return "current epoch unreadable: " + err.Error(), nil
@@ -211,7 +211,7 @@ func (w *Writer) openFresh(ctx context.Context) error {
 	}
 	if cur, err := readCurrent(w.dir); err == nil {
 		if db, err := openDB(filepath.Join(w.dir, cur.Epoch, dbFile), true); err == nil {
-			if m, err := readMeta(ctx, db); err == nil {
+			if m, err := readMeta(ctx, sqlQuerier{db}); err == nil {
 				w.prevGen = m.Generation
 			}
 			db.Close()

@@ -106,6 +106,21 @@ func (s *Store) GenerationID() int64 { return s.gen }
 // DB is the store's database.
 func (s *Store) DB() *DB { return s.db }
 
+// Changed reports whether the repository's current generation is now
+// another than the one the store reads (one row read): a long-running
+// reader's cue to open the new one.
+func (s *Store) Changed(ctx context.Context) (bool, error) {
+	var gen *int64
+	err := s.db.pool.QueryRow(ctx, `SELECT current_gen FROM repositories WHERE id = $1`, s.repo).Scan(&gen)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return true, nil
+	}
+	if err != nil {
+		return false, s.db.queryErr("read current generation", err)
+	}
+	return gen == nil || *gen != s.gen, nil
+}
+
 // stats are a generation's counts, computed when it commits.
 type stats struct {
 	Files     int            `json:"files"`

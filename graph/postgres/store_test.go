@@ -119,7 +119,7 @@ func TestSchemaFromNewerBinary(t *testing.T) {
 	}
 }
 
-// facts builds the facts of a file defining one function per name, each
+// testFacts builds the facts of a file defining one function per name, each
 // calling the next.
 func testFacts(path string, names ...string) *graph.FileFacts {
 	ff := &graph.FileFacts{File: graph.File{Path: path, Lang: graph.LangGo, Hash: fmt.Sprintf("h-%s-%v", path, names), Size: 10, ModTime: 1, Lines: 3 * len(names), Status: graph.ParseOK, Package: "p"}}

@@ -61,6 +61,14 @@
 // order they were added in. Only the hits returned are explained (why,
 // ranks); the rest are scored and ranked.
 //
+// # Stores
+//
+// Open runs an Engine over a Source — one generation's facts and the
+// directory of its side indexes, from either store (graph/store) — and
+// never names a concrete store. Vector search scans the generation's
+// vectors, or goes to a store's own ANN index (the shared store's HNSW
+// index in PostgreSQL) past ANNThreshold vectors or as OpenOptions.ANN says.
+//
 // # Load
 //
 // An Engine runs at most two searches per core at once (Engine.Slots, which

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/embed"
@@ -110,7 +111,11 @@ func indexTree(t *testing.T, root string, dim int) *fuse.Opened {
 	if _, err := indexer.Run(ctx, w, indexer.Options{Root: root, StateDir: dir, Sinks: sinks, ExcludeDirs: []string{".cairn"}}); err != nil {
 		t.Fatal(err)
 	}
-	o, err := fuse.OpenEmbedded(ctx, dir, nil)
+	src, err := store.Open(ctx, store.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := fuse.Open(ctx, src, fuse.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +477,11 @@ func TestStoredCategory(t *testing.T) {
 	if _, err := indexer.Run(ctx, w, indexer.Options{Root: root, StateDir: dir, Sinks: sinks, ExcludeDirs: []string{".cairn"}}); err != nil {
 		t.Fatal(err)
 	}
-	o, err := fuse.OpenEmbedded(ctx, dir, nil)
+	src, err := store.Open(ctx, store.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := fuse.Open(ctx, src, fuse.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
