@@ -12,11 +12,9 @@ import (
 	"github.com/cairn-dev/cairn/engine"
 )
 
-// envReaders may read the environment outside package main: test helpers,
-// and (pending) the files other work on issue 16 moves.
+// envReaders may read the environment outside package main: test helpers.
 var envReaders = map[string]bool{
 	"graph/postgres/pgtest/pgtest.go": true, // CAIRN_TEST_PG: a test helper
-	"retrieval/fuse/open.go":          true, // CAIRN_PG_ANN: pending (the stores work)
 }
 
 // TestLibrariesReadNoEnvironment: only main packages (cmd, bench) read the
