@@ -92,7 +92,7 @@ type ReferencesResult struct {
 }
 
 // References finds the uses of the definitions a name denotes, by one rule
-// for every surface:
+// for every surface (graph.ReferencesTo):
 //
 //   - the name is resolved to definitions as Definitions does (Path and
 //     Kind narrow them, a symbol_id picks one);
@@ -119,75 +119,13 @@ func (s *Snapshot) References(ctx context.Context, o ReferencesOptions) (*Refere
 	if e := Classify(err); e != nil && !(e.Category == NotFound && !narrowed) {
 		return nil, e
 	}
-	qual, base := graph.SplitQualified(name)
-	names := []string{base}
-	if len(defs) > 0 {
-		names = names[:0]
-		for _, d := range defs {
-			if !slices.Contains(names, d.Name) {
-				names = append(names, d.Name)
-			}
-		}
-	}
-	ids := map[graph.SymbolID]bool{}
-	for _, d := range defs {
-		ids[d.ID] = true
-	}
-	type key struct {
-		path string
-		at   uint32
-	}
-	seen := map[key]bool{}
-	var refs []graph.Reference
-	for _, n := range names {
-		files, err := s.R.FilesMentioning(ctx, n)
-		if err != nil {
-			return nil, Classify(err)
-		}
-		for _, p := range files {
-			ff, err := s.R.FileFacts(ctx, p)
-			if err != nil {
-				return nil, Classify(err)
-			}
-			for _, oc := range ff.Occurrences {
-				if oc.Name != n || seen[key{p, oc.Range.StartByte}] {
-					continue
-				}
-				if oc.Role&graph.RoleDefinition != 0 && !o.IncludeDefinitions {
-					continue
-				}
-				if roles != 0 && oc.Role&roles == 0 {
-					continue
-				}
-				ref := graph.Reference{Occurrence: oc, Path: p}
-				switch {
-				case oc.Symbol != "" && ids[oc.Symbol]:
-					ref.Confidence = graph.ConfResolved
-					if !oc.Symbol.IsHeuristic() {
-						ref.Confidence = graph.ConfPrecise
-					}
-				case oc.Symbol != "":
-					continue // resolved to another definition
-				case len(defs) == 0 && qual != "":
-					continue // http.Foo asked, nothing defined under http
-				default:
-					ref.Confidence = graph.ConfNameOnly
-				}
-				if oc.Enclosing >= 0 && int(oc.Enclosing) < len(ff.Symbols) {
-					sym := ff.Symbols[oc.Enclosing]
-					ref.EnclosingSymbol = &sym
-				}
-				seen[key{p, oc.Range.StartByte}] = true
-				refs = append(refs, ref)
-			}
-		}
+	refs, err := graph.ReferencesTo(ctx, s.R, defs, name, graph.RefOptions{IncludeDefinitions: o.IncludeDefinitions, Roles: roles})
+	if err != nil {
+		return nil, Classify(err)
 	}
 	if len(refs) == 0 && len(defs) == 0 {
 		return nil, Errorf(NotFound, "no definition of and no reference to %q in the index (generation %d); try search", name, s.Meta.Generation)
 	}
-	slices.SortStableFunc(refs, func(a, b graph.Reference) int {
-		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Range.StartByte, b.Range.StartByte))
-	})
 	cite := s.CiteFunc(ctx)
 	res := &ReferencesResult{Definitions: s.viewSymbols(ctx, defs), References: make([]graph.RefView, len(refs)), Refs: refs}
 	for i := range refs {
