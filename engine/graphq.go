@@ -61,12 +61,20 @@ func (s *Snapshot) Definitions(ctx context.Context, o DefinitionsOptions) (*Defi
 }
 
 func (s *Snapshot) viewSymbols(ctx context.Context, syms []graph.Symbol) []graph.SymbolView {
-	cite := s.CiteFunc(ctx)
 	out := make([]graph.SymbolView, len(syms))
 	for i := range syms {
-		out[i] = graph.ViewSymbol(&syms[i], cite)
+		out[i] = s.viewSymbol(ctx, &syms[i])
 	}
 	return out
+}
+
+// viewSymbol publishes a definition: every SymbolView the graph questions
+// answer with (definitions, references' definitions, symbols, roots, hops'
+// definitions, map entries, ambiguous candidates) is made here, so what
+// must happen to a definition's text before it leaves the engine happens
+// in one place.
+func (s *Snapshot) viewSymbol(ctx context.Context, sym *graph.Symbol) graph.SymbolView {
+	return graph.ViewSymbol(sym, s.CiteFunc(ctx))
 }
 
 // ---- references
@@ -330,6 +338,9 @@ func (s *Snapshot) hops(ctx context.Context, o HopsOptions, dir graph.Direction,
 		Truncated: len(hops) >= MaxHops, Hops: hops, RootDefs: defs}
 	for i := range hops {
 		res.Results[i] = graph.ViewHop(&hops[i], cite)
+		if d := hops[i].Def; d != nil {
+			*res.Results[i].Definition = s.viewSymbol(ctx, d)
+		}
 	}
 	if o.Sites {
 		if res.Edges, err = s.directEdges(ctx, roots, hops, dir, kinds); err != nil {
@@ -478,10 +489,9 @@ func (s *Snapshot) Map(ctx context.Context, o MapOptions) (*MapResult, error) {
 			kept = append(kept, sym)
 		}
 	}
-	cite := s.CiteFunc(ctx)
 	res := &MapResult{Symbols: make([]MapEntry, len(kept)), Defs: kept}
 	for i := range kept {
-		res.Symbols[i] = MapEntry{SymbolView: graph.ViewSymbol(&kept[i], cite), Rank: round4(ranks[kept[i].ID])}
+		res.Symbols[i] = MapEntry{SymbolView: s.viewSymbol(ctx, &kept[i]), Rank: round4(ranks[kept[i].ID])}
 	}
 	return res, nil
 }
