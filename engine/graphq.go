@@ -443,7 +443,8 @@ func (s *Snapshot) Paths(ctx context.Context, o PathsOptions) (*PathsResult, err
 
 // MapOptions ask for the repository's most central definitions.
 type MapOptions struct {
-	// Under keeps definitions in this file or under this directory.
+	// Under keeps definitions in this file or under this directory; one the
+	// index holds no file under is not_found.
 	Under string
 	// Limit is the most entries, 1 to MaxCentral.
 	Limit int
@@ -489,11 +490,31 @@ func (s *Snapshot) Map(ctx context.Context, o MapOptions) (*MapResult, error) {
 			kept = append(kept, sym)
 		}
 	}
+	if len(kept) == 0 && under != "" {
+		if err := s.indexedUnder(ctx, under); err != nil {
+			return nil, err
+		}
+	}
 	res := &MapResult{Symbols: make([]MapEntry, len(kept)), Defs: kept}
 	for i := range kept {
 		res.Symbols[i] = MapEntry{SymbolView: s.viewSymbol(ctx, &kept[i]), Rank: round4(ranks[kept[i].ID])}
 	}
 	return res, nil
+}
+
+// indexedUnder is a not_found error unless the index holds a file that is
+// under or inside the directory under.
+func (s *Snapshot) indexedUnder(ctx context.Context, under string) error {
+	files, err := s.R.Files(ctx)
+	if err != nil {
+		return Classify(err)
+	}
+	for _, f := range files {
+		if inUnder(f.Path, under) {
+			return nil
+		}
+	}
+	return Errorf(NotFound, "the index holds no file under %s", under)
 }
 
 func round4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }
