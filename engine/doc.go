@@ -91,8 +91,9 @@
 //
 // Every failure a client can act on is an *Error with a Category
 // (not_found, ambiguous with candidates, stale_index, outside_repository,
-// invalid_argument, unsupported); the CLI and both servers map categories to their protocol (MCP
-// tool errors, LSP response errors). Anything else is internal.
+// invalid_argument, unsupported); the CLI and both servers map categories
+// to their protocol (exit codes and an "error" object, MCP tool errors, LSP
+// response errors). Anything else is internal.
 //
 // # The repository boundary
 //

@@ -18,7 +18,10 @@
 // question the method is (Snapshot.Definitions, References, Symbols, Map,
 // Callers, Callees, Implementations) with that name — the same question,
 // and so the same answer, as `cairn refs NAME` or the MCP references tool
-// — and converts the byte ranges of the answer's facts to UTF-16. A
+// — and converts the byte ranges of the answer's facts to UTF-16; the text
+// it shows (signatures and docs in hover, document symbols and call
+// hierarchy items) comes from the answer's views, as the other surfaces
+// show it. A
 // not_found answer is an empty list, as editors expect; implementations of
 // an identifier that denotes several definitions follows all of them (the
 // protocol cannot ask which), while the call hierarchy names one

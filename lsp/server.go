@@ -458,7 +458,10 @@ type target struct {
 	word string
 	name string
 	defs []graph.Symbol
-	span graph.Range
+	// views are the engine's views of defs (aligned): the text shown
+	// (signatures, docs) comes from them, the ranges from defs.
+	views []graph.SymbolView
+	span  graph.Range
 }
 
 func (s *Server) at(ctx context.Context, snap *engine.Snapshot, p textDocumentPositionParams) (*target, error) {
@@ -516,7 +519,7 @@ func (s *Server) at(ctx context.Context, snap *engine.Snapshot, p textDocumentPo
 		if err != nil {
 			return nil, err
 		}
-		t.name, t.defs = n, res.Symbols
+		t.name, t.defs, t.views = n, res.Symbols, res.Definitions
 		break
 	}
 	return t, nil
@@ -598,10 +601,11 @@ func (s *Server) hover(ctx context.Context, snap *engine.Snapshot, raw json.RawM
 		if i > 0 {
 			b.WriteString("\n---\n")
 		}
-		sig := cmp.Or(d.Signature, d.QualifiedName())
-		fmt.Fprintf(&b, "```%s\n%s\n```\n", d.Lang.String(), sig)
-		if d.Doc != "" {
-			b.WriteString("\n" + d.Doc + "\n")
+		v := t.views[i]
+		sig := cmp.Or(v.Signature, v.QualifiedName)
+		fmt.Fprintf(&b, "```%s\n%s\n```\n", v.Language, sig)
+		if v.Doc != "" {
+			b.WriteString("\n" + v.Doc + "\n")
 		}
 		callers, err := snap.Callers(ctx, engine.HopsOptions{Name: string(d.ID), Depth: 1})
 		if err != nil {
@@ -698,8 +702,8 @@ func (s *Server) documentSymbol(ctx context.Context, snap *engine.Snapshot, raw 
 	}
 	var roots []*documentSymbol
 	var stack []node
-	for _, sym := range syms {
-		ds := &documentSymbol{Name: sym.Name, Detail: sym.Signature, Kind: lspKind(sym.Kind),
+	for i, sym := range syms {
+		ds := &documentSymbol{Name: sym.Name, Detail: res.Symbols[i].Signature, Kind: lspKind(sym.Kind),
 			Range: s.rangeOf(snap.Root, rel, sym.Range, cache), SelectionRange: s.rangeOf(snap.Root, rel, sym.NameRange, cache)}
 		for len(stack) > 0 && !stack[len(stack)-1].sym.Range.Contains(sym.Range) {
 			stack = stack[:len(stack)-1]
@@ -751,9 +755,10 @@ func (s *Server) workspaceSymbol(ctx context.Context, snap *engine.Snapshot, raw
 	return out, nil
 }
 
-func (s *Server) item(snap *engine.Snapshot, d *graph.Symbol, cache map[string]text) callHierarchyItem {
+// item is a call hierarchy item for d, with the text of its view v.
+func (s *Server) item(snap *engine.Snapshot, d *graph.Symbol, v *graph.SymbolView, cache map[string]text) callHierarchyItem {
 	data, _ := json.Marshal(map[string]string{"symbol_id": string(d.ID)})
-	return callHierarchyItem{Name: d.QualifiedName(), Kind: lspKind(d.Kind), Detail: d.Signature, URI: s.uri(snap.Root, d.Path),
+	return callHierarchyItem{Name: d.QualifiedName(), Kind: lspKind(d.Kind), Detail: v.Signature, URI: s.uri(snap.Root, d.Path),
 		Range: s.rangeOf(snap.Root, d.Path, d.Range, cache), SelectionRange: s.rangeOf(snap.Root, d.Path, d.NameRange, cache), Data: data}
 }
 
@@ -769,7 +774,7 @@ func (s *Server) prepareCallHierarchy(ctx context.Context, snap *engine.Snapshot
 	cache := map[string]text{}
 	out := []callHierarchyItem{}
 	for i := range t.defs {
-		out = append(out, s.item(snap, &t.defs[i], cache))
+		out = append(out, s.item(snap, &t.defs[i], &t.views[i], cache))
 	}
 	return out, nil
 }
@@ -820,7 +825,7 @@ func (s *Server) incomingCalls(ctx context.Context, snap *engine.Snapshot, raw j
 		if h.Def == nil {
 			continue // file-level code: no item to show
 		}
-		c := callHierarchyIncomingCall{From: s.item(snap, h.Def, cache)}
+		c := callHierarchyIncomingCall{From: s.item(snap, h.Def, res.Results[i].Definition, cache)}
 		for _, e := range res.Edges[i] {
 			c.FromRanges = append(c.FromRanges, s.rangeOf(snap.Root, e.Path, e.Range, cache))
 		}
@@ -840,7 +845,7 @@ func (s *Server) outgoingCalls(ctx context.Context, snap *engine.Snapshot, raw j
 		if h.Def == nil {
 			continue // outside the index
 		}
-		c := callHierarchyOutgoingCall{To: s.item(snap, h.Def, cache)}
+		c := callHierarchyOutgoingCall{To: s.item(snap, h.Def, res.Results[i].Definition, cache)}
 		for _, e := range res.Edges[i] {
 			c.FromRanges = append(c.FromRanges, s.rangeOf(snap.Root, e.Path, e.Range, cache))
 		}
