@@ -261,6 +261,7 @@ func TestStartResolvesBase(t *testing.T) {
 	// copy changes neither the attempt's contract nor its hash.
 	c.Scope.Write[0] = "**"
 	a.Contract().Criteria[0].Check.Kind = CheckScope
+	a.Contract().Criteria[2].Check.Argv[0] = "rm"
 	if err := a.Check(); err != nil {
 		t.Error(err)
 	}
