@@ -222,7 +222,13 @@ func TestSecretsAbsent(t *testing.T) {
 // TestHostHomeUnreadable: the host's ~/.ssh stays unreadable even with the
 // repository, the run and the module cache inside that home.
 func TestHostHomeUnreadable(t *testing.T) {
-	root := reachableDir(t, "/var/tmp") // not below /tmp, which is private anyway
+	// Not below /tmp, which is private anyway; and as open as a careless
+	// home can be (0755 down to a world-readable key), so that only
+	// what is bound, not the file modes, keeps the key out.
+	root := reachableDir(t, "/var/tmp")
+	if err := os.Chmod(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	home := filepath.Join(root, "home")
 	for _, d := range []string{".ssh", "go/pkg/mod"} {
 		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
