@@ -356,3 +356,17 @@ func TestUnavailable(t *testing.T) {
 		t.Errorf("unisolated run: backend %s\n%s", res.Backend, res.Stdout)
 	}
 }
+
+// TestCPUAndMemoryLimits: a busy loop is stopped at its CPU seconds, well
+// before its wall limit; an allocation past the address-space limit fails.
+func TestCPUAndMemoryLimits(t *testing.T) {
+	f := newFixture(t, reachableDir(t, ""), Options{})
+	res := f.sh(t, "while :; do :; done", Limits{CPU: time.Second, Wall: 20 * time.Second})
+	if res.TimedOut || res.OK() || res.Duration > 10*time.Second {
+		t.Errorf("busy loop: exit %d, timed out %v, after %v", res.ExitCode, res.TimedOut, res.Duration)
+	}
+	res = f.sh(t, `x=$(head -c 300000000 /dev/zero | tr '\0' a); echo ${#x}`, Limits{Memory: 128 << 20})
+	if res.OK() || strings.Contains(string(res.Stdout), "300000000") {
+		t.Errorf("300 MB in a 128 MiB address space: exit %d, %q", res.ExitCode, res.Stdout)
+	}
+}
