@@ -209,6 +209,16 @@ func (l Limits) SandboxLimits() sandbox.Limits {
 	}
 }
 
+// SandboxOptions applies the policy's limits and its choice of a weaker
+// backend to the executor's options. The sandbox has no network whatever
+// the policy says: Network admits tools that declare it (a fetch the
+// harness runs outside), not commands inside.
+func (p *Policy) SandboxOptions(o sandbox.Options) sandbox.Options {
+	o.Limits = p.Limits.SandboxLimits()
+	o.AllowWeaker = p.Sandbox.AllowWeaker
+	return o
+}
+
 // Default is the policy of a repository without a policy file.
 func Default() *Policy {
 	return &Policy{

@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/agent/task"
 )
 
@@ -314,6 +316,9 @@ limits: {wall_s: 60, procs: 64}
 	}
 	if p.Mode != Ask || p.Write[0] != "src/**" || len(p.Commands.Allow) != 2 || !p.Commands.Allow[1].Exact || p.Limits.SandboxLimits().Procs != 64 {
 		t.Errorf("parsed %+v", p)
+	}
+	if o := p.SandboxOptions(sandbox.Options{GoRoot: "/go"}); o.Limits.Wall != time.Minute || o.GoRoot != "/go" || o.AllowWeaker != "" {
+		t.Errorf("sandbox options %+v", o)
 	}
 	if len(p.Protected) == 0 || len(p.Commands.Deny) == 0 {
 		t.Error("keys the file leaves out lost their defaults")

@@ -446,6 +446,8 @@ func (b *Bwrap) Run(ctx context.Context, ws *Workspace, c Command) (*Result, err
 	}
 	res.Backend, res.Argv = BackendBwrap, slicesClone(c.Argv)
 	started := make([]byte, 1)
+	// The command is gone; a byte, if it started, is already in the pipe.
+	_ = startedR.SetReadDeadline(time.Now().Add(5 * time.Second))
 	n, _ := startedR.Read(started)
 	switch {
 	case n == 0 && !res.TimedOut && !res.Canceled:

@@ -59,6 +59,40 @@ func Create(ctx context.Context, repo, base, runDir string, owner *Owner) (*Work
 	return w, nil
 }
 
+// Open reattaches the workspace an earlier Create left under runDir (a run
+// resumed after its process was killed): RUN/work must still be a worktree
+// registered in repo. Its base is the one the run recorded.
+func Open(ctx context.Context, repo, base, runDir string, owner *Owner) (*Workspace, error) {
+	repo, err := filepath.Abs(repo)
+	if err != nil {
+		return nil, err
+	}
+	runDir, err = filepath.Abs(runDir)
+	if err != nil {
+		return nil, err
+	}
+	w := &Workspace{Repo: repo, Dir: filepath.Join(runDir, "work"), RunDir: runDir, owner: owner}
+	list, err := git(ctx, repo, nil, "worktree", "list", "--porcelain", "-z")
+	if err != nil {
+		return nil, fmt.Errorf("open workspace: %w", err)
+	}
+	registered := false
+	for _, f := range strings.Split(list, "\x00") {
+		if p, ok := strings.CutPrefix(f, "worktree "); ok && filepath.Clean(p) == w.Dir {
+			registered = true
+		}
+	}
+	if !registered {
+		return nil, fmt.Errorf("open workspace: %s is not a worktree of %s", w.Dir, repo)
+	}
+	commit, err := git(ctx, repo, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", base+"^{commit}")
+	if err != nil {
+		return nil, fmt.Errorf("open workspace: base %q: %w", base, err)
+	}
+	w.Base = strings.TrimSpace(commit)
+	return w, nil
+}
+
 // MkdirRun creates a directory under the run directory (for a per-run
 // cache), owned by the workspace's owner.
 func (w *Workspace) MkdirRun(name string) (string, error) {

@@ -74,6 +74,16 @@ func TestWorkspaceGit(t *testing.T) {
 		}
 	}
 
+	// A resumed run reattaches the same worktree; a directory that is not
+	// one is refused.
+	again, err := Open(ctx, f.repo, f.base, f.ws.RunDir, f.ex.Owner())
+	if err != nil || again.Dir != f.ws.Dir || again.Base != f.base {
+		t.Errorf("Open: %+v %v", again, err)
+	}
+	if _, err := Open(ctx, f.repo, f.base, t.TempDir(), nil); err == nil {
+		t.Error("Open of a run without a worktree succeeded")
+	}
+
 	if err := f.ws.Remove(ctx); err != nil {
 		t.Fatal(err)
 	}
