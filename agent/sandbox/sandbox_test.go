@@ -145,7 +145,7 @@ func TestNoNetwork(t *testing.T) {
 // /tmp is private.
 func TestWritesConfined(t *testing.T) {
 	f := newFixture(t, reachableDir(t, "/var/tmp"), Options{})
-	hostTmp := filepath.Join(os.TempDir(), "cairn-sandbox-escape-"+strconv.Itoa(os.Getpid()))
+	hostTmp := filepath.Join("/tmp", "cairn-sandbox-escape-"+strconv.Itoa(os.Getpid())) // the host's /tmp, whatever TMPDIR says
 	defer os.Remove(hostTmp)
 	for _, target := range []string{
 		"/usr/cairn-escape",
@@ -368,5 +368,43 @@ func TestCPUAndMemoryLimits(t *testing.T) {
 	res = f.sh(t, `x=$(head -c 300000000 /dev/zero | tr '\0' a); echo ${#x}`, Limits{Memory: 128 << 20})
 	if res.OK() || strings.Contains(string(res.Stdout), "300000000") {
 		t.Errorf("300 MB in a 128 MiB address space: exit %d, %q", res.ExitCode, res.Stdout)
+	}
+}
+
+// TestUnprivileged runs the isolation tests again as an ordinary user when
+// the suite runs as root, so both of bwrap's setups are proven: without
+// root, bwrap makes a user namespace and the command runs as that user,
+// and it is the read-only root, not file modes, that stops stray writes.
+func TestUnprivileged(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("already unprivileged: the other tests cover this setup")
+	}
+	if os.Getenv("CAIRN_SANDBOX_UNPRIVILEGED") != "" {
+		t.Skip("the child run")
+	}
+	dir, err := os.MkdirTemp("", "cairn-sandbox-user-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o1777); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "sandbox.test")
+	if err := os.WriteFile(bin, self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--",
+		bin, "-test.short", "-test.count=1",
+		"-test.run=^(TestRunsInWorkspace|TestNoNetwork|TestWritesConfined|TestSecretsAbsent|TestHostHomeUnreadable|TestWallLimit|TestOutputCapped|TestForkBombBounded|TestWorkspaceGit)$")
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TMPDIR=" + dir, "CAIRN_SANDBOX_UNPRIVILEGED=1"}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte("PASS")) {
+		t.Fatalf("as nobody: %v\n%s", err, out)
 	}
 }
