@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -407,4 +408,63 @@ func TestUnprivileged(t *testing.T) {
 	if err != nil || !bytes.Contains(out, []byte("PASS")) {
 		t.Fatalf("as nobody: %v\n%s", err, out)
 	}
+}
+
+// TestHarnessKilled: when the harness itself is killed (kill -9 mid-run),
+// the sandboxed command dies with it; nothing is left running.
+func TestHarnessKilled(t *testing.T) {
+	if os.Getenv("CAIRN_SANDBOX_HELPER") != "" {
+		t.Skip("the helper run")
+	}
+	const marker = "86398.321"
+	helper := exec.Command(os.Args[0], "-test.run=^TestHelperSleep$", "-test.count=1")
+	tmp := t.TempDir() // the killed helper cannot clean up after itself
+	helper.Env = append(os.Environ(), "CAIRN_SANDBOX_HELPER="+marker, "TMPDIR="+tmp)
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for the sleep itself, not only bwrap: killed during its setup,
+	// bwrap dies of a broken status pipe and proves nothing.
+	deadline := time.Now().Add(30 * time.Second)
+	for !sleeping(marker) {
+		if time.Now().After(deadline) {
+			helper.Process.Kill()
+			helper.Wait()
+			t.Fatal("the helper's sandboxed sleep never started")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := helper.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	helper.Wait()
+	deadline = time.Now().Add(5 * time.Second)
+	for !gone(t, marker) {
+		if time.Now().After(deadline) {
+			t.Fatal("the sandboxed sleep outlived its killed harness")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// sleeping reports whether a "sleep marker" process runs.
+func sleeping(marker string) bool {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && string(b) == "sleep\x00"+marker+"\x00" {
+			return true
+		}
+	}
+	return false
+}
+
+// TestHelperSleep is TestHarnessKilled's harness: it sleeps in a sandbox
+// until it is killed.
+func TestHelperSleep(t *testing.T) {
+	marker := os.Getenv("CAIRN_SANDBOX_HELPER")
+	if marker == "" {
+		t.Skip("run by TestHarnessKilled")
+	}
+	f := newFixture(t, reachableDir(t, ""), Options{})
+	f.sh(t, "sleep "+marker, Limits{Wall: time.Minute})
 }
