@@ -56,7 +56,10 @@ func TestWorkspaceGit(t *testing.T) {
 		t.Errorf("snapshot lacks the new file: %s", files)
 	}
 
-	for _, p := range []string{"m.go", "internal", "doc/readme.txt"} {
+	if res := f.sh(t, "mkdir -p fresh && echo never-snapshotted > fresh/f.txt", Limits{}); !res.OK() {
+		t.Fatal(string(res.Stderr))
+	}
+	for _, p := range []string{"m.go", "internal", "doc/readme.txt", "fresh"} {
 		if err := f.ws.Revert(ctx, p); err != nil {
 			t.Fatal(err)
 		}
