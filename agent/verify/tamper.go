@@ -1,0 +1,501 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/golang"
+	"github.com/smacker/go-tree-sitter/javascript"
+	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
+	"github.com/smacker/go-tree-sitter/typescript/typescript"
+
+	"github.com/cairn-dev/cairn/agent/sandbox"
+)
+
+var jsTestFile = regexp.MustCompile(`\.(test|spec)\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)$`)
+
+// testFunc is one test as the tamper check sees it.
+type testFunc struct {
+	Name    string
+	Asserts int    // assertions reachable in its body
+	Skips   int    // skips and expected-failure markers
+	Body    string // its body's text, whitespace-normalized (renames)
+}
+
+// testFile is what the tamper check reads from one test file.
+type testFile struct {
+	Tests       map[string]*testFunc
+	Order       []string
+	Constraints []string // Go build constraints (//go:build, // +build)
+	Only        int      // JS/TS .only, fit, fdescribe: the rest never run
+	Skips       int      // file-level skip markers (JS/TS .skip, xit …)
+}
+
+// analyzeTest parses a test file with tree-sitter; ok is false for a file
+// no grammar here reads.
+func analyzeTest(p string, src []byte) (*testFile, bool) {
+	var lang *sitter.Language
+	var walk func(*testFile, *sitter.Node, []byte)
+	base := path.Base(p)
+	switch {
+	case strings.HasSuffix(base, "_test.go"):
+		lang, walk = golang.GetLanguage(), goTests
+	case strings.HasSuffix(base, ".py"):
+		lang, walk = python.GetLanguage(), pyTests
+	case strings.HasSuffix(base, ".tsx"):
+		lang, walk = tsx.GetLanguage(), jsTests
+	case strings.HasSuffix(base, ".ts") || strings.HasSuffix(base, ".mts") || strings.HasSuffix(base, ".cts"):
+		lang, walk = typescript.GetLanguage(), jsTests
+	case strings.HasSuffix(base, ".js") || strings.HasSuffix(base, ".jsx") || strings.HasSuffix(base, ".mjs") || strings.HasSuffix(base, ".cjs"):
+		lang, walk = javascript.GetLanguage(), jsTests
+	default:
+		return nil, false
+	}
+	parser := sitter.NewParser()
+	defer parser.Close()
+	parser.SetLanguage(lang)
+	tree, err := parser.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		return nil, false
+	}
+	defer tree.Close()
+	f := &testFile{Tests: map[string]*testFunc{}}
+	walk(f, tree.RootNode(), src)
+	return f, true
+}
+
+func (f *testFile) add(t *testFunc) {
+	if _, dup := f.Tests[t.Name]; !dup {
+		f.Order = append(f.Order, t.Name)
+	}
+	f.Tests[t.Name] = t
+}
+
+var spaces = regexp.MustCompile(`\s+`)
+
+func normalize(s string) string { return spaces.ReplaceAllString(strings.TrimSpace(s), " ") }
+
+// ---- Go ----
+
+var goConstraint = regexp.MustCompile(`^//(go:build\s|\s*\+build\s)`)
+
+func goTests(f *testFile, root *sitter.Node, src []byte) {
+	for i := 0; i < int(root.NamedChildCount()); i++ {
+		n := root.NamedChild(i)
+		switch n.Type() {
+		case "comment":
+			if c := n.Content(src); goConstraint.MatchString(c) {
+				f.Constraints = append(f.Constraints, strings.TrimSpace(c))
+			}
+		case "function_declaration":
+			name := n.ChildByFieldName("name").Content(src)
+			if !goTestName(name) {
+				continue
+			}
+			t := &testFunc{Name: name}
+			if body := n.ChildByFieldName("body"); body != nil {
+				t.Body = normalize(body.Content(src))
+				goCount(t, body, src)
+			}
+			f.add(t)
+		}
+	}
+}
+
+func goTestName(name string) bool {
+	for _, p := range []string{"Test", "Fuzz", "Example", "Benchmark"} {
+		if rest, ok := strings.CutPrefix(name, p); ok && (rest == "" || !(rest[0] >= 'a' && rest[0] <= 'z')) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	goAssertMethods = map[string]bool{"Error": true, "Errorf": true, "Fatal": true, "Fatalf": true, "Fail": true, "FailNow": true}
+	goSkipMethods   = map[string]bool{"Skip": true, "Skipf": true, "SkipNow": true}
+	goEnds          = map[string]bool{"Fatal": true, "Fatalf": true, "FailNow": true, "Skip": true, "Skipf": true, "SkipNow": true}
+)
+
+// goCount counts the assertions and skips reachable under n: a branch of
+// an if whose condition is constant (false, !true, false && x …) and the
+// statements after a return, panic, t.Fatal*, t.FailNow or t.Skip* in the
+// same block are not reachable.
+func goCount(t *testFunc, n *sitter.Node, src []byte) {
+	switch n.Type() {
+	case "if_statement":
+		if init := n.ChildByFieldName("initializer"); init != nil {
+			goCount(t, init, src)
+		}
+		cond := n.ChildByFieldName("condition")
+		v := constBool(cond, src)
+		if cond != nil {
+			goCount(t, cond, src)
+		}
+		if c := n.ChildByFieldName("consequence"); c != nil && v != constFalse {
+			goCount(t, c, src)
+		}
+		if a := n.ChildByFieldName("alternative"); a != nil && v != constTrue {
+			goCount(t, a, src)
+		}
+		return
+	case "for_statement":
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			c := n.NamedChild(i)
+			if c.Type() != "block" && constBool(c, src) == constFalse {
+				return // for false { … }
+			}
+		}
+	case "block", "statement_list":
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			c := n.NamedChild(i)
+			goCount(t, c, src)
+			if goTerminates(c, src) {
+				return
+			}
+		}
+		return
+	case "call_expression":
+		if fn := n.ChildByFieldName("function"); fn != nil && fn.Type() == "selector_expression" {
+			op := fn.ChildByFieldName("operand").Content(src)
+			field := fn.ChildByFieldName("field").Content(src)
+			switch {
+			case op == "assert" || op == "require" || op == "cmp" && field == "Diff" || op == "reflect" && field == "DeepEqual":
+				t.Asserts++
+			case goAssertMethods[field]:
+				t.Asserts++
+			case goSkipMethods[field] || op == "testing" && field == "Short":
+				t.Skips++
+			}
+		}
+	}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		goCount(t, n.NamedChild(i), src)
+	}
+}
+
+// goTerminates reports a statement after which its block's next ones do
+// not run.
+func goTerminates(n *sitter.Node, src []byte) bool {
+	switch n.Type() {
+	case "return_statement", "goto_statement":
+		return true
+	case "expression_statement":
+		if n.NamedChildCount() == 0 {
+			return false
+		}
+		call := n.NamedChild(0)
+		if call.Type() != "call_expression" {
+			return false
+		}
+		fn := call.ChildByFieldName("function")
+		switch {
+		case fn == nil:
+		case fn.Type() == "identifier":
+			return fn.Content(src) == "panic"
+		case fn.Type() == "selector_expression":
+			return goEnds[fn.ChildByFieldName("field").Content(src)]
+		}
+	}
+	return false
+}
+
+type tri int
+
+const (
+	constUnknown tri = iota
+	constTrue
+	constFalse
+)
+
+// constBool evaluates a condition made of literals: true, false, !, &&,
+// || and parentheses.
+func constBool(n *sitter.Node, src []byte) tri {
+	if n == nil {
+		return constUnknown
+	}
+	switch n.Type() {
+	case "true", "True":
+		return constTrue
+	case "false", "False":
+		return constFalse
+	case "parenthesized_expression":
+		if n.NamedChildCount() == 1 {
+			return constBool(n.NamedChild(0), src)
+		}
+	case "unary_expression", "not_operator":
+		op := n.ChildByFieldName("operator")
+		arg := n.ChildByFieldName("operand")
+		if arg == nil {
+			arg = n.ChildByFieldName("argument")
+		}
+		if (op == nil || op.Content(src) == "!" || op.Content(src) == "not") && arg != nil {
+			switch constBool(arg, src) {
+			case constTrue:
+				return constFalse
+			case constFalse:
+				return constTrue
+			}
+		}
+	case "binary_expression", "boolean_operator":
+		l, r := constBool(n.ChildByFieldName("left"), src), constBool(n.ChildByFieldName("right"), src)
+		switch n.ChildByFieldName("operator").Content(src) {
+		case "&&", "and":
+			if l == constFalse || r == constFalse {
+				return constFalse
+			}
+			if l == constTrue && r == constTrue {
+				return constTrue
+			}
+		case "||", "or":
+			if l == constTrue || r == constTrue {
+				return constTrue
+			}
+			if l == constFalse && r == constFalse {
+				return constFalse
+			}
+		}
+	}
+	return constUnknown
+}
+
+// ---- Python (pytest) ----
+
+func pyTests(f *testFile, n *sitter.Node, src []byte) {
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		switch c.Type() {
+		case "class_definition":
+			if b := c.ChildByFieldName("body"); b != nil {
+				pyTests(f, b, src)
+			}
+		case "decorated_definition", "function_definition":
+			def, skips := c, 0
+			if c.Type() == "decorated_definition" {
+				def = c.ChildByFieldName("definition")
+				for j := 0; j < int(c.NamedChildCount()); j++ {
+					if d := c.NamedChild(j); d.Type() == "decorator" && pySkipMarker.MatchString(d.Content(src)) {
+						skips++
+					}
+				}
+				if def != nil && def.Type() == "class_definition" {
+					pyTests(f, def.ChildByFieldName("body"), src)
+					continue
+				}
+			}
+			if def == nil || def.Type() != "function_definition" {
+				continue
+			}
+			name := def.ChildByFieldName("name").Content(src)
+			if !strings.HasPrefix(name, "test") {
+				continue
+			}
+			t := &testFunc{Name: name, Skips: skips}
+			if body := def.ChildByFieldName("body"); body != nil {
+				t.Body = normalize(body.Content(src))
+				pyCount(t, body, src)
+			}
+			f.add(t)
+		}
+	}
+}
+
+var pySkipMarker = regexp.MustCompile(`(pytest\.mark\.(skip|skipif|xfail)|unittest\.(skip|expectedFailure))`)
+
+func pyCount(t *testFunc, n *sitter.Node, src []byte) {
+	switch n.Type() {
+	case "assert_statement":
+		if constBool(n.NamedChild(0), src) != constTrue { // assert True proves nothing
+			t.Asserts++
+		}
+	case "if_statement":
+		if constBool(n.ChildByFieldName("condition"), src) == constFalse {
+			if alt := n.ChildByFieldName("alternative"); alt != nil {
+				pyCount(t, alt, src)
+			}
+			return
+		}
+	case "call":
+		fn := n.ChildByFieldName("function").Content(src)
+		switch {
+		case fn == "pytest.skip" || fn == "pytest.xfail" || fn == "self.skipTest":
+			t.Skips++
+		case strings.HasPrefix(fn, "self.assert") || fn == "pytest.raises" || fn == "pytest.fail":
+			t.Asserts++
+		}
+	}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		pyCount(t, n.NamedChild(i), src)
+	}
+}
+
+// ---- TypeScript / JavaScript (jest, vitest, mocha) ----
+
+var (
+	jsTestCalls = map[string]bool{"it": true, "test": true, "describe": true}
+	jsSkipCalls = map[string]bool{"xit": true, "xtest": true, "xdescribe": true}
+	jsOnlyCalls = map[string]bool{"fit": true, "fdescribe": true}
+)
+
+func jsTests(f *testFile, root *sitter.Node, src []byte) {
+	var visit func(n *sitter.Node, cur *testFunc, prefix string)
+	visit = func(n *sitter.Node, cur *testFunc, prefix string) {
+		if n.Type() == "call_expression" {
+			fn := n.ChildByFieldName("function")
+			name, member := jsCallee(fn, src)
+			switch {
+			case name == "expect" && member == "":
+				if cur != nil {
+					cur.Asserts++
+				}
+			case jsTestCalls[name] || jsSkipCalls[name] || jsOnlyCalls[name]:
+				if member == "only" || jsOnlyCalls[name] {
+					f.Only++
+				}
+				skipped := member == "skip" || member == "todo" || member == "failing" || jsSkipCalls[name]
+				if skipped {
+					f.Skips++
+				}
+				title := jsTitle(n, src)
+				full := strings.TrimSpace(prefix + " " + title)
+				if name == "describe" || name == "xdescribe" || name == "fdescribe" {
+					for i := 0; i < int(n.NamedChildCount()); i++ {
+						visit(n.NamedChild(i), cur, full)
+					}
+					return
+				}
+				t := &testFunc{Name: full, Body: normalize(n.Content(src))}
+				if skipped {
+					t.Skips++
+				}
+				f.add(t)
+				for i := 0; i < int(n.NamedChildCount()); i++ {
+					visit(n.NamedChild(i), t, full)
+				}
+				return
+			}
+		}
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			visit(n.NamedChild(i), cur, prefix)
+		}
+	}
+	visit(root, nil, "")
+}
+
+// jsCallee splits it, it.skip, test.only.each … into the base name and the
+// first member.
+func jsCallee(fn *sitter.Node, src []byte) (name, member string) {
+	if fn == nil {
+		return "", ""
+	}
+	switch fn.Type() {
+	case "identifier":
+		return fn.Content(src), ""
+	case "member_expression":
+		obj := fn.ChildByFieldName("object")
+		prop := fn.ChildByFieldName("property").Content(src)
+		if obj.Type() == "identifier" {
+			return obj.Content(src), prop
+		}
+		n, m := jsCallee(obj, src)
+		return n, cmpOr(m, prop)
+	case "call_expression": // test.each(table)("…")
+		return jsCallee(fn.ChildByFieldName("function"), src)
+	}
+	return "", ""
+}
+
+func jsTitle(call *sitter.Node, src []byte) string {
+	args := call.ChildByFieldName("arguments")
+	if args == nil || args.NamedChildCount() == 0 {
+		return ""
+	}
+	a := args.NamedChild(0)
+	return strings.Trim(a.Content(src), "'\"`")
+}
+
+// ---- the comparison ----
+
+// compareTests lists the tamper findings between a test file at the base
+// and in the candidate.
+func compareTests(p string, base, cand *testFile) []Finding {
+	var out []Finding
+	for _, name := range base.Order {
+		b := base.Tests[name]
+		c, ok := cand.Tests[name]
+		if !ok {
+			kind, ev := "test_deleted", "absent"
+			for _, cn := range cand.Order {
+				if _, old := base.Tests[cn]; !old && cand.Tests[cn].Body == b.Body {
+					kind, ev = "test_renamed", "renamed to "+cn
+				}
+			}
+			out = append(out, Finding{Kind: kind, Path: p, Test: name, Base: fmt.Sprintf("%d assertions", b.Asserts), Candidate: ev})
+			continue
+		}
+		if c.Asserts < b.Asserts {
+			out = append(out, Finding{Kind: "fewer_assertions", Path: p, Test: name,
+				Base: fmt.Sprintf("%d reachable assertions", b.Asserts), Candidate: fmt.Sprintf("%d reachable assertions", c.Asserts)})
+		}
+		if c.Skips > b.Skips {
+			out = append(out, Finding{Kind: "skip_added", Path: p, Test: name,
+				Base: fmt.Sprintf("%d skips", b.Skips), Candidate: fmt.Sprintf("%d skips", c.Skips)})
+		}
+	}
+	for _, c := range cand.Constraints {
+		if !slices.Contains(base.Constraints, c) {
+			out = append(out, Finding{Kind: "build_constraint_added", Path: p, Base: strings.Join(base.Constraints, "; "), Candidate: c})
+		}
+	}
+	if cand.Only > base.Only {
+		out = append(out, Finding{Kind: "only_added", Path: p, Base: fmt.Sprintf("%d .only", base.Only), Candidate: fmt.Sprintf("%d .only", cand.Only)})
+	}
+	if cand.Skips > base.Skips {
+		out = append(out, Finding{Kind: "skip_added", Path: p, Base: fmt.Sprintf("%d skip markers", base.Skips), Candidate: fmt.Sprintf("%d skip markers", cand.Skips)})
+	}
+	return out
+}
+
+// tamper compares every changed test file at the base with the candidate
+// workspace, and flags deleted test files and edited CI configuration.
+func (g *gate) tamper(ctx context.Context, ws *sandbox.Workspace) []Finding {
+	out := []Finding{}
+	for _, ch := range g.changed {
+		if ci := matchAny(ciGlobs, ch.Path); ci != "" {
+			out = append(out, Finding{Kind: "ci_config_edited", Path: ch.Path, Candidate: ch.Status + " (" + ci + ")"})
+		}
+		if !isTestFile(ch.Path) || strings.Contains("/"+ch.Path, "/testdata/") {
+			continue
+		}
+		if ch.Status == "D" {
+			out = append(out, Finding{Kind: "test_file_deleted", Path: ch.Path, Base: "present", Candidate: "deleted"})
+			continue
+		}
+		if ch.Status == "A" {
+			continue
+		}
+		baseSrc, ok := showBase(ctx, g.opts.Repo, g.base, ch.Path)
+		if !ok {
+			continue
+		}
+		candSrc, err := os.ReadFile(filepath.Join(ws.Dir, filepath.FromSlash(ch.Path)))
+		if err != nil {
+			out = append(out, Finding{Kind: "test_file_unreadable", Path: ch.Path, Candidate: err.Error()})
+			continue
+		}
+		b, ok1 := analyzeTest(ch.Path, baseSrc)
+		c, ok2 := analyzeTest(ch.Path, candSrc)
+		if ok1 && ok2 {
+			out = append(out, compareTests(ch.Path, b, c)...)
+		}
+	}
+	return out
+}
