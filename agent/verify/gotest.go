@@ -119,47 +119,67 @@ func (goRunner) Plan(ws *sandbox.Workspace, selector string, only []TestID) (san
 	return sandbox.Command{Argv: argv, Dir: mod}, nil
 }
 
-// moduleOf finds the module directory of the patterns and rewrites them
-// relative to it.
+// moduleOf finds the module directory of the patterns (the nearest
+// go.mod at or above the first relative one) and rewrites the relative
+// patterns against it; import paths stay as they are.
 func moduleOf(root string, pats []string) (mod string, rel []string, err error) {
-	dirOf := func(p string) string {
-		p = strings.TrimSuffix(path.Clean(strings.TrimSuffix(p, "...")), "/")
-		if p == "" || p == "." || !strings.HasPrefix(p, ".") {
-			return "."
+	split := func(p string) (dir string, recursive, isRel bool) {
+		if p != "." && p != "./..." && !strings.HasPrefix(p, "./") {
+			return "", false, false
 		}
-		return p
-	}
-	first := dirOf(pats[0])
-	mod = "."
-	for d := first; ; d = path.Dir(d) {
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(d), "go.mod")); err == nil {
-			mod = d
-			break
-		}
-		if d == "." || d == "/" {
-			return "", nil, fmt.Errorf("go test selector %q: no go.mod at or above %s", pats[0], first)
-		}
+		recursive = strings.HasSuffix(p, "/...")
+		return path.Clean(strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/")), recursive, true
 	}
 	for _, p := range pats {
-		if !strings.HasPrefix(p, ".") {
-			rel = append(rel, p) // an import path
+		if p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
+			return "", nil, fmt.Errorf("go test selector: %q leaves the repository", p)
+		}
+	}
+	mod = ""
+	for _, p := range pats {
+		d, _, ok := split(p)
+		if !ok {
 			continue
 		}
-		r := strings.TrimPrefix(path.Clean(p), mod)
-		if mod == "." {
-			r = path.Clean(p)
-		} else if !strings.HasPrefix(path.Clean(p), mod) {
+		if strings.HasPrefix(d, "..") {
+			return "", nil, fmt.Errorf("go test selector: %q leaves the repository", p)
+		}
+		for m := d; ; m = path.Dir(m) {
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(m), "go.mod")); err == nil {
+				mod = m
+				break
+			}
+			if m == "." {
+				return "", nil, fmt.Errorf("go test selector %q: no go.mod at or above %s", p, d)
+			}
+		}
+		break
+	}
+	if mod == "" {
+		mod = "."
+	}
+	for _, p := range pats {
+		d, recursive, ok := split(p)
+		if !ok {
+			rel = append(rel, p)
+			continue
+		}
+		var r string
+		switch {
+		case d == mod:
+			r = "."
+		case mod == ".":
+			r = "./" + d
+		case strings.HasPrefix(d, mod+"/"):
+			r = "./" + strings.TrimPrefix(d, mod+"/")
+		default:
 			return "", nil, fmt.Errorf("go test selector: %q is not in the module at %s", p, mod)
 		}
-		r = strings.TrimPrefix(r, "/")
-		if r == "" || r == "." {
-			r = "."
-		}
-		if !strings.HasPrefix(r, ".") {
-			r = "./" + r
-		}
-		if strings.HasSuffix(p, "...") && !strings.HasSuffix(r, "...") {
-			r = strings.TrimSuffix(r, "/") + "/..."
+		if recursive {
+			r = strings.TrimSuffix(r, "/.") + "/..."
+			if r == "./..." || r == "/..." {
+				r = "./..."
+			}
 		}
 		rel = append(rel, r)
 	}

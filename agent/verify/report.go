@@ -66,7 +66,7 @@ type Check struct {
 	// BaseTests are the regression check's runs at the base with only the
 	// diff's test files applied.
 	BaseTests []TestResult `json:"base_tests,omitempty"`
-	Evidence string        `json:"evidence,omitempty"` // bounded excerpt of the output
+	Evidence  string       `json:"evidence,omitempty"` // bounded excerpt of the output
 }
 
 // Finding is one tamper or scope finding. Any finding fails the verdict.

@@ -1,0 +1,166 @@
+package verify
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const goBase = `package m
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestA(t *testing.T) {
+	if got := A(); got != 1 {
+		t.Errorf("A() = %d", got)
+	}
+	assert.Equal(t, 1, A())
+	if d := cmp.Diff(1, A()); d != "" {
+		t.Fatal(d)
+	}
+}
+
+func TestB(t *testing.T) {
+	t.Run("sub", func(t *testing.T) {
+		if B() != 2 {
+			t.Fatal("B")
+		}
+	})
+}
+`
+
+func TestTamperGo(t *testing.T) {
+	for _, tc := range []struct {
+		name, cand string
+		want       []string // finding kinds, in order
+	}{
+		{"unchanged", goBase, nil},
+		{"assertion deleted", replace(goBase, "\tassert.Equal(t, 1, A())\n", ""), []string{"fewer_assertions TestA"}},
+		{"assertion added", replace(goBase, "\tassert.Equal(t, 1, A())\n", "\tassert.Equal(t, 1, A())\n\trequire.NoError(t, nil)\n"), nil},
+		{"if false", replace(goBase, "\tassert.Equal(t, 1, A())\n", "\tif false {\n\t\tassert.Equal(t, 1, A())\n\t}\n"), []string{"fewer_assertions TestA"}},
+		{"if !true && x", replace(goBase, "\tassert.Equal(t, 1, A())\n", "\tif (!true && x) {\n\t\tassert.Equal(t, 1, A())\n\t}\n"), []string{"fewer_assertions TestA"}},
+		{"if false, else kept", replace(goBase, "\tassert.Equal(t, 1, A())\n", "\tif false {\n\t} else {\n\t\tassert.Equal(t, 1, A())\n\t}\n"), nil},
+		{"after return", replace(goBase, "func TestA(t *testing.T) {\n", "func TestA(t *testing.T) {\n\treturn\n"), []string{"fewer_assertions TestA"}},
+		{"in a subtest after return", replace(goBase, "\t\tif B() != 2 {", "\t\treturn\n\t\tif B() != 2 {"), []string{"fewer_assertions TestB"}},
+		{"t.Skip", replace(goBase, "func TestB(t *testing.T) {\n", "func TestB(t *testing.T) {\n\tt.Skip(\"later\")\n"), []string{"fewer_assertions TestB", "skip_added TestB"}},
+		{"testing.Short", replace(goBase, "func TestB(t *testing.T) {\n", "func TestB(t *testing.T) {\n\tif testing.Short() {\n\t\treturn\n\t}\n"), []string{"skip_added TestB"}},
+		{"build tag", replace(goBase, "package m\n", "//go:build never\n\npackage m\n"), []string{"build_constraint_added"}},
+		{"old build tag", replace(goBase, "package m\n", "// +build never\n\npackage m\n"), []string{"build_constraint_added"}},
+		{"deleted", goBase[:len(goBase)-len("func TestB(t *testing.T) {\n\tt.Run(\"sub\", func(t *testing.T) {\n\t\tif B() != 2 {\n\t\t\tt.Fatal(\"B\")\n\t\t}\n\t})\n}\n")], []string{"test_deleted TestB"}},
+		{"renamed", replace(goBase, "func TestB(", "func TestBRenamed("), []string{"test_renamed TestB"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, kinds(t, "m_test.go", goBase, tc.cand)); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+const pyBase = `import pytest
+
+def test_a():
+    assert a() == 1
+    assert a() != 2
+
+class TestB:
+    def test_b(self):
+        self.assertEqual(b(), 2)
+`
+
+func TestTamperPython(t *testing.T) {
+	for _, tc := range []struct {
+		name, cand string
+		want       []string
+	}{
+		{"unchanged", pyBase, nil},
+		{"fewer asserts", replace(pyBase, "    assert a() != 2\n", ""), []string{"fewer_assertions test_a"}},
+		{"assert True", replace(pyBase, "    assert a() != 2\n", "    assert True\n"), []string{"fewer_assertions test_a"}},
+		{"mark.skip", replace(pyBase, "def test_a():", "@pytest.mark.skip(reason=\"later\")\ndef test_a():"), []string{"skip_added test_a"}},
+		{"xfail", replace(pyBase, "    def test_b(self):", "    @pytest.mark.xfail\n    def test_b(self):"), []string{"skip_added test_b"}},
+		{"pytest.skip", replace(pyBase, "    assert a() == 1\n", "    pytest.skip()\n    assert a() == 1\n"), []string{"skip_added test_a"}},
+		{"deleted", replace(pyBase, "def test_a():\n    assert a() == 1\n    assert a() != 2\n", ""), []string{"test_deleted test_a"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, kinds(t, "test_m.py", pyBase, tc.cand)); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+const tsBase = `import { describe, it, expect } from "vitest";
+
+describe("render", () => {
+  it("shows the link", () => {
+    expect(render(task)).toContain("a.zip");
+    expect(render(task)).toContain("href");
+  });
+  test("hides it while running", () => {
+    expect(render(running)).not.toContain("href");
+  });
+});
+`
+
+func TestTamperTS(t *testing.T) {
+	for _, tc := range []struct {
+		name, cand string
+		want       []string
+	}{
+		{"unchanged", tsBase, nil},
+		{"fewer expects", replace(tsBase, "    expect(render(task)).toContain(\"href\");\n", ""), []string{"fewer_assertions render shows the link"}},
+		{"it.skip", replace(tsBase, "  it(\"shows", "  it.skip(\"shows"), []string{"skip_added", "skip_added render shows the link"}},
+		{"xit", replace(tsBase, "  it(\"shows", "  xit(\"shows"), []string{"skip_added", "skip_added render shows the link"}},
+		{"xdescribe", replace(tsBase, "describe(\"render\"", "xdescribe(\"render\""), []string{"skip_added"}},
+		{"test.only", replace(tsBase, "  test(\"hides", "  test.only(\"hides"), []string{"only_added"}},
+		{"deleted", replace(tsBase, "  test(\"hides it while running\", () => {\n    expect(render(running)).not.toContain(\"href\");\n  });\n", ""), []string{"test_deleted render hides it while running"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, kinds(t, "render.test.ts", tsBase, tc.cand)); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func replace(s, old, new string) string {
+	i := indexOf(s, old)
+	if i < 0 {
+		panic("no " + old)
+	}
+	return s[:i] + new + s[i+len(old):]
+}
+
+func indexOf(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
+
+func kinds(t *testing.T, p, base, cand string) []string {
+	t.Helper()
+	b, ok1 := analyzeTest(p, []byte(base))
+	c, ok2 := analyzeTest(p, []byte(cand))
+	if !ok1 || !ok2 {
+		t.Fatalf("%s: not a test file the tamper check reads", p)
+	}
+	var out []string
+	for _, f := range compareTests(p, b, c) {
+		k := f.Kind
+		if f.Test != "" {
+			k += " " + f.Test
+		}
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
