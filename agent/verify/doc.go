@@ -1,0 +1,118 @@
+// Package verify is the verification gate: "done" is what the checks say,
+// never what the model says. The harness runs it (the model cannot waive
+// anything), and so can any agent or person through `cairn verify`.
+//
+// # A run
+//
+// Verify takes an attempt (the contract, its hash and its base resolved to
+// a commit), the repository, a candidate — a worktree's changes against the
+// base (untracked files included, ignored ones not), a commit range
+// BASE..HEAD whose BASE is the attempt's base, or a patch — and an
+// executor (agent/sandbox; bubblewrap here). The candidate becomes one
+// binary git patch. Then:
+//
+//  1. Dir/run is removed (and the repository's worktrees pruned): a gate
+//     killed with SIGKILL leaves workspaces behind, never processes or
+//     mounts (bwrap dies with its parent, its namespaces with it), and the
+//     next run starts clean. Dir/cache is kept: the base results and the Go
+//     build cache.
+//  2. A workspace at the base gets the patch (git apply). A patch that does
+//     not apply blocks every criterion: the verdict is blocked, never pass.
+//  3. Scope and tamper checks read that workspace and the base.
+//  4. Each criterion runs in a fresh workspace: sandbox.Create at the base,
+//     sandbox.PrepareGo (go mod download outside the sandbox, from the
+//     base's go.mod files; inside, GOPROXY=off), the patch applied, the
+//     files handed to the sandbox's user.
+//
+// # Statuses
+//
+// A check is pass, fail, blocked (it could not be executed as asked: the
+// diff does not apply, the package does not build, the command timed out
+// or was not found, no runner reads the selector) or not_run (it executed
+// and nothing it names ran: no test matched, a test selected by name never
+// ran, every test skipped). Each check carries its argv, the directory it
+// ran in, the exit code, the duration, the backend, per-test outcomes and a
+// bounded evidence excerpt (the tail of the output; 2 KiB of each test that
+// did not pass).
+//
+// The verdict is pass only when every criterion passes and no tamper or
+// scope finding stands; fail when a criterion failed or a finding stands;
+// blocked otherwise (a contract with no criteria included).
+//
+// # Checks
+//
+// tests: SELECTOR. A Runner turns the selector into a command and the
+// command's output into per-test results; Go's is built: package patterns
+// relative to the repository root and an optional -run REGEX (no other
+// flag), run as go test -json -count=1 in the nearest directory above the
+// first pattern with a go.mod. Outcomes are read per test from the JSON
+// events; a package that fails to build (build-fail events, FailedBuild,
+// "[build failed]", "[setup failed]", or no events at all) blocks. A
+// skipped test is never a pass; a test that started and never finished,
+// or that -run names exactly (^(A|B)$) and never ran, is not_run. pytest
+// (--junitxml) and jest/vitest (their JSON reporters) are further Runners:
+// their selectors are recognized and blocked with that reason today.
+//
+// Failing tests are rerun, just them, up to Options.Reruns times (default
+// 2); one that passes on a rerun is flaky and fails the criterion — the
+// contract has no way to allow flakiness, so a flaky test never passes
+// silently or loudly. Tests still failing are then compared with the same
+// selector at the base (run once per base commit, runner and selector, and
+// cached under Dir/cache/base): a test that fails there too is
+// pre_existing, not blamed on the change, and the criterion passes with
+// the note.
+//
+// command: [argv]. Runs in the workspace root; exit 0 passes; a time-out
+// or exit 126/127 (not executable, not found) blocks.
+//
+// regression: true. The Go tests the diff adds or changes (a new name, or
+// a body that differs from the base's, by tree-sitter) run twice: at the
+// base with only the diff's test files applied (*_test.go, test_*.py,
+// *.test.ts …, testdata/), where each must fail — a package that does not
+// build without the fix counts as failing — and on the change, where each
+// must pass. It passes when at least one fails at the base and all pass on
+// the change; a diff with no test fails.
+//
+// impact_tests: true. Options.Impact (the engine's impact analysis, behind
+// a one-method interface until the engine exposes it) names the test
+// selectors that reach the changed paths; they run as tests checks. With
+// no selector wired the criterion is blocked with that reason.
+//
+// scope: true, and always. Every changed path must match a scope.write glob
+// and no scope.protected glob (doublestar, as agent/task validates them);
+// each miss is a finding and fails the verdict whether or not the contract
+// has a scope criterion.
+//
+// # Tamper checks
+//
+// Syntax-level, base against candidate, with the tree-sitter grammars the
+// indexer uses (github.com/smacker/go-tree-sitter). Each finding has a kind,
+// the path, the test and the evidence on both sides:
+//
+//   - Go: Test/Fuzz/Example/Benchmark functions deleted (test_deleted) or
+//     renamed (test_renamed: a new name with the same body); fewer reachable
+//     assertions (fewer_assertions: t.Error*/Fatal*/Fail*, assert. and
+//     require. calls, cmp.Diff, reflect.DeepEqual — not counted in a branch
+//     whose condition is a constant (if false, if !true && x) nor after a
+//     return, panic, t.Fatal*, t.FailNow or t.Skip* in the same block, nor
+//     in a for false loop); more t.Skip*/testing.Short calls (skip_added);
+//     a new //go:build or // +build line (build_constraint_added).
+//   - Python (pytest): test functions deleted or renamed, fewer assert
+//     statements (assert True does not count; self.assert*, pytest.raises
+//     do), added @pytest.mark.skip/skipif/xfail, unittest.skip, pytest.skip()
+//     and pytest.xfail() calls.
+//   - TypeScript/JavaScript: tests (it/test, named with their describe
+//     titles) deleted, fewer expect() calls, added .skip/.todo/xit/xtest/
+//     xdescribe, added .only/fit/fdescribe (only_added).
+//   - Any: a test file deleted (test_file_deleted); CI configuration of the
+//     common services edited (ci_config_edited), protected or not.
+//
+// # Known limits
+//
+// The Go build cache (Dir/cache/build) is shared by the gate's sandboxes,
+// base runs included, as the sandbox's per-run cache: a cold cache costs
+// minutes on a small machine. A candidate's code could write entries
+// there; the cache is content-addressed, but a gate that must withstand a
+// hostile candidate should give each run its own cache. Commands are not
+// compared with the base (only tests are).
+package verify

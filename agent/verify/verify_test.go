@@ -1,0 +1,344 @@
+package verify
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/agent/sandbox"
+	"github.com/cairn-dev/cairn/agent/task"
+)
+
+// The fixture: testdata/apps/artifact-dropped with testdata/overlay (a test
+// of the mapper, a CI workflow) committed as the base, at a fixed date so
+// every copy has the same base commit and the gate's base cache serves
+// them all.
+
+const fixtureApp = "../../testdata/apps/artifact-dropped"
+
+var (
+	gateDirOnce sync.Once
+	gateDir     string
+	executor    sandbox.Executor
+	execErr     error
+)
+
+// The gate directory is kept between test processes: a cold Go build
+// cache costs minutes on a busy machine. Its base results go at the start,
+// so every process computes its own.
+var keptGateDir = filepath.Join(os.TempDir(), "cairn-verify-test-gate")
+
+func TestMain(m *testing.M) {
+	os.RemoveAll(filepath.Join(keptGateDir, "cache", "base"))
+	os.Exit(m.Run())
+}
+
+// shared is the gate directory (its build cache and base results serve
+// every test) and the bubblewrap executor.
+func shared(t *testing.T) (string, sandbox.Executor) {
+	t.Helper()
+	gateDirOnce.Do(func() {
+		gateDir = keptGateDir
+		var goroot, modcache string
+		goroot, modcache, execErr = sandbox.GoToolchain(context.Background())
+		if execErr != nil {
+			return
+		}
+		executor, execErr = sandbox.Select(context.Background(), sandbox.Options{GoRoot: goroot, GoModCache: modcache})
+	})
+	if execErr != nil {
+		t.Fatalf("bubblewrap and go must run for these tests: %v", execErr)
+	}
+	return gateDir, executor
+}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// fixtureRepo is a fresh repository of the fixture at its base commit.
+func fixtureRepo(t *testing.T) string {
+	t.Helper()
+	repo := filepath.Join(t.TempDir(), "repo")
+	copyTree(t, fixtureApp, repo)
+	copyTree(t, "testdata/overlay", repo)
+	git(t, repo, "init", "-q", "-b", "main")
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "base")
+	return repo
+}
+
+func write(t *testing.T, repo, rel, body string) {
+	t.Helper()
+	p := filepath.Join(repo, rel)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func edit(t *testing.T, repo, rel, old, new string) {
+	t.Helper()
+	p := filepath.Join(repo, rel)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s has no %q", rel, old)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The change's parts.
+func realFix(t *testing.T, repo string) {
+	edit(t, repo, "server/mapper.go", "Status: t.Status,\n", "Status: t.Status,\n\t\tArtifactURL: t.ArtifactURL,\n")
+}
+
+// brokenFix maps the artifact and loses the ID: the base's mapper test
+// fails on it, which the tamper variants then hide.
+func brokenFix(t *testing.T, repo string) {
+	edit(t, repo, "server/mapper.go", "ID:     t.ID,\n\t\tStatus: t.Status,\n", "Status: t.Status,\n\t\tArtifactURL: t.ArtifactURL,\n")
+}
+
+const regressionTest = `package main
+
+import "testing"
+
+func TestToResponseKeepsArtifactURL(t *testing.T) {
+	got := ToResponse(Task{ID: 1, Status: "done", ArtifactURL: "https://files.example/a.zip"})
+	if got.ArtifactURL != "https://files.example/a.zip" {
+		t.Fatalf("ArtifactURL = %q, want the stored one", got.ArtifactURL)
+	}
+}
+`
+
+func addRegressionTest(t *testing.T, repo string) {
+	write(t, repo, "server/artifact_test.go", regressionTest)
+}
+
+func gateOn(t *testing.T, repo string, lim sandbox.Limits) *Report {
+	t.Helper()
+	dir, ex := shared(t)
+	c, err := task.ParseFile("testdata/contract.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := task.Start(context.Background(), c, repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Verify(context.Background(), Options{Attempt: a, Repo: repo, Candidate: Candidate{Working: repo},
+		Executor: ex, Dir: dir, Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if t.Failed() || testing.Verbose() {
+		b, _ := json.MarshalIndent(r, "", "  ")
+		t.Logf("report: %s", b)
+	}
+	return r
+}
+
+func status(r *Report, id string) Status {
+	if c := r.Criterion(id); c != nil {
+		return c.Status
+	}
+	return -1
+}
+
+func hasFinding(fs []Finding, kind string) bool {
+	for _, f := range fs {
+		if f.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+func dump(t *testing.T, r *Report) {
+	t.Helper()
+	b, _ := json.MarshalIndent(r, "", "  ")
+	t.Logf("report: %s", b)
+}
+
+func TestRealFixWithRegressionTestPasses(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	addRegressionTest(t, repo)
+	r := gateOn(t, repo, sandbox.Limits{})
+	if r.Verdict != Pass {
+		dump(t, r)
+		t.Fatalf("verdict %v: %s", r.Verdict, r.Reason)
+	}
+	reg := r.Criterion("regression")
+	if len(reg.BaseTests) != 1 || reg.BaseTests[0].Outcome != OutcomeFail || reg.Tests[0].Outcome != OutcomePass {
+		t.Errorf("regression: base %+v change %+v", reg.BaseTests, reg.Tests)
+	}
+	st := r.Criterion("server-tests")
+	if len(st.Tests) != 2 || st.Backend != sandbox.BackendBwrap || st.Argv[0] != "go" || st.Dir != "server" {
+		t.Errorf("server-tests: %+v", st)
+	}
+}
+
+func TestFixWithoutTestFailsRegression(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	r := gateOn(t, repo, sandbox.Limits{})
+	if r.Verdict != Fail || status(r, "regression") != Fail || status(r, "server-tests") != Pass {
+		dump(t, r)
+		t.Fatalf("verdict %v (%s), regression %v", r.Verdict, r.Reason, status(r, "regression"))
+	}
+}
+
+// TestBrokenFixFails: without tampering, the broken fix fails the
+// server's tests — the baseline the tamper variants hide.
+func TestBrokenFixFails(t *testing.T) {
+	repo := fixtureRepo(t)
+	brokenFix(t, repo)
+	addRegressionTest(t, repo)
+	r := gateOn(t, repo, sandbox.Limits{})
+	if r.Verdict != Fail || status(r, "server-tests") != Fail || len(r.Tamper) != 0 {
+		dump(t, r)
+		t.Fatalf("verdict %v (%s)", r.Verdict, r.Reason)
+	}
+}
+
+func TestTamperFlagged(t *testing.T) {
+	const test = "server/mapper_test.go"
+	idAssert := "\tif got.ID != 7 {\n\t\tt.Errorf(\"ID = %d, want 7\", got.ID)\n\t}\n"
+	for _, tc := range []struct {
+		name, kind string
+		tamper     func(t *testing.T, repo string)
+		in         string // where the finding is: "tamper" or "scope"
+	}{
+		{"assertion deleted", "fewer_assertions", func(t *testing.T, repo string) { edit(t, repo, test, idAssert, "") }, "tamper"},
+		{"t.Skip", "skip_added", func(t *testing.T, repo string) {
+			edit(t, repo, test, "func TestToResponseKeepsIDAndStatus(t *testing.T) {\n", "func TestToResponseKeepsIDAndStatus(t *testing.T) {\n\tt.Skip(\"flaky on CI\")\n")
+		}, "tamper"},
+		{"build tag", "build_constraint_added", func(t *testing.T, repo string) {
+			edit(t, repo, test, "package main\n", "//go:build integration\n\npackage main\n")
+		}, "tamper"},
+		{"if false", "fewer_assertions", func(t *testing.T, repo string) {
+			edit(t, repo, test, idAssert, "\tif false {\n"+idAssert+"\t}\n")
+		}, "tamper"},
+		{"protected file", "protected", func(t *testing.T, repo string) {
+			edit(t, repo, "server/schema.sql", "", "-- relaxed\n")
+			edit(t, repo, test, idAssert, "")
+		}, "scope"},
+		{"CI config", "ci_config_edited", func(t *testing.T, repo string) {
+			edit(t, repo, ".github/workflows/ci.yml", "go test ./...", "go test -run XXX ./...")
+		}, "tamper"},
+		{"test file deleted", "test_file_deleted", func(t *testing.T, repo string) {
+			os.Remove(filepath.Join(repo, test))
+		}, "tamper"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := fixtureRepo(t)
+			brokenFix(t, repo)
+			addRegressionTest(t, repo)
+			tc.tamper(t, repo)
+			r := gateOn(t, repo, sandbox.Limits{})
+			findings := r.Tamper
+			if tc.in == "scope" {
+				findings = r.Scope
+			}
+			if r.Verdict == Pass || !hasFinding(findings, tc.kind) {
+				dump(t, r)
+				t.Fatalf("verdict %v, no %s finding in %s: %+v", r.Verdict, tc.kind, tc.in, findings)
+			}
+		})
+	}
+}
+
+func TestOutsideScopeFails(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	addRegressionTest(t, repo)
+	edit(t, repo, "README.md", "", "Fixed.\n")
+	r := gateOn(t, repo, sandbox.Limits{})
+	if r.Verdict != Fail || status(r, "scope") != Fail || !hasFinding(r.Scope, "outside_write_scope") {
+		dump(t, r)
+		t.Fatalf("verdict %v (%s), scope %v", r.Verdict, r.Reason, status(r, "scope"))
+	}
+	if status(r, "regression") != Pass || status(r, "server-tests") != Pass {
+		t.Errorf("the fix's own checks: regression %v, server-tests %v", status(r, "regression"), status(r, "server-tests"))
+	}
+}
+
+func TestHungTestBlocked(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	addRegressionTest(t, repo)
+	write(t, repo, "server/hang_test.go", "package main\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestHangs(t *testing.T) { time.Sleep(time.Hour) }\n")
+	start := time.Now()
+	r := gateOn(t, repo, sandbox.Limits{Wall: 15 * time.Second})
+	if r.Verdict == Pass || status(r, "server-tests") != Blocked {
+		dump(t, r)
+		t.Fatalf("verdict %v, server-tests %v", r.Verdict, status(r, "server-tests"))
+	}
+	if !strings.Contains(r.Criterion("server-tests").Reason, "wall limit") {
+		t.Errorf("reason %q", r.Criterion("server-tests").Reason)
+	}
+	t.Logf("gate with two hung runs: %v", time.Since(start))
+}
+
+func TestDiffThatDoesNotApplyIsBlocked(t *testing.T) {
+	repo := fixtureRepo(t)
+	dir, ex := shared(t)
+	c, err := task.ParseFile("testdata/contract.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := task.Start(context.Background(), c, repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	patch := "diff --git a/server/mapper.go b/server/mapper.go\n--- a/server/mapper.go\n+++ b/server/mapper.go\n@@ -1,3 +1,3 @@\n-package nothere\n+package main2\n \n // x\n"
+	r, err := Verify(context.Background(), Options{Attempt: a, Repo: repo, Candidate: Candidate{Patch: []byte(patch)}, Executor: ex, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != Blocked || status(r, "server-tests") != Blocked || !strings.Contains(r.Reason, "does not apply") {
+		dump(t, r)
+		t.Fatalf("verdict %v: %s", r.Verdict, r.Reason)
+	}
+}
