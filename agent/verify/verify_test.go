@@ -342,3 +342,61 @@ func TestDiffThatDoesNotApplyIsBlocked(t *testing.T) {
 		t.Fatalf("verdict %v: %s", r.Verdict, r.Reason)
 	}
 }
+
+func TestBuildFailureBlocks(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	addRegressionTest(t, repo)
+	edit(t, repo, "server/mapper.go", "return TaskResponse{", "return TaskResponse{{")
+	r := gateOn(t, repo, sandbox.Limits{})
+	st := r.Criterion("server-tests")
+	if r.Verdict == Pass || st.Status != Blocked || !strings.Contains(st.Reason, "build failed") {
+		dump(t, r)
+		t.Fatalf("verdict %v, server-tests %v: %s", r.Verdict, st.Status, st.Reason)
+	}
+}
+
+// TestPreExistingFailure: a test failing at the base is reported
+// pre_existing and not blamed on the change.
+func TestPreExistingFailure(t *testing.T) {
+	repo := fixtureRepo(t)
+	write(t, repo, "server/legacy_test.go", "package main\n\nimport \"testing\"\n\nfunc TestLegacy(t *testing.T) { t.Fatal(\"broken since forever\") }\n")
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "a failing test")
+	realFix(t, repo)
+	addRegressionTest(t, repo)
+	r := gateOn(t, repo, sandbox.Limits{})
+	st := r.Criterion("server-tests")
+	if r.Verdict != Pass || st.Status != Pass || findTest(st.Tests, "TestLegacy").Outcome != OutcomePreExisting {
+		dump(t, r)
+		t.Fatalf("verdict %v (%s), server-tests %v", r.Verdict, r.Reason, st.Status)
+	}
+}
+
+// TestFlakyFails: a test that fails once and passes on its rerun is
+// flaky, and the criterion fails.
+func TestFlakyFails(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	addRegressionTest(t, repo)
+	write(t, repo, "server/flaky_test.go", `package main
+
+import (
+	"os"
+	"testing"
+)
+
+func TestFlaky(t *testing.T) {
+	if _, err := os.Stat("flaky.marker"); err != nil {
+		os.WriteFile("flaky.marker", nil, 0o644)
+		t.Fatal("first run fails")
+	}
+}
+`)
+	r := gateOn(t, repo, sandbox.Limits{})
+	st := r.Criterion("server-tests")
+	if r.Verdict == Pass || st.Status != Fail || findTest(st.Tests, "TestFlaky").Outcome != OutcomeFlaky {
+		dump(t, r)
+		t.Fatalf("verdict %v, server-tests %v: %s", r.Verdict, st.Status, st.Reason)
+	}
+}
