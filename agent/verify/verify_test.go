@@ -400,3 +400,17 @@ func TestFlaky(t *testing.T) {
 		t.Fatalf("verdict %v, server-tests %v: %s", r.Verdict, st.Status, st.Reason)
 	}
 }
+
+// TestRegressionTestPassingAtBaseFails: a new test that passes without
+// the fix shows nothing.
+func TestRegressionTestPassingAtBaseFails(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	write(t, repo, "server/id_test.go", "package main\n\nimport \"testing\"\n\nfunc TestKeepsID(t *testing.T) {\n\tif ToResponse(Task{ID: 3}).ID != 3 {\n\t\tt.Fatal(\"ID\")\n\t}\n}\n")
+	r := gateOn(t, repo, sandbox.Limits{})
+	reg := r.Criterion("regression")
+	if r.Verdict != Fail || reg.Status != Fail || !strings.Contains(reg.Reason, "fails at the base") {
+		dump(t, r)
+		t.Fatalf("verdict %v, regression %v: %s", r.Verdict, reg.Status, reg.Reason)
+	}
+}
