@@ -100,6 +100,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		watchCmd(g),
 		migrateCmd(g),
 		workerCmd(g),
+		verifyCmd(g),
 	)
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil {
