@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/retrieval/contextpack"
+	"github.com/cairn-dev/cairn/graph/redact"
 )
 
 // RepoPath checks a path a client named and returns it repository-relative
@@ -81,8 +81,8 @@ type Span struct {
 	Truncated     bool `json:"truncated"`
 	NextStartLine int  `json:"next_start_line,omitempty"`
 	// Lines are the lines' text without line breaks.
-	Lines      []string                `json:"-"`
-	Redactions []contextpack.Redaction `json:"redactions,omitempty"`
+	Lines      []string           `json:"-"`
+	Redactions []redact.Redaction `json:"redactions,omitempty"`
 }
 
 var revRE = regexp.MustCompile(`^(?:([0-9a-f]{7,40})(?:\+([0-9a-f]{7,40}))?|content:([0-9a-f]{7,40}))$`)
@@ -178,7 +178,7 @@ func (s *Snapshot) ReadSpan(ctx context.Context, p string, start, end int, revis
 		sp.Truncated, sp.NextStartLine = true, stop+1
 	}
 	sp.StartLine, sp.EndLine = start, stop
-	body, reds := contextpack.Redact(rel, start, strings.Join(lines[start-1:stop], "\n"), f.Lang.HasParser())
+	body, reds := redact.Content(rel, start, strings.Join(lines[start-1:stop], "\n"), f.Lang.HasParser())
 	sp.Lines = strings.Split(body, "\n")
 	sp.Redactions = reds
 	return sp, nil

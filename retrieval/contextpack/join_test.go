@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/redact"
 )
 
 // TestJoinCoversTheGap: two strong candidates a few lines apart join into
@@ -32,7 +33,7 @@ func TestJoinCoversTheGap(t *testing.T) {
 		{path: "p.go", start: 11, end: 13, kind: KindDefinition, symbol: "f2", reason: "b", score: 0.8, lang: graph.LangGo, sigEnd: 11},
 		{path: "p.go", start: 7, end: 9, kind: KindDefinition, symbol: "f1", reason: "c", score: 0.1, lang: graph.LangGo, sigEnd: 7},
 	}
-	p := &Pack{Budget: 2000, Format: "json", Items: []Item{}, Omitted: []Omitted{}, Redactions: []Redaction{}}
+	p := &Pack{Budget: 2000, Format: "json", Items: []Item{}, Omitted: []Omitted{}, Redactions: []redact.Redaction{}}
 	b.pack(p, cands, fc, tok, 1)
 	seen := map[int]bool{}
 	for _, it := range p.Items {

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/redact"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
@@ -121,8 +122,8 @@ type Pack struct {
 	Omitted    []Omitted `json:"omitted"`
 	// OmittedTotal counts every candidate left out; Omitted lists the
 	// strongest of them (as many as the budget affords a list of).
-	OmittedTotal int         `json:"omitted_total"`
-	Redactions   []Redaction `json:"redactions"`
+	OmittedTotal int                `json:"omitted_total"`
+	Redactions   []redact.Redaction `json:"redactions"`
 }
 
 // SchemaID names the pack format (schema/contextpack.schema.json).
@@ -192,7 +193,7 @@ func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 		Schema: SchemaID, Task: req.Task, TaskTrust: TrustUntrusted, Budget: req.Budget, Tokenizer: tok.Name(),
 		Format: req.Format, Index: IndexInfo{Generation: b.Meta.Generation, Revision: b.Meta.Revision, Dirty: b.Meta.Dirty,
 			Unindexed: b.Unindexed, Head: b.Head},
-		Items: []Item{}, Omitted: []Omitted{}, Redactions: []Redaction{},
+		Items: []Item{}, Omitted: []Omitted{}, Redactions: []redact.Redaction{},
 	}
 	// The pack's frame (the task echoed, headers) must fit before any item:
 	// a long task is shortened in the echo, a budget too small for even an
@@ -739,7 +740,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 	overhead += maxOmittedListed(p.Budget) * 40
 	used := overhead
 	itemCost := func(it Item) int { return tok.Count(b.renderItem(it, p.Format)) + 2 }
-	makeItem := func(c cand, degraded bool) (Item, []Redaction) {
+	makeItem := func(c cand, degraded bool) (Item, []redact.Redaction) {
 		start, end, kind := c.start, c.end, c.kind
 		var summary string
 		if degraded {
@@ -764,7 +765,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 			}
 		}
 		f := fc.files[c.path]
-		content, reds := redact(c.path, s, content, f.Lang.HasParser())
+		content, reds := redact.Content(c.path, s, content, f.Lang.HasParser())
 		it := Item{Path: c.path, StartLine: s, EndLine: e, Revision: b.revision(f), Kind: kind, Symbol: c.symbol,
 			Reason: c.reason, Score: math.Round(c.score*1000) / 1000, Trust: trustOf(f.Lang, kind),
 			Stale: fc.isStale(c.path), Content: content}
@@ -774,7 +775,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		it.Tokens = tok.Count(content)
 		return it, reds
 	}
-	var allReds []Redaction
+	var allReds []redact.Redaction
 	var pcost []int // the cost of each picked item
 	// near returns the picked whole item of c's file that c would join
 	// across a gap of at most mergeGap lines (no other item in between).
@@ -922,7 +923,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		for _, ch := range picked {
 			p.Items = append(p.Items, ch.item)
 		}
-		seenRed := map[Redaction]bool{}
+		seenRed := map[redact.Redaction]bool{}
 		for _, rd := range allReds {
 			if seenRed[rd] { // a merged item redacts its parts again
 				continue
