@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/watch"
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
@@ -42,9 +43,10 @@ type Options struct {
 
 // Engine serves snapshots of one repository's index.
 type Engine struct {
-	opts Options
-	root string
-	dir  string
+	opts  Options
+	root  string
+	dir   string
+	files *repofs.FS // the repository boundary: every read of a worktree file
 
 	mu        sync.Mutex
 	cur       *handle
@@ -102,7 +104,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Store != "" {
 		return nil, Errorf(Unsupported, "the engine does not open a shared store yet")
 	}
-	e := &Engine{opts: opts, root: root, dir: dir}
+	e := &Engine{opts: opts, root: root, dir: dir, files: repofs.New(root)}
 	e.mu.Lock()
 	e.refreshLocked(ctx, true)
 	e.mu.Unlock()
@@ -156,6 +158,7 @@ func (e *Engine) refreshLocked(ctx context.Context, force bool) {
 	}
 	h := &handle{o: o, r: newCachingReader(o.Store), epoch: o.Store.Epoch(), gen: o.Meta.Generation}
 	o.Engine.R = h.r // search and packs read through the cache too
+	o.Engine.Worktree = e.files
 	if old := e.cur; old != nil {
 		old.dead = true
 		if old.refs == 0 {
@@ -183,7 +186,7 @@ func (e *Engine) Acquire(ctx context.Context) (*Snapshot, error) {
 	}
 	h := e.cur
 	h.refs++
-	s := &Snapshot{Meta: h.o.Meta, R: h.r, Search: h.o.Engine, Root: e.root, e: e, h: h,
+	s := &Snapshot{Meta: h.o.Meta, R: h.r, Search: h.o.Engine, Root: e.root, Files: e.files, e: e, h: h,
 		Fresh: indexer.NewFreshness(e.root, h.r)}
 	if len(h.o.Warnings) == 0 {
 		s.Texts = h.o
@@ -265,6 +268,9 @@ type Snapshot struct {
 	R      graph.Reader
 	Search *fuse.Engine
 	Root   string
+	// Files reads the worktree's files through the repository boundary
+	// (graph/repofs): every question that reads a file passes it on.
+	Files *repofs.FS
 	// Fresh tells whether indexed files changed since (memoised for this
 	// request only).
 	Fresh *indexer.Freshness
@@ -287,7 +293,7 @@ func (s *Snapshot) Builder(tokenizer string) (*contextpack.Builder, error) {
 	if err != nil {
 		return nil, Errorf(InvalidArgument, "%v", err)
 	}
-	return &contextpack.Builder{Engine: s.Search, Root: s.Root, Meta: s.Meta, Tokenizer: tok}, nil
+	return &contextpack.Builder{Engine: s.Search, Files: s.Files, Root: s.Root, Meta: s.Meta, Tokenizer: tok}, nil
 }
 
 // Cite returns how a location in path is cited: its revision and whether

@@ -8,9 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
@@ -129,10 +128,19 @@ type Pack struct {
 // SchemaID names the pack format (schema/contextpack.schema.json).
 const SchemaID = "https://cairn.dev/schema/contextpack/v1"
 
+// Files reads repository files (repository-relative paths); graph/repofs
+// implements it, refusing paths and links out of the repository.
+type Files interface {
+	ReadFile(rel string) ([]byte, error)
+}
+
 // Builder builds packs over one index generation.
 type Builder struct {
-	Engine    *fuse.Engine
-	Root      string // repository root (files are read from the worktree)
+	Engine *fuse.Engine
+	// Files reads the worktree's files; default: the repository boundary
+	// over Root (graph/repofs). Root is where git runs (Request.Diff).
+	Files     Files
+	Root      string
 	Meta      graph.Meta
 	Tokenizer Tokenizer
 	// Candidates is how many search hits seed the pack; default 60, more
@@ -204,7 +212,11 @@ func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 	if err := b.fitFrame(p, tok); err != nil {
 		return nil, err
 	}
-	fc := &fileCache{root: b.Root, files: fileInfo, content: map[string][]string{}}
+	repo := b.Files
+	if repo == nil {
+		repo = repofs.New(b.Root)
+	}
+	fc := &fileCache{repo: repo, files: fileInfo, content: map[string][]string{}}
 	fullShare := req.FullShare
 	if fullShare <= 0 {
 		fullShare = DefaultFullShare
@@ -597,7 +609,7 @@ func diffRanges(ctx context.Context, root, rev string) ([]diffRange, error) {
 
 // fileCache reads worktree files once.
 type fileCache struct {
-	root    string
+	repo    Files
 	files   map[string]graph.File
 	content map[string][]string
 	stale   map[string]bool
@@ -608,7 +620,7 @@ func (fc *fileCache) lines(p string) []string {
 	if ls, ok := fc.content[p]; ok {
 		return ls
 	}
-	b, err := os.ReadFile(filepath.Join(fc.root, filepath.FromSlash(p)))
+	b, err := fc.repo.ReadFile(p)
 	var ls []string
 	if err == nil {
 		ls = strings.Split(strings.TrimSuffix(strings.ToValidUTF8(string(b), "\uFFFD"), "\n"), "\n")
