@@ -589,6 +589,9 @@ func isLiteralKey(src []byte, end int) bool {
 // addressPassed reports whether the selector ending in the identifier at
 // start has its address taken as a call argument: Scan(&t.ArtifactURL).
 func addressPassed(src []byte, start int) (call string, ok bool) {
+	if start > len(src) {
+		return "", false // the file is gone, shorter, or refused (repofs)
+	}
 	i := start
 	// back over the receiver chain "t." / "row.t."
 	for i > 0 {
