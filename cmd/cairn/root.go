@@ -73,6 +73,11 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		SilenceErrors: true,
 	}
 	root.SetArgs(args)
+	// cobra suggests commands by edit distance, quadratic in the argument:
+	// a 5 MB "command" took over a minute to refuse.
+	for _, a := range args {
+		root.DisableSuggestions = root.DisableSuggestions || len(a) > 64
+	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	pf := root.PersistentFlags()
