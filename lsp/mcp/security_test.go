@@ -157,20 +157,22 @@ func TestHugeArgumentBoundedError(t *testing.T) {
 		{"repo_map", map[string]any{"under": huge}},
 		{"definition", map[string]any{"symbol": "Alert", "kind": huge}},
 		{"search", map[string]any{"query": "x", "cursor": huge}},
+		{"search", map[string]any{"query": "x", "limit": huge}}, // the SDK's schema validation quotes the value
+		{huge, map[string]any{}},                                // the SDK's unknown tool quotes the name
 	} {
 		res, err := f.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: c.tool, Arguments: c.args})
 		if err != nil {
 			if len(err.Error()) > 1000 {
-				t.Errorf("%s: a protocol error of %d bytes", c.tool, len(err.Error()))
+				t.Errorf("%.40s: a protocol error of %d bytes", c.tool, len(err.Error()))
 			}
 			continue
 		}
 		b, _ := json.Marshal(res)
 		if !res.IsError {
-			t.Errorf("%s: no error for a 5 MB argument", c.tool)
+			t.Errorf("%.40s: no error for a 5 MB argument", c.tool)
 		}
 		if len(b) > 2000 {
-			t.Errorf("%s: an error of %d bytes: %.300s", c.tool, len(b), b)
+			t.Errorf("%.40s: an error of %d bytes: %.300s", c.tool, len(b), b)
 		}
 	}
 }
