@@ -140,14 +140,19 @@ func TestSwappedForSymlinkNeverRead(t *testing.T) {
 	}
 }
 
-// TestHugeArgumentBoundedError: a 5 MB argument gets a short error.
+// TestHugeArgumentBoundedError: a 5 MB argument gets a short error (the
+// arguments cap's, or the SDK's bounded); arguments just under the cap
+// reach the engine and get its bounded errors.
 func TestHugeArgumentBoundedError(t *testing.T) {
 	f := secretFixture(t)
-	huge := strings.Repeat("N", 5<<20)
+	huge := strings.Repeat("N", MaxArguments-100)
 	for _, c := range []struct {
 		tool string
 		args map[string]any
 	}{
+		{"build_context", map[string]any{"task": strings.Repeat("N", 5<<20)}},
+		{"search", map[string]any{"query": strings.Repeat("N", 5<<20)}},
+		{"definition", map[string]any{"symbol": strings.Repeat("N", 5<<20)}},
 		{"definition", map[string]any{"symbol": huge}},
 		{"references", map[string]any{"symbol": huge}},
 		{"callers", map[string]any{"symbol": huge}},
@@ -158,7 +163,7 @@ func TestHugeArgumentBoundedError(t *testing.T) {
 		{"definition", map[string]any{"symbol": "Alert", "kind": huge}},
 		{"search", map[string]any{"query": "x", "cursor": huge}},
 		{"search", map[string]any{"query": "x", "limit": huge}}, // the SDK's schema validation quotes the value
-		{huge, map[string]any{}},                                // the SDK's unknown tool quotes the name
+		{strings.Repeat("N", 5<<20), map[string]any{}},          // the SDK's unknown tool quotes the name
 	} {
 		res, err := f.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: c.tool, Arguments: c.args})
 		if err != nil {

@@ -73,9 +73,25 @@ func New(opts Options) *Server {
 		heavy: make(chan struct{}, max(1, opts.MaxConcurrent/2))}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "cairn", Title: "cairn code intelligence", Version: cmp.Or(opts.Version, "dev")},
 		&sdk.ServerOptions{Instructions: instructions, Logger: opts.Log})
-	s.srv.AddReceivingMiddleware(boundErrors)
+	s.srv.AddReceivingMiddleware(boundErrors, capArguments)
 	s.register()
 	return s
+}
+
+// MaxArguments bounds the JSON of one tool call's arguments. Issue texts
+// and stack traces fit many times over; a 5 MB task would keep a heavy slot
+// busy for minutes.
+const MaxArguments = 1 << 20
+
+// capArguments refuses a tool call whose arguments exceed MaxArguments, as
+// invalid_argument, before they are decoded.
+func capArguments(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if r, ok := req.(*sdk.CallToolRequest); ok && r.Params != nil && len(r.Params.Arguments) > MaxArguments {
+			return errorResult(engine.Errorf(engine.InvalidArgument, "the arguments are %d bytes; at most %d are accepted", len(r.Params.Arguments), MaxArguments)), nil
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // boundErrors bounds and redacts the errors the SDK makes itself before a
