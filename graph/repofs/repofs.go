@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Reason is why a path was refused or could not be read.
@@ -148,6 +149,13 @@ func inGit(rel string) bool { return rel == ".git" || strings.HasPrefix(rel, ".g
 // FS reads the files under one repository root.
 type FS struct {
 	root string // absolute, symlinks resolved
+
+	// dir is the root opened once, on the first read, and shared by all
+	// reads (os.Root is safe for concurrent use); its descriptor is closed
+	// when the FS is collected (os.Root's finalizer).
+	once   sync.Once
+	dir    *os.Root
+	dirErr error
 }
 
 // New returns the reader of the repository at root. The root's own
@@ -179,12 +187,11 @@ func (f *FS) open(p string) (*os.File, fs.FileInfo, string, error) {
 	if afterCheck != nil {
 		afterCheck(rel)
 	}
-	root, err := os.OpenRoot(f.root)
-	if err != nil {
-		return nil, nil, rel, &Error{Path: p, Reason: Unreadable, Err: err}
+	f.once.Do(func() { f.dir, f.dirErr = os.OpenRoot(f.root) })
+	if f.dirErr != nil {
+		return nil, nil, rel, &Error{Path: p, Reason: Unreadable, Err: f.dirErr}
 	}
-	defer root.Close()
-	file, err := root.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|openFlags, 0)
+	file, err := f.dir.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		return nil, nil, rel, f.classify(p, rel, err)
 	}
