@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/redact"
@@ -69,7 +70,26 @@ func Quote(s string) string { return redact.Quote(s) }
 // BoundMessage is the message as it may leave the engine: secrets
 // redacted, at most MaxMessage bytes. Every surface's error path passes it
 // (Error, Classify; the CLI, LSP and MCP servers for errors of their own).
-func BoundMessage(msg string) string { return redact.Bound(redact.Text(msg), MaxMessage) }
+func BoundMessage(msg string) string {
+	// cut before redacting (a 5 MB message is not scanned whole), with room
+	// so that a secret at the final cut is still seen whole
+	n := len(msg)
+	if n <= MaxMessage {
+		return redact.Text(msg)
+	}
+	if n > 2*MaxMessage {
+		msg = strings.ToValidUTF8(msg[:2*MaxMessage], "")
+	}
+	out := redact.Text(msg)
+	if len(out) <= MaxMessage {
+		return out
+	}
+	cut := MaxMessage
+	for cut > 0 && out[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return out[:cut] + fmt.Sprintf("…[%d bytes]", n)
+}
 
 // Errorf makes an *Error. String arguments are cut to MaxQuoted bytes and
 // error arguments to a few hundred (the cut is marked with the length), so

@@ -40,3 +40,10 @@ func TestErrorsBounded(t *testing.T) {
 		t.Errorf("a short message changed: %s", got)
 	}
 }
+
+func TestBoundMessageCites(t *testing.T) {
+	got := engine.BoundMessage(strings.Repeat("x", 5<<20))
+	if !strings.HasSuffix(got, "…[5242880 bytes]") || len(got) > engine.MaxMessage+30 {
+		t.Fatalf("BoundMessage of 5 MB: %d bytes ending %q", len(got), got[max(0, len(got)-30):])
+	}
+}
