@@ -15,8 +15,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
