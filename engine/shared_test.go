@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/engine/enginetest"
+	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/postgres"
 	"github.com/cairn-dev/cairn/graph/postgres/pgtest"
 	"github.com/cairn-dev/cairn/indexer"
@@ -38,7 +39,7 @@ func TestSharedStore(t *testing.T) {
 	build := func() {
 		t.Helper()
 		_, err := fleet.Run(ctx, db, fleet.Options{Index: indexer.Options{Root: root, Workers: 1}, Repo: "shop", Jobs: 2,
-			Sinks: func(ctx context.Context, w *postgres.Writer) ([]indexer.Sink, error) {
+			Sinks: func(ctx context.Context, w graph.BuildWriter) ([]indexer.Sink, error) {
 				return engine.SideIndexes(ctx, w, w.StateDir(), engine.Embedding{Name: "none"}, func(string) {})
 			}})
 		if err != nil {

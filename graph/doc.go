@@ -34,6 +34,14 @@
 // ([Writer]) and the query layers read through ([Reader]); the embedded store
 // (graph/embedded) and the PostgreSQL store implement them.
 //
+// A store that many processes write at once (the PostgreSQL store) builds a
+// generation as jobs that processes claim from the store itself
+// (build.go): a [Coordinator] starts or joins a [Build], whose [Job]s and
+// finalization each write through a [BuildWriter]; [BuildOptions] and
+// [JobSpec] plan it, and [ErrNoBuild], [ErrUnchanged], [ErrClaimLost] and
+// [*BusyError] are the outcomes callers branch on. Package indexer/fleet
+// drives the protocol through these interfaces alone.
+//
 // # Views
 //
 // The published shape of each answer lives here too (view.go), so that

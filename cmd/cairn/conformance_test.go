@@ -20,9 +20,10 @@ import (
 
 // TestStoreConformance indexes each fixture into the embedded store and into
 // PostgreSQL (one database, each fixture a repository of its own, split
-// into several jobs), asks both the same questions through the command line
-// — status, symbols, def, refs, callers and callees three levels deep, map,
-// search, context packs — and requires the same answers. Then it changes
+// into several jobs), asks both every question through the command line
+// — status, symbols, def, refs, callers and callees three levels deep,
+// implementations, paths, map, search, context packs, trace and impact —
+// and requires the same answers. Then it changes
 // the fixture (an edit, a new file, a deletion), re-indexes both
 // incrementally, and asks again.
 //
@@ -96,6 +97,13 @@ func cli(args ...string) (string, int) {
 	return out.String(), code
 }
 
+// cliStdout runs cairn in-process and returns its stdout and exit code.
+func cliStdout(args ...string) (string, int) {
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return out.String(), code
+}
+
 func indexBoth(t *testing.T, dir, emb, pg string) {
 	t.Helper()
 	if out, code := cli("index", "-q", "--repo", dir, "--index-dir", emb); code != 0 {
@@ -114,25 +122,42 @@ func compareStores(t *testing.T, dir, emb, pg string) {
 		t.Fatalf("symbols: %s", symOut)
 	}
 	var syms struct {
-		Results []struct{ Name, Kind, Path string }
+		Results []struct{ Name, Kind, Path, Container string }
 	}
 	if err := json.Unmarshal([]byte(symOut), &syms); err != nil {
 		t.Fatal(err)
 	}
-	var all, funcs []string
+	var all, funcs, types, fields []string
 	for _, s := range syms.Results {
 		all = append(all, s.Name)
-		if s.Kind == "function" || s.Kind == "method" {
+		switch s.Kind {
+		case "function", "method":
 			funcs = append(funcs, s.Name)
+		case "interface", "class", "struct", "type":
+			types = append(types, s.Name)
+		case "field", "property":
+			if s.Container != "" {
+				fields = append(fields, s.Container+"."+s.Name)
+			}
 		}
 	}
-	all, funcs = spread(all, 20), spread(funcs, 12)
+	all, funcs, types, fields = spread(all, 20), spread(funcs, 12), spread(types, 6), spread(fields, 6)
 	queries := [][]string{{"status", "--json"}, {"symbols", "--json"}, {"map", "--json"}}
 	for _, n := range all {
 		queries = append(queries, []string{"def", "--json", n}, []string{"refs", "--json", "--definitions", n})
 	}
 	for _, n := range funcs {
-		queries = append(queries, []string{"callers", "--json", "--all", "--depth", "3", n}, []string{"callees", "--json", "--all", "--depth", "3", n})
+		queries = append(queries, []string{"callers", "--json", "--all", "--depth", "3", n}, []string{"callees", "--json", "--all", "--depth", "3", n},
+			[]string{"impact", "--json", "--all", "--depth", "3", n})
+	}
+	for i := 0; i+1 < len(funcs) && i < 6; i += 2 {
+		queries = append(queries, []string{"path", "--json", funcs[i], funcs[i+1]})
+	}
+	for _, n := range types {
+		queries = append(queries, []string{"implementations", "--json", "--all", n})
+	}
+	for _, f := range fields {
+		queries = append(queries, []string{"trace", "--json", f})
 	}
 	for i := 0; i+1 < len(all) && i < 10; i += 2 {
 		q := all[i] + " " + all[i+1]
@@ -147,8 +172,10 @@ func compareStores(t *testing.T, dir, emb, pg string) {
 		t.Fatalf("only %d questions", len(queries))
 	}
 	for _, q := range queries {
-		a, ca := cli(append(slices.Clone(q), "--repo", dir, "--index-dir", emb)...)
-		b, cb := cli(append(slices.Clone(q), "--repo", dir, "--store", pg)...)
+		// stdout only: a question answered "nothing found" (exit 3) still
+		// prints its JSON, and the stderr line names the store
+		a, ca := cliStdout(append(slices.Clone(q), "--repo", dir, "--index-dir", emb)...)
+		b, cb := cliStdout(append(slices.Clone(q), "--repo", dir, "--store", pg)...)
 		if ca != cb {
 			t.Errorf("%v: exit %d (embedded) vs %d (postgres)\n%s\n%s", q, ca, cb, a, b)
 			continue

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/redact"
 	"github.com/cairn-dev/cairn/indexer/walk"
 	"github.com/cairn-dev/cairn/indexer/watch"
 )
@@ -156,6 +157,16 @@ type envelope struct {
 }
 
 func writeJSON(w io.Writer, v any) error {
+	// the echo of a 5 MB name is not 5 MB
+	switch e := v.(type) {
+	case envelope:
+		e.Query = redact.Bound(e.Query, redact.MaxQuoted)
+		v = e
+	case *envelope:
+		c := *e
+		c.Query = redact.Bound(c.Query, redact.MaxQuoted)
+		v = &c
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/graph/postgres"
+	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/fleet"
@@ -40,11 +40,12 @@ func (g *globals) checkStore() error {
 	return nil
 }
 
-func (g *globals) connect(ctx context.Context) (*postgres.DB, error) {
+// connect opens the shared store's write side (builds, the watcher lock).
+func (g *globals) connect(ctx context.Context) (store.Shared, error) {
 	if err := g.checkStore(); err != nil {
 		return nil, err
 	}
-	return postgres.Connect(ctx, g.store, postgres.Options{})
+	return store.OpenShared(ctx, g.store, store.SharedOptions{})
 }
 
 // openFuse opens the search engine over either store.
@@ -116,7 +117,7 @@ func runIndexShared(cmd *cobra.Command, g *globals, o indexOptions, joinOnly boo
 			SCIP: specs, NoSCIPDiscovery: o.noDiscovery, Progress: newProgress(g),
 			Log: slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: logLevel}))},
 		Repo: name, Full: o.full, JoinOnly: joinOnly, Wait: o.wait, Jobs: o.jobs,
-		Sinks: func(ctx context.Context, w *postgres.Writer) ([]indexer.Sink, error) {
+		Sinks: func(ctx context.Context, w graph.BuildWriter) ([]indexer.Sink, error) {
 			return sideIndexes(ctx, g, w, w.StateDir(), o.embedder)
 		},
 		Note: func(msg string) {
@@ -164,12 +165,10 @@ func migrateCmd(g *globals) *cobra.Command {
 			if !g.shared() {
 				return usageError("migrate needs --store postgres://… (or CAIRN_STORE)")
 			}
-			db, err := g.connect(cmd.Context())
-			if err != nil {
+			if err := g.checkStore(); err != nil {
 				return err
 			}
-			defer db.Close()
-			res, err := db.Migrate(cmd.Context())
+			res, err := store.Migrate(cmd.Context(), g.store)
 			if err != nil {
 				return err
 			}
@@ -178,15 +177,15 @@ func migrateCmd(g *globals) *cobra.Command {
 				applied = append(applied, fmt.Sprintf("%03d_%s", m.Version, m.Name))
 			}
 			if g.json {
-				return writeJSON(g.stdout, map[string]any{"store": db.Where(), "from": res.From, "to": res.To, "applied": applied, "ahead": res.Ahead})
+				return writeJSON(g.stdout, map[string]any{"store": res.Where, "from": res.From, "to": res.To, "applied": applied, "ahead": res.Ahead})
 			}
 			switch {
 			case res.Ahead:
-				fmt.Fprintf(g.stdout, "%s: schema version %d is newer than this cairn's; nothing to do (this cairn reads but does not write it)\n", db.Where(), res.To)
+				fmt.Fprintf(g.stdout, "%s: schema version %d is newer than this cairn's; nothing to do (this cairn reads but does not write it)\n", res.Where, res.To)
 			case len(applied) == 0:
-				fmt.Fprintf(g.stdout, "%s: schema is up to date (version %d)\n", db.Where(), res.To)
+				fmt.Fprintf(g.stdout, "%s: schema is up to date (version %d)\n", res.Where, res.To)
 			default:
-				fmt.Fprintf(g.stdout, "%s: schema migrated from version %d to %d (%v)\n", db.Where(), res.From, res.To, applied)
+				fmt.Fprintf(g.stdout, "%s: schema migrated from version %d to %d (%v)\n", res.Where, res.From, res.To, applied)
 			}
 			return nil
 		},
@@ -222,7 +221,7 @@ the revision being built. With --follow it then waits for the next build.`,
 				if !follow || cmd.Context().Err() != nil {
 					return err
 				}
-				if err != nil && !errors.Is(err, postgres.ErrNoBuild) {
+				if err != nil && !errors.Is(err, graph.ErrNoBuild) {
 					fmt.Fprintln(g.stderr, "cairn:", err)
 				}
 			}
@@ -252,14 +251,14 @@ func sharedRunner(ctx context.Context, g *globals, wait time.Duration, embedder 
 		return nil, nil, err
 	}
 	host, _ := os.Hostname()
-	lk, err := db.LockWatcher(ctx, name, fmt.Sprintf("cairn watch %s/%d", host, os.Getpid()))
+	unlock, err := db.LockWatcher(ctx, name, fmt.Sprintf("cairn watch %s/%d", host, os.Getpid()))
 	if err != nil {
 		db.Close()
 		return nil, nil, err
 	}
 	run = func(ctx context.Context, io indexer.Options) (indexer.Result, error) {
 		fo := fleet.Options{Index: io, Repo: name, Paths: io.Paths, SkipUnchanged: io.SkipUnchanged, Wait: wait,
-			Sinks: func(ctx context.Context, w *postgres.Writer) ([]indexer.Sink, error) {
+			Sinks: func(ctx context.Context, w graph.BuildWriter) ([]indexer.Sink, error) {
 				return sideIndexes(ctx, g, w, w.StateDir(), embedder)
 			}}
 		fo.Index.Paths, fo.Index.SkipUnchanged = nil, false
@@ -269,5 +268,5 @@ func sharedRunner(ctx context.Context, g *globals, wait time.Duration, embedder 
 		}
 		return r.Result, nil
 	}
-	return run, func() { lk.Release(); db.Close() }, nil
+	return run, func() { unlock(); db.Close() }, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -15,88 +16,24 @@ import (
 	"github.com/cairn-dev/cairn/schema"
 )
 
-// ErrNoBuild: there is no build of the repository to join (cairn worker).
-var ErrNoBuild = errors.New("no index build in progress")
-
-// ErrUnchanged: with BuildOptions.SkipUnchanged, the planned build had no
-// work and the revision had not moved, so no generation was started.
-var ErrUnchanged = errors.New("nothing changed since the current generation")
-
-// ErrClaimLost is returned by a job's or a finalizer's commit when its
-// claim lapsed and another process took the work over: the work is
-// discarded, the other process's counts.
-var ErrClaimLost = errors.New("claim lapsed; another process took the work over")
-
-// BusyError reports a build of another revision that live processes are
-// still working on.
-type BusyError struct {
-	Repo, Revision, StartedBy string
-	StartedAt                 time.Time
-}
-
-func (e *BusyError) Error() string {
-	return fmt.Sprintf("repository %s: an index build of revision %s (started by %s at %s) is in progress: wait for it, or run `cairn worker` to help it",
-		e.Repo, shortRev(e.Revision), e.StartedBy, e.StartedAt.Format(time.RFC3339))
-}
-
-func shortRev(r string) string {
-	if r == "" {
-		return "(not a git tree)"
-	}
-	if len(r) > 12 {
-		return r[:12]
-	}
-	return r
-}
-
-// JobSpec is one part of a build: the paths at or below Prefixes (all
-// paths when empty).
-type JobSpec struct {
-	Prefixes []string
-	Weight   int64
-}
-
-// BuildOptions start or join a build.
-type BuildOptions struct {
-	Repo     string // repository name
-	Root     string // repository root on this machine
-	Revision string // git commit of the worktree ("" if none)
-	// Full builds from scratch even when the current generation could be
-	// extended.
-	Full bool
-	// JoinOnly joins a build in progress but never starts one (cairn
-	// worker); StartBuild then fails with ErrNoBuild.
-	JoinOnly bool
-	// Worker names this process in claims; default host/pid.
-	Worker string
-	// Lease is how long a claim lasts without a heartbeat; default 2 min.
-	Lease time.Duration
-	// NoHeartbeat (tests) lets claims lapse after Lease.
-	NoHeartbeat bool
-	// Plan splits a new build into jobs, given the generation it extends
-	// (empty for a build from scratch). It runs while the repository is
-	// locked, so that concurrent starters agree on one build.
-	Plan func(ctx context.Context, base map[string]graph.FileState) ([]JobSpec, error)
-	// SkipUnchanged starts no build, and fails with ErrUnchanged, when the
-	// plan extends the current generation at the same revision and has no
-	// work (every job's Weight is zero): a watcher's rescan that finds
-	// nothing costs no generation.
-	SkipUnchanged bool
-}
+// The build protocol's words (graph.BuildOptions, graph.JobSpec, the
+// errors) live in package graph; Build, Job and Writer implement its
+// interfaces.
+var (
+	_ graph.Coordinator = (*DB)(nil)
+	_ graph.Build       = (*Build)(nil)
+	_ graph.Job         = (*Job)(nil)
+	_ graph.BuildWriter = (*Writer)(nil)
+)
 
 // Build is a generation being built by one or more processes.
 type Build struct {
-	db       *DB
-	opts     BuildOptions
-	ID       int64 // generations.id
-	RepoID   int64
-	Seq      int64
-	Base     int64 // 0: from scratch
-	Fresh    bool
-	Why      string
-	Revision string
-	Joined   bool // the build was started by another process
-	Jobs     int
+	db     *DB
+	opts   graph.BuildOptions
+	ID     int64 // generations.id
+	RepoID int64
+	Base   int64 // 0: from scratch
+	graph.BuildInfo
 
 	stop chan struct{}
 	wg   sync.WaitGroup
@@ -110,7 +47,7 @@ func defaultWorker() string {
 // StartBuild joins the repository's build in progress (same revision), or
 // starts the next generation's build: it plans the jobs and copies the
 // membership of the generation it extends, in one transaction.
-func (db *DB) StartBuild(ctx context.Context, o BuildOptions) (*Build, error) {
+func (db *DB) StartBuild(ctx context.Context, o graph.BuildOptions) (graph.Build, error) {
 	if err := db.checkSchema(ctx, true); err != nil {
 		return nil, err
 	}
@@ -146,7 +83,7 @@ func (db *DB) startBuild(ctx context.Context, b *Build) error {
 	var current *int64
 	err = tx.QueryRow(ctx, `SELECT id, current_gen FROM repositories WHERE name = $1 FOR UPDATE`, o.Repo).Scan(&b.RepoID, &current)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("repository %s: %w", o.Repo, ErrNoBuild)
+		return fmt.Errorf("repository %s: %w", o.Repo, graph.ErrNoBuild)
 	}
 	if err != nil {
 		return db.queryErr("lock repository", err)
@@ -176,7 +113,7 @@ func (db *DB) startBuild(ctx context.Context, b *Build) error {
 			return db.queryErr("inspect build", err)
 		}
 		if live {
-			return &BusyError{Repo: o.Repo, Revision: rev, StartedBy: startedBy, StartedAt: startedAt}
+			return &graph.BusyError{Repo: o.Repo, Revision: rev, StartedBy: startedBy, StartedAt: startedAt}
 		}
 		if _, err := tx.Exec(ctx, `UPDATE generations SET state = 'aborted' WHERE id = $1`, id); err != nil {
 			return db.queryErr("abort abandoned build", err)
@@ -185,7 +122,7 @@ func (db *DB) startBuild(ctx context.Context, b *Build) error {
 		return db.queryErr("find build", err)
 	}
 	if o.JoinOnly {
-		return fmt.Errorf("repository %s: %w", o.Repo, ErrNoBuild)
+		return fmt.Errorf("repository %s: %w", o.Repo, graph.ErrNoBuild)
 	}
 
 	// A new build: from the current generation, when it can be extended.
@@ -213,13 +150,13 @@ func (db *DB) startBuild(ctx context.Context, b *Build) error {
 			return db.queryErr("read indexed files", err)
 		}
 	}
-	specs := []JobSpec{{}}
+	specs := []graph.JobSpec{{}}
 	if o.Plan != nil {
 		if specs, err = o.Plan(ctx, known); err != nil {
 			return err
 		}
 		if len(specs) == 0 {
-			specs = []JobSpec{{}}
+			specs = []graph.JobSpec{{}}
 		}
 	}
 	if o.SkipUnchanged && b.Base != 0 {
@@ -233,7 +170,7 @@ func (db *DB) startBuild(ctx context.Context, b *Build) error {
 				return db.queryErr("read current generation", err)
 			}
 			if baseRev == o.Revision {
-				return ErrUnchanged
+				return graph.ErrUnchanged
 			}
 		}
 	}
@@ -372,20 +309,28 @@ func (b *Build) Close() {
 // Worker is the name this process claims work under.
 func (b *Build) Worker() string { return b.opts.Worker }
 
+// Info describes the build.
+func (b *Build) Info() graph.BuildInfo { return b.BuildInfo }
+
+// StateDir is this machine's directory for the repository's local state
+// (crash journals): <cache>/<repository id>/state.
+func (b *Build) StateDir() string { return filepath.Join(b.db.cache, fmt.Sprint(b.RepoID), "state") }
+
 // Job is a claimed part of a build.
 type Job struct {
-	b        *Build
-	ID       int64
-	Ord      int
-	Prefixes []string
-	Attempt  int
-	conn     *pgxpool.Conn
+	b  *Build
+	ID int64
+	graph.JobInfo
+	conn *pgxpool.Conn
 }
+
+// Info describes the job.
+func (j *Job) Info() graph.JobInfo { return j.JobInfo }
 
 // Claim takes the next job nobody holds (pending, or claimed by a process
 // whose lease ran out or whose connection is gone), or returns nil when
 // there is none right now.
-func (b *Build) Claim(ctx context.Context) (*Job, error) {
+func (b *Build) Claim(ctx context.Context) (graph.Job, error) {
 	conn, err := b.db.pool.Acquire(ctx)
 	if err != nil {
 		return nil, connectErr(b.db.where, err)
@@ -426,16 +371,9 @@ func (j *Job) Release() {
 		WHERE id = $1 AND attempt = $2 AND state = 'running'`, j.ID, j.Attempt)
 }
 
-// BuildState is a snapshot of a build's progress.
-type BuildState struct {
-	State                  string // generations.state
-	Pending, Running, Done int
-	Total                  int
-}
-
 // State reads the build's progress.
-func (b *Build) State(ctx context.Context) (BuildState, error) {
-	var st BuildState
+func (b *Build) State(ctx context.Context) (graph.BuildState, error) {
+	var st graph.BuildState
 	err := b.db.pool.QueryRow(ctx, `SELECT g.state,
 			count(*) FILTER (WHERE j.state = 'pending'), count(*) FILTER (WHERE j.state = 'running'),
 			count(*) FILTER (WHERE j.state = 'done'), count(j.id)
@@ -468,7 +406,7 @@ func (b *Build) JobResults(ctx context.Context) ([][]byte, error) {
 // ClaimFinalize makes this process the build's finalizer once every job is
 // done (or takes over from a finalizer whose claim lapsed). It returns nil
 // when the build is not ready or someone else finalizes it.
-func (b *Build) ClaimFinalize(ctx context.Context) (*Writer, error) {
+func (b *Build) ClaimFinalize(ctx context.Context) (graph.BuildWriter, error) {
 	conn, err := b.db.pool.Acquire(ctx)
 	if err != nil {
 		return nil, connectErr(b.db.where, err)
@@ -499,7 +437,7 @@ func (b *Build) ClaimFinalize(ctx context.Context) (*Writer, error) {
 
 // Writer opens the job's writer: its extraction is written in one
 // transaction that Commit ends by marking the job done.
-func (j *Job) Writer(ctx context.Context) (*Writer, error) {
+func (j *Job) Writer(ctx context.Context) (graph.BuildWriter, error) {
 	w, err := newWriter(ctx, j.b, j.conn, j)
 	if err != nil {
 		j.Release()

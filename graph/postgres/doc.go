@@ -57,6 +57,12 @@
 // connection, a killed process) leaves the build with its finished jobs;
 // the next `cairn index` of the same revision resumes it.
 //
+// The protocol's words are package graph's (graph.BuildOptions,
+// graph.JobSpec, the errors): DB, Build, Job and Writer implement
+// graph.Coordinator, graph.Build, graph.Job and graph.BuildWriter, and
+// graph/store hands a DB out as store.Shared, so that indexer/fleet and
+// the command line never name this package.
+//
 // # Side indexes
 //
 // The text index stays bleve (package bm25) and vectors keep their int8

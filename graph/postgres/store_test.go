@@ -90,7 +90,7 @@ func TestSchemaFromNewerBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db2.Close()
-	_, err = db2.StartBuild(ctx, BuildOptions{Repo: "r"})
+	_, err = db2.StartBuild(ctx, graph.BuildOptions{Repo: "r"})
 	var se *SchemaError
 	if !errors.As(err, &se) || !se.Write || !strings.Contains(err.Error(), "refusing to write") {
 		t.Fatalf("write to newer schema: %v", err)
@@ -145,7 +145,7 @@ func testFacts(path string, names ...string) *graph.FileFacts {
 func commitGeneration(t *testing.T, db *DB, repo string, seq int, files map[string]string) {
 	t.Helper()
 	ctx := context.Background()
-	b, err := db.StartBuild(ctx, BuildOptions{Repo: repo, Revision: fmt.Sprint(seq)})
+	b, err := db.StartBuild(ctx, graph.BuildOptions{Repo: repo, Revision: fmt.Sprint(seq)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func commitGeneration(t *testing.T, db *DB, repo string, seq int, files map[stri
 	if err != nil || fw == nil {
 		t.Fatalf("claim finalize: %v %v", fw, err)
 	}
-	paths, err := fw.WrittenPaths(ctx)
+	paths, err := fw.(*Writer).WrittenPaths(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,12 +250,12 @@ func TestGenerationsAndGC(t *testing.T) {
 	aChunks, _ := s1.ChunksInFile(ctx, "a.go")
 
 	// Generation 2 changes b.go; while it is built, readers see 1.
-	b, err := db.StartBuild(ctx, BuildOptions{Repo: "r", Revision: "2"})
+	b, err := db.StartBuild(ctx, graph.BuildOptions{Repo: "r", Revision: "2"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Fresh || b.Why != "incremental" {
-		t.Fatalf("second build: fresh %v (%s)", b.Fresh, b.Why)
+	if info := b.Info(); info.Fresh || info.Why != "incremental" {
+		t.Fatalf("second build: fresh %v (%s)", info.Fresh, info.Why)
 	}
 	b.Close()
 	j, _ := b.Claim(ctx)
@@ -306,7 +306,7 @@ func TestGenerationsAndGC(t *testing.T) {
 	if versions != 3 {
 		t.Fatalf("%d file versions, want 3 (a, b, b')", versions)
 	}
-	res, err := db.GC(ctx, b.RepoID, GCOptions{Grace: time.Nanosecond})
+	res, err := db.GC(ctx, b.(*Build).RepoID, GCOptions{Grace: time.Nanosecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,28 +353,28 @@ func TestManyRepositories(t *testing.T) {
 func TestJobClaims(t *testing.T) {
 	db, _ := migrated(t)
 	ctx := context.Background()
-	plan := func(context.Context, map[string]graph.FileState) ([]JobSpec, error) {
-		return []JobSpec{{Prefixes: []string{"a"}}, {Prefixes: []string{"b"}}, {Prefixes: []string{"c"}}}, nil
+	plan := func(context.Context, map[string]graph.FileState) ([]graph.JobSpec, error) {
+		return []graph.JobSpec{{Prefixes: []string{"a"}}, {Prefixes: []string{"b"}}, {Prefixes: []string{"c"}}}, nil
 	}
 	lease := 300 * time.Millisecond
-	b1, err := db.StartBuild(ctx, BuildOptions{Repo: "r", Revision: "x", Worker: "w1", Plan: plan, Lease: lease, NoHeartbeat: true})
+	b1, err := db.StartBuild(ctx, graph.BuildOptions{Repo: "r", Revision: "x", Worker: "w1", Plan: plan, Lease: lease, NoHeartbeat: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b2, err := db.StartBuild(ctx, BuildOptions{Repo: "r", Revision: "x", Worker: "w2", Plan: plan, Lease: time.Minute})
+	b2, err := db.StartBuild(ctx, graph.BuildOptions{Repo: "r", Revision: "x", Worker: "w2", Plan: plan, Lease: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b2.Close()
-	if !b2.Joined || b2.ID != b1.ID || b2.Jobs != 3 {
+	if !b2.Info().Joined || b2.(*Build).ID != b1.(*Build).ID || b2.Info().Jobs != 3 {
 		t.Fatalf("second process did not join: %+v", b2)
 	}
 	// Another revision cannot start while the build is alive.
-	j1, _ := b1.Claim(ctx)
-	if _, err := db.StartBuild(ctx, BuildOptions{Repo: "r", Revision: "y", Worker: "w3"}); !errors.As(err, new(*BusyError)) {
+	j1 := claim(t, b1)
+	if _, err := db.StartBuild(ctx, graph.BuildOptions{Repo: "r", Revision: "y", Worker: "w3"}); !errors.As(err, new(*graph.BusyError)) {
 		t.Fatalf("start over a live build: %v", err)
 	}
-	j2, _ := b2.Claim(ctx)
+	j2 := claim(t, b2)
 	if j1 == nil || j2 == nil || j1.ID == j2.ID {
 		t.Fatalf("claims: %v %v", j1, j2)
 	}
@@ -385,20 +385,20 @@ func TestJobClaims(t *testing.T) {
 	w1.PutFile(ctx, testFacts("a/x.go", "X"))
 	// w1's lease lapses (no heartbeat): w2 takes its job over.
 	time.Sleep(2 * lease)
-	j4, _ := b2.Claim(ctx)
+	j4 := claim(t, b2)
 	if j4 == nil || j4.ID != j1.ID || j4.Attempt != 2 {
 		w1.Abort()
 		t.Fatalf("lapsed job not retried first: %+v", j4)
 	}
-	j3, _ := b2.Claim(ctx)
+	j3 := claim(t, b2)
 	if j3 == nil || j3.ID == j1.ID || j3.ID == j2.ID {
 		w1.Abort()
 		t.Fatalf("third job: %v", j3)
 	}
-	if err := w1.Commit(ctx, graph.Meta{}); !errors.Is(err, ErrClaimLost) {
+	if err := w1.Commit(ctx, graph.Meta{}); !errors.Is(err, graph.ErrClaimLost) {
 		t.Fatalf("commit after losing the claim: %v", err)
 	}
-	if j5, _ := b2.Claim(ctx); j5 != nil {
+	if j5 := claim(t, b2); j5 != nil {
 		t.Fatalf("a fourth job: %+v", j5)
 	}
 	for _, j := range []*Job{j2, j3, j4} {
@@ -437,18 +437,31 @@ func TestJobClaims(t *testing.T) {
 	}
 }
 
+// claim claims b's next job, nil when there is none.
+func claim(t *testing.T, b graph.Build) *Job {
+	t.Helper()
+	j, err := b.Claim(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j == nil {
+		return nil
+	}
+	return j.(*Job)
+}
+
 func TestDeadWorkerReclaimedAtOnce(t *testing.T) {
 	db, _ := migrated(t)
 	ctx := context.Background()
-	b, err := db.StartBuild(ctx, BuildOptions{Repo: "r", Worker: "w1", Lease: time.Hour})
+	b, err := db.StartBuild(ctx, graph.BuildOptions{Repo: "r", Worker: "w1", Lease: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	j, _ := b.Claim(ctx)
+	j := claim(t, b)
 	w, _ := j.Writer(ctx)
 	w.PutFile(ctx, testFacts("a.go", "A"))
-	var pid uint32 = w.conn.Conn().PgConn().PID()
+	var pid uint32 = w.(*Writer).conn.Conn().PgConn().PID()
 	if _, err := db.pool.Exec(ctx, `SELECT pg_terminate_backend($1)`, int32(pid)); err != nil {
 		t.Fatal(err)
 	}
@@ -458,13 +471,13 @@ func TestDeadWorkerReclaimedAtOnce(t *testing.T) {
 	}
 	// The lease is an hour, but the claiming connection is gone.
 	time.Sleep(100 * time.Millisecond)
-	b2, err := db.StartBuild(ctx, BuildOptions{Repo: "r", Worker: "w2"})
+	b2, err := db.StartBuild(ctx, graph.BuildOptions{Repo: "r", Worker: "w2"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b2.Close()
-	j2, err := b2.Claim(ctx)
-	if err != nil || j2 == nil || j2.ID != j.ID {
+	j2 := claim(t, b2)
+	if j2 == nil || j2.ID != j.ID {
 		t.Fatalf("dead worker's job not reclaimed: %+v %v", j2, err)
 	}
 	j2.Release()

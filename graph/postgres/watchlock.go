@@ -4,21 +4,8 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"sync"
 )
-
-// WatchLock is held by the one watcher that keeps a repository of the
-// shared store fresh (see LockWatcher).
-type WatchLock struct {
-	release func()
-}
-
-// Release gives the lock up (closing its session).
-func (l *WatchLock) Release() {
-	if l != nil && l.release != nil {
-		l.release()
-		l.release = nil
-	}
-}
 
 // watchLockKey is the advisory-lock key of a repository's watcher: a hash
 // of its name in a key space of its own (the first argument).
@@ -34,8 +21,9 @@ const watchLockSpace = 0x63616972 // "cair"
 // advisory lock on a connection held for as long as the watcher runs, so
 // that only one watcher, on any machine, keeps a repository of the shared
 // store fresh; it is released when the process exits or its connection
-// drops. A second watcher gets an error naming the holder.
-func (db *DB) LockWatcher(ctx context.Context, repo, who string) (*WatchLock, error) {
+// drops. A second watcher gets an error naming the holder. release gives
+// the lock up (closing its session).
+func (db *DB) LockWatcher(ctx context.Context, repo, who string) (release func(), err error) {
 	conn, err := db.pool.Acquire(ctx)
 	if err != nil {
 		return nil, db.queryErr("connect for the watcher lock", err)
@@ -64,5 +52,6 @@ func (db *DB) LockWatcher(ctx context.Context, repo, who string) (*WatchLock, er
 	// The connection leaves the pool for good: the lock lives as long as
 	// its session.
 	pc := conn.Hijack()
-	return &WatchLock{release: func() { pc.Close(context.Background()) }}, nil
+	var once sync.Once
+	return func() { once.Do(func() { pc.Close(context.Background()) }) }, nil
 }

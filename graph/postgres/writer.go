@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -99,7 +98,7 @@ func newWriter(ctx context.Context, b *Build, conn *pgxpool.Conn, job *Job) (*Wr
 	for name, cols := range tableCols {
 		w.tables[name] = &table{name: name, cols: cols}
 	}
-	w.state = filepath.Join(b.db.cache, fmt.Sprint(b.RepoID), "state")
+	w.state = b.StateDir()
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return nil, b.db.queryErr("begin", err)
@@ -625,7 +624,7 @@ func (w *Writer) commitJob(ctx context.Context) error {
 		return w.db.queryErr("finish job", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("job %d: %w", w.job.Ord, ErrClaimLost)
+		return fmt.Errorf("job %d: %w", w.job.Ord, graph.ErrClaimLost)
 	}
 	if err := w.tx.Commit(ctx); err != nil {
 		return w.db.queryErr("commit job", err)
@@ -670,7 +669,7 @@ func (w *Writer) commitGeneration(ctx context.Context, m graph.Meta) error {
 		return w.db.queryErr("publish generation", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("finalizing generation %d: %w", w.b.Seq, ErrClaimLost)
+		return fmt.Errorf("finalizing generation %d: %w", w.b.Seq, graph.ErrClaimLost)
 	}
 	if _, err := w.tx.Exec(ctx, `UPDATE generations SET state = 'superseded', superseded_at = now()
 		WHERE id = (SELECT current_gen FROM repositories WHERE id = $1) AND id <> $2`, w.b.RepoID, w.gen); err != nil {

@@ -15,6 +15,11 @@
 // is current; it then opens the store again.
 //
 // OpenWriter opens the embedded store's next generation. The shared store
-// is written by builds many processes share (package indexer/fleet, which
-// drives graph/postgres's coordinator directly).
+// is written by builds many processes share: OpenShared connects to it and
+// returns its write side, Shared — a graph.Coordinator, which package
+// indexer/fleet drives (graph.Build, graph.Job, graph.BuildWriter), and the
+// advisory lock that keeps one watcher per repository. Migrate creates or
+// upgrades a shared store's schema (`cairn migrate`). Nothing above this
+// package names graph/postgres: the command line's index, worker, watch and
+// migrate go through these.
 package store

@@ -1,6 +1,15 @@
 // Package fleet runs index builds that several processes share through the
-// PostgreSQL store (graph/postgres): `cairn index --store …` and
-// `cairn worker`, on one machine or many.
+// PostgreSQL store: `cairn index --store …`, `cairn worker` and the shared
+// store's `cairn watch`, on one machine or many.
+//
+// It knows the store only through graph's build protocol: Run takes a
+// graph.Coordinator (store.OpenShared's Shared) and works with the
+// graph.Build it starts or joins, the graph.Jobs it claims and the
+// graph.BuildWriters they write through; the protocol's typed errors
+// (graph.ErrNoBuild, graph.ErrUnchanged, graph.ErrClaimLost,
+// *graph.BusyError) decide what a process does next. How the store keeps
+// the protocol (claims, leases, one transaction per job) is
+// graph/postgres's business.
 //
 // The process that starts a build walks the tree once and plans its jobs
 // (plan): every path falls under exactly one job's prefixes; a path's work
@@ -17,6 +26,6 @@
 // command again resumes the build.
 //
 // Each process keeps its crash journal in a local state slot of its own
-// (stateSlot), so that two workers on one machine do not take each other's
+// (stateSlot, under the build's graph.Build.StateDir), so that two workers on one machine do not take each other's
 // in-flight parses for crashes.
 package fleet

@@ -15,7 +15,6 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/gitrepo"
-	"github.com/cairn-dev/cairn/graph/postgres"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/scip"
 	"github.com/cairn-dev/cairn/indexer/walk"
@@ -43,7 +42,7 @@ type Options struct {
 	JoinOnly bool
 	Wait     time.Duration
 	// Sinks makes the side indexes when this process finalizes.
-	Sinks func(ctx context.Context, w *postgres.Writer) ([]indexer.Sink, error)
+	Sinks func(ctx context.Context, w graph.BuildWriter) ([]indexer.Sink, error)
 	// JobBytes is the work (bytes of files to read) planned per job;
 	// default 16 MiB. Jobs, when set, is the exact number of jobs; MaxJobs
 	// bounds it (default 64).
@@ -87,7 +86,7 @@ func (o *Options) note(format string, args ...any) {
 // jobs it finished stay done and the job it was doing goes back to the
 // queue: running it again resumes the build. Readers keep the previous
 // generation until the build commits.
-func Run(ctx context.Context, db *postgres.DB, o Options) (res Result, err error) {
+func Run(ctx context.Context, c graph.Coordinator, o Options) (res Result, err error) {
 	start := time.Now()
 	if o.Poll == 0 {
 		o.Poll = 200 * time.Millisecond
@@ -129,22 +128,22 @@ func Run(ctx context.Context, db *postgres.DB, o Options) (res Result, err error
 		o.Index.NoSCIPDiscovery = true
 	}
 
-	bo := postgres.BuildOptions{Repo: o.Repo, Root: root, Revision: rev, Full: o.Full, JoinOnly: o.JoinOnly,
+	bo := graph.BuildOptions{Repo: o.Repo, Root: root, Revision: rev, Full: o.Full, JoinOnly: o.JoinOnly,
 		Worker: o.Worker, Lease: o.Lease, SkipUnchanged: o.SkipUnchanged && !o.Full,
-		Plan: func(ctx context.Context, base map[string]graph.FileState) ([]postgres.JobSpec, error) {
+		Plan: func(ctx context.Context, base map[string]graph.FileState) ([]graph.JobSpec, error) {
 			return plan(entries, skips, base, o, time.Now()), nil
 		}}
-	var b *postgres.Build
+	var b graph.Build
 	deadline := time.Now().Add(o.Wait)
 	for {
-		b, err = db.StartBuild(ctx, bo)
-		if errors.Is(err, postgres.ErrUnchanged) {
+		b, err = c.StartBuild(ctx, bo)
+		if errors.Is(err, graph.ErrUnchanged) {
 			res.NoChange = true
 			res.Walked, res.Unchanged, res.Skipped = len(entries), len(entries), len(skips)
 			res.Duration = time.Since(start)
 			return res, nil
 		}
-		if err == nil || !o.JoinOnly || !errors.Is(err, postgres.ErrNoBuild) || time.Now().After(deadline) {
+		if err == nil || !o.JoinOnly || !errors.Is(err, graph.ErrNoBuild) || time.Now().After(deadline) {
 			break
 		}
 		select {
@@ -157,12 +156,13 @@ func Run(ctx context.Context, db *postgres.DB, o Options) (res Result, err error
 		return res, err
 	}
 	defer b.Close()
-	res.Generation, res.Joined, res.Jobs = b.Seq, b.Joined, b.Jobs
-	res.Fresh, res.Why = b.Fresh, b.Why
-	if b.Joined {
-		o.note("joined the build of generation %d (%d jobs)", b.Seq, b.Jobs)
+	info := b.Info()
+	res.Generation, res.Joined, res.Jobs = info.Seq, info.Joined, info.Jobs
+	res.Fresh, res.Why = info.Fresh, info.Why
+	if info.Joined {
+		o.note("joined the build of generation %d (%d jobs)", info.Seq, info.Jobs)
 	}
-	stateDir, unlock := stateSlot(filepath.Join(db.CacheDir(), fmt.Sprint(b.RepoID), "state"))
+	stateDir, unlock := stateSlot(b.StateDir())
 	defer unlock()
 
 	for {
@@ -171,17 +171,18 @@ func Run(ctx context.Context, db *postgres.DB, o Options) (res Result, err error
 			return res, err
 		}
 		if j != nil {
-			if err := runJob(ctx, b, j, o, stateDir); err != nil {
-				if errors.Is(err, postgres.ErrClaimLost) {
-					o.note("job %d: %v", j.Ord+1, err)
+			ji := j.Info()
+			if err := runJob(ctx, info, j, o, stateDir); err != nil {
+				if errors.Is(err, graph.ErrClaimLost) {
+					o.note("job %d: %v", ji.Ord+1, err)
 					continue
 				}
 				return res, fmt.Errorf("job %d of %d (%s): %w (finished jobs are kept: run the same command again to resume)",
-					j.Ord+1, b.Jobs, describe(j.Prefixes), err)
+					ji.Ord+1, info.Jobs, describe(ji.Prefixes), err)
 			}
 			res.JobsDone++
 			if o.afterJob != nil {
-				o.afterJob(j.Ord)
+				o.afterJob(ji.Ord)
 			}
 			continue
 		}
@@ -193,7 +194,7 @@ func Run(ctx context.Context, db *postgres.DB, o Options) (res Result, err error
 		case "committed", "superseded":
 			return finish(ctx, b, res, start)
 		case "aborted":
-			return res, fmt.Errorf("the build of generation %d was aborted by another process", b.Seq)
+			return res, fmt.Errorf("the build of generation %d was aborted by another process", info.Seq)
 		}
 		if st.Pending == 0 && st.Running == 0 {
 			fw, err := b.ClaimFinalize(ctx)
@@ -203,10 +204,10 @@ func Run(ctx context.Context, db *postgres.DB, o Options) (res Result, err error
 			if fw != nil {
 				r, err := finalize(ctx, b, fw, o, stateDir)
 				if err != nil {
-					if errors.Is(err, postgres.ErrClaimLost) {
+					if errors.Is(err, graph.ErrClaimLost) {
 						continue
 					}
-					return res, fmt.Errorf("finalize generation %d: %w (the jobs are kept: run the same command again to finish)", b.Seq, err)
+					return res, fmt.Errorf("finalize generation %d: %w (the jobs are kept: run the same command again to finish)", info.Seq, err)
 				}
 				r.Fresh, r.Why = res.Fresh, res.Why
 				res.Result, res.Finalized = r, true
@@ -223,7 +224,7 @@ func Run(ctx context.Context, db *postgres.DB, o Options) (res Result, err error
 }
 
 // finish fills a result for a process whose build another one committed.
-func finish(ctx context.Context, b *postgres.Build, res Result, start time.Time) (Result, error) {
+func finish(ctx context.Context, b graph.Build, res Result, start time.Time) (Result, error) {
 	xs, err := results(ctx, b)
 	if err != nil {
 		return res, err
@@ -240,7 +241,7 @@ func finish(ctx context.Context, b *postgres.Build, res Result, start time.Time)
 	return res, nil
 }
 
-func results(ctx context.Context, b *postgres.Build) ([]indexer.Extraction, error) {
+func results(ctx context.Context, b graph.Build) ([]indexer.Extraction, error) {
 	raw, err := b.JobResults(ctx)
 	if err != nil {
 		return nil, err
@@ -254,13 +255,14 @@ func results(ctx context.Context, b *postgres.Build) ([]indexer.Extraction, erro
 	return xs, nil
 }
 
-func runJob(ctx context.Context, b *postgres.Build, j *postgres.Job, o Options, stateDir string) error {
+func runJob(ctx context.Context, b graph.BuildInfo, j graph.Job, o Options, stateDir string) error {
+	ji := j.Info()
 	w, err := j.Writer(ctx)
 	if err != nil {
 		return err
 	}
 	io := o.Index
-	io.Paths, io.StateDir = j.Prefixes, stateDir
+	io.Paths, io.StateDir = ji.Prefixes, stateDir
 	x, err := indexer.Extract(ctx, w, io)
 	if err != nil {
 		w.Abort()
@@ -270,11 +272,11 @@ func runJob(ctx context.Context, b *postgres.Build, j *postgres.Job, o Options, 
 	if err := w.Commit(ctx, graph.Meta{}); err != nil {
 		return err
 	}
-	o.note("job %d of %d done: %d files parsed (%s)", j.Ord+1, b.Jobs, x.Parsed, describe(j.Prefixes))
+	o.note("job %d of %d done: %d files parsed (%s)", ji.Ord+1, b.Jobs, x.Parsed, describe(ji.Prefixes))
 	return nil
 }
 
-func finalize(ctx context.Context, b *postgres.Build, w *postgres.Writer, o Options, stateDir string) (indexer.Result, error) {
+func finalize(ctx context.Context, b graph.Build, w graph.BuildWriter, o Options, stateDir string) (indexer.Result, error) {
 	xs, err := results(ctx, b)
 	if err != nil {
 		w.Abort()
@@ -289,7 +291,7 @@ func finalize(ctx context.Context, b *postgres.Build, w *postgres.Writer, o Opti
 			return indexer.Result{}, err
 		}
 	}
-	o.note("finalizing generation %d", b.Seq)
+	o.note("finalizing generation %d", b.Info().Seq)
 	return indexer.Finalize(ctx, w, xs, io)
 }
 
@@ -335,7 +337,7 @@ func stateSlot(base string) (string, func()) {
 // base is deleted only when it lies under one of them, and a build of one
 // job covers exactly them. A file modified within two seconds of now is
 // work even when its stat matches (an edit in the same clock tick).
-func plan(entries []walk.Entry, skips []graph.Skip, base map[string]graph.FileState, o Options, now time.Time) []postgres.JobSpec {
+func plan(entries []walk.Entry, skips []graph.Skip, base map[string]graph.FileState, o Options, now time.Time) []graph.JobSpec {
 	type item struct {
 		path string
 		work int64
@@ -400,7 +402,7 @@ func plan(entries []walk.Entry, skips []graph.Skip, base map[string]graph.FileSt
 		if o.Paths != nil {
 			prefixes = append([]string{}, o.Paths...)
 		}
-		return []postgres.JobSpec{{Prefixes: prefixes, Weight: total}}
+		return []graph.JobSpec{{Prefixes: prefixes, Weight: total}}
 	}
 	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.path, b.path) })
 
@@ -435,14 +437,14 @@ func plan(entries []walk.Entry, skips []graph.Skip, base map[string]graph.FileSt
 	}
 	// Cut where the running total passes each n-th of the work: before a
 	// unit whose middle lies past the boundary.
-	var jobs []postgres.JobSpec
-	var cur postgres.JobSpec
+	var jobs []graph.JobSpec
+	var cur graph.JobSpec
 	var done int64
 	for _, u := range units {
 		boundary := int64(len(jobs)+1) * total / int64(n)
 		if len(cur.Prefixes) > 0 && len(jobs) < n-1 && done+u.work/2 > boundary {
 			jobs = append(jobs, cur)
-			cur = postgres.JobSpec{}
+			cur = graph.JobSpec{}
 		}
 		cur.Prefixes = append(cur.Prefixes, u.path)
 		cur.Weight += u.work

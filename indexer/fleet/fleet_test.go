@@ -124,7 +124,13 @@ func TestTwoProcessesShareABuild(t *testing.T) {
 		}
 	}
 	a, b := results[0], results[1]
-	if a.Generation != 1 || b.Generation != 1 || !b.Joined || a.Jobs != 4 {
+	if a.Joined && !b.Joined {
+		// the second process won the race to start the build (a loaded
+		// machine can delay the first past its head start): the roles
+		// are what matters, not which goroutine took which
+		a, b = b, a
+	}
+	if a.Generation != 1 || b.Generation != 1 || a.Joined || !b.Joined || a.Jobs != 4 {
 		t.Fatalf("not one build: %+v / %+v", a, b)
 	}
 	if a.JobsDone == 0 || b.JobsDone == 0 || a.JobsDone+b.JobsDone != 4 {
@@ -238,9 +244,9 @@ func TestHungWorkerJobRetried(t *testing.T) {
 	var entries []walk.Entry
 	wk.Walk(ctx, func(e walk.Entry) error { entries = append(entries, e); return nil }, func(graph.Skip) error { return nil })
 	o := opts(root, "hung")
-	b, err := db.StartBuild(ctx, postgres.BuildOptions{Repo: "m", Root: root, Revision: gitrepo.Head(ctx, root), Worker: "hung",
+	b, err := db.StartBuild(ctx, graph.BuildOptions{Repo: "m", Root: root, Revision: gitrepo.Head(ctx, root), Worker: "hung",
 		Lease: 500 * time.Millisecond, NoHeartbeat: true,
-		Plan: func(_ context.Context, base map[string]graph.FileState) ([]postgres.JobSpec, error) {
+		Plan: func(_ context.Context, base map[string]graph.FileState) ([]graph.JobSpec, error) {
 			return plan(entries, nil, base, o, time.Now()), nil
 		}})
 	if err != nil {
@@ -266,7 +272,7 @@ func TestHungWorkerJobRetried(t *testing.T) {
 	if n := duplicates(t, db); n != 0 {
 		t.Fatalf("%d files indexed twice", n)
 	}
-	if err := w.Commit(ctx, graph.Meta{}); !errors.Is(err, postgres.ErrClaimLost) {
+	if err := w.Commit(ctx, graph.Meta{}); !errors.Is(err, graph.ErrClaimLost) {
 		t.Fatalf("the hung worker's late commit: %v", err)
 	}
 }
