@@ -22,6 +22,24 @@
 // stale_index error saying to run `cairn index`, and the server picks the
 // index up as soon as one is committed.
 //
+// # Questions
+//
+// Each question is one method of Snapshot with one options struct and one
+// result type, which checks its own arguments (bounds, paths, revisions)
+// and returns an *Error: Search (fused search), Context (a budgeted pack:
+// budget, focus paths, format and tokenizer are checked here only), Trace
+// (follow a value), Impact (what a change affects; a name must denote one
+// definition unless ImpactOptions.All), ReadSpan and Status (what the index
+// holds and how fresh it is). Locations are Citations (path, lines,
+// revision, stale); trace and impact cite theirs through Revisions until
+// they use the shared citation type. The CLI and the MCP server call only
+// these.
+//
+// A generation opens with its text index only; its vectors load when a
+// request first searches (Search, Context), so that a one-shot trace,
+// impact or status never pays for them. The tokenizer's tables load while
+// a pack's candidates are searched.
+//
 // # Caches
 //
 // What every request would otherwise recompute is kept per generation, on
@@ -36,8 +54,12 @@
 //
 // Every failure a client can act on is an *Error with a Category
 // (not_found, ambiguous with candidates, stale_index, outside_repository,
-// invalid_argument); both servers map categories to their protocol (MCP
-// tool errors, LSP response errors). Anything else is internal.
+// invalid_argument, unsupported); the servers map categories to their
+// protocol (MCP tool errors, LSP response errors) and the CLI to exit
+// codes. Classify is the one place the libraries' typed errors
+// (graph.ErrNotFound, trace.ErrNoTarget, impact.ErrDiff,
+// contextpack.ErrInvalidRequest and ErrBudgetTooSmall, …) become
+// categories; no error text is matched. Anything else is internal.
 //
 // # The repository boundary
 //

@@ -15,7 +15,7 @@ import (
 	"github.com/cairn-dev/cairn/graph/embedded"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/watch"
-	"github.com/cairn-dev/cairn/retrieval/contextpack"
+	"github.com/cairn-dev/cairn/retrieval/embed"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
@@ -65,6 +65,10 @@ type handle struct {
 	gen   int64
 	refs  int
 	dead  bool // replaced: close when refs reach zero
+	// The vectors load when a request first searches (see fused): a
+	// one-shot trace, impact or status never pays for them.
+	qe      embed.Embedder
+	vecOnce sync.Once
 }
 
 // Open prepares an engine over the repository at opts.Root. It succeeds
@@ -142,7 +146,7 @@ func (e *Engine) refreshLocked(ctx context.Context, force bool) {
 		e.openErr = err
 		return
 	}
-	o, err := fuse.OpenEmbedded(context.WithoutCancel(ctx), e.dir, qe)
+	o, err := fuse.OpenEmbeddedText(context.WithoutCancel(ctx), e.dir)
 	if err != nil {
 		if e.cur == nil {
 			e.openErr = err
@@ -154,7 +158,7 @@ func (e *Engine) refreshLocked(ctx context.Context, force bool) {
 	for _, w := range o.Warnings {
 		e.opts.Log.Warn(w)
 	}
-	h := &handle{o: o, r: newCachingReader(o.Store), epoch: o.Store.Epoch(), gen: o.Meta.Generation}
+	h := &handle{o: o, r: newCachingReader(o.Store), epoch: o.Store.Epoch(), gen: o.Meta.Generation, qe: qe}
 	o.Engine.R = h.r // search and packs read through the cache too
 	if old := e.cur; old != nil {
 		old.dead = true
@@ -183,7 +187,7 @@ func (e *Engine) Acquire(ctx context.Context) (*Snapshot, error) {
 	}
 	h := e.cur
 	h.refs++
-	s := &Snapshot{Meta: h.o.Meta, R: h.r, Search: h.o.Engine, Root: e.root, e: e, h: h,
+	s := &Snapshot{Meta: h.o.Meta, R: h.r, Root: e.root, e: e, h: h,
 		Fresh: indexer.NewFreshness(e.root, h.r)}
 	if len(h.o.Warnings) == 0 {
 		s.Texts = h.o
@@ -261,10 +265,9 @@ type TextFinder interface {
 
 // Snapshot is one request's view: one committed generation.
 type Snapshot struct {
-	Meta   graph.Meta
-	R      graph.Reader
-	Search *fuse.Engine
-	Root   string
+	Meta graph.Meta
+	R    graph.Reader
+	Root string
 	// Fresh tells whether indexed files changed since (memoised for this
 	// request only).
 	Fresh *indexer.Freshness
@@ -276,18 +279,24 @@ type Snapshot struct {
 	once   sync.Once
 	citeMu sync.Mutex
 	cites  map[string]cite
+	wtOnce sync.Once
+	wt     Worktree
 }
 
 // Release returns the snapshot; the snapshot must not be used after.
 func (s *Snapshot) Release() { s.once.Do(func() { s.e.release(s.h) }) }
 
-// Builder returns a context-pack builder over the snapshot.
-func (s *Snapshot) Builder(tokenizer string) (*contextpack.Builder, error) {
-	tok, err := cachedTokenizer(tokenizer)
-	if err != nil {
-		return nil, Errorf(InvalidArgument, "%v", err)
-	}
-	return &contextpack.Builder{Engine: s.Search, Root: s.Root, Meta: s.Meta, Tokenizer: tok}, nil
+// fused is the generation's fused search engine, its vectors opened on
+// the first call (every use of the engine goes through here, so the
+// vectors are set before any search reads them).
+func (s *Snapshot) fused() *fuse.Engine {
+	h := s.h
+	h.vecOnce.Do(func() {
+		if w := h.o.OpenVectors(h.qe); w != "" {
+			s.e.opts.Log.Warn(w)
+		}
+	})
+	return h.o.Engine
 }
 
 // Cite returns how a location in path is cited: its revision and whether

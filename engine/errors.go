@@ -3,8 +3,13 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/contextpack"
+	"github.com/cairn-dev/cairn/retrieval/impact"
+	"github.com/cairn-dev/cairn/retrieval/trace"
 )
 
 // Category is what a client can do about an error.
@@ -56,7 +61,8 @@ func Errorf(c Category, format string, args ...any) *Error {
 	return &Error{Category: c, Message: fmt.Sprintf(format, args...)}
 }
 
-// Classify returns err as an *Error, mapping the store's errors.
+// Classify returns err as an *Error, mapping the errors of the store and
+// of the analyses (the one place a library's error becomes a category).
 func Classify(err error) *Error {
 	if err == nil {
 		return nil
@@ -73,6 +79,11 @@ func Classify(err error) *Error {
 		return &Error{Category: StaleIndex, Message: err.Error()}
 	case errors.Is(err, graph.ErrNotFound):
 		return &Error{Category: NotFound, Message: err.Error()}
+	case errors.Is(err, trace.ErrNoTarget):
+		return &Error{Category: NotFound, Message: err.Error() + "; try search to find how the value is spelled"}
+	case errors.Is(err, impact.ErrDiff), errors.Is(err, contextpack.ErrInvalidRequest),
+		errors.Is(err, contextpack.ErrBudgetTooSmall):
+		return &Error{Category: InvalidArgument, Message: err.Error()}
 	}
 	return &Error{Category: Internal, Message: err.Error()}
 }
@@ -85,4 +96,27 @@ func candidatesOf(defs []graph.Symbol) []Candidate {
 			StartLine: int(d.Range.StartLine), EndLine: int(d.Range.EndLine)}
 	}
 	return out
+}
+
+// maxQuoted bounds how much of an argument an error message quotes.
+const maxQuoted = 200
+
+// clip shortens an argument quoted in an error message.
+func clip(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	cut := maxQuoted
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// revisionRE is what a git revision an option names may look like: no
+// leading dash (an option to git), no range.
+var revisionRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./~^@{}-]*$`)
+
+func isRevision(rev string) bool {
+	return revisionRE.MatchString(rev) && !strings.Contains(rev, "..")
 }

@@ -720,8 +720,10 @@ func (s *Server) workspaceSymbol(ctx context.Context, snap *engine.Snapshot, raw
 	} else {
 		syms, err = graph.FindDefinitions(ctx, snap.R, q)
 		if err == nil && len(syms) < most {
-			var res fuse.Result
-			res, err = snap.Search.Search(ctx, q, fuse.Options{Limit: 50, Files: 1, Only: []string{fuse.GenSymbol}})
+			var res *engine.SearchResult
+			if res, err = snap.Search(ctx, engine.SearchOptions{Query: q, Limit: 50, Files: 1, Only: []string{fuse.GenSymbol}}); err != nil {
+				return nil, err
+			}
 			seen := map[graph.SymbolID]bool{}
 			for _, d := range syms {
 				seen[d.ID] = true

@@ -123,8 +123,6 @@ var pending = map[string]bool{
 	"cmd/cairn → graph/postgres":      true,
 	"engine → graph/embedded":         true,
 	"indexer/fleet → graph/postgres":  true,
-	"lsp/mcp → indexer/walk":          true,
-	"lsp/mcp → indexer/watch":         true,
 	"retrieval/fuse → graph/embedded": true,
 	"retrieval/fuse → graph/postgres": true,
 }

@@ -5,8 +5,10 @@
 // # Tools
 //
 // A small curated set, each a thin adapter: take a snapshot of the index
-// (engine), validate, call one core function (graph, retrieval/fuse,
-// retrieval/contextpack), format. Inputs are typed structs whose JSON Schema
+// (engine), call the engine's one function for the question (search,
+// build_context, trace, impact, read_span and index_status call
+// Snapshot.Search, Context, Trace, Impact, ReadSpan and Status, which
+// check their own arguments), page or cut the answer to size, format. Inputs are typed structs whose JSON Schema
 // the SDK infers and validates; outputs are typed too (structuredContent,
 // validated against the declared output schema) and repeated as JSON text
 // for clients that read only text. Descriptions are short and written for
@@ -38,7 +40,9 @@
 // Failures a model can act on are tool errors (isError) whose text starts
 // with the category — not_found, ambiguous (with candidates to choose from),
 // stale_index, outside_repository, invalid_argument — and whose _meta
-// carries {"cairn/error": {"category", "candidates"}} for programs. They
+// carries {"cairn/error": {"category", "candidates"}} for programs. The
+// category is the engine's (engine.Classify maps the libraries' typed
+// errors; no error text is matched). They
 // carry no structuredContent, so clients that validate it against the
 // output schema accept them. No tool reads outside the repository root
 // (engine.RepoPath).

@@ -24,6 +24,7 @@ type Opened struct {
 	// without them).
 	Warnings []string
 	text     *bm25.Index
+	sideDir  string // where the side indexes are
 }
 
 // Close releases the store and the side indexes.
@@ -126,9 +127,29 @@ func (p *pgVectors) SearchText(ctx context.Context, text string, k int) ([]vecto
 	return out, nil
 }
 
+// OpenVectors adds the generation's vector index to an engine opened
+// without it (OpenEmbeddedText), for a caller that opens vectors only when
+// a search needs them. It must not run beside a search on o.Engine. The
+// warning, when not empty, says why the engine searches without vectors.
+func (o *Opened) OpenVectors(queryEmbedder embed.Embedder) (warning string) {
+	if o.Engine.Vectors != nil || len(vector.Segments(o.Meta.Extra)) == 0 {
+		return ""
+	}
+	vx, err := vector.Open(o.sideDir, o.Meta.Extra, queryEmbedder)
+	if err != nil {
+		return fmt.Sprintf("searching without vectors: %v", err)
+	}
+	o.Engine.Vectors = vx
+	return ""
+}
+
+// HasText reports whether the generation's text index is open.
+func (o *Opened) HasText() bool { return o.text != nil }
+
 // openSide opens the text and vector indexes in dir.
 func (o *Opened) openSide(dir string, queryEmbedder embed.Embedder, vectors bool) error {
 	m := o.Meta
+	o.sideDir = dir
 	text, err := bm25.Open(dir, m.Extra)
 	switch {
 	case errors.Is(err, bm25.ErrNoSegments):

@@ -33,6 +33,11 @@ func (d Diff) String() string {
 	return "working-tree changes"
 }
 
+// ErrDiff: the diff a Diff selects cannot be read: a revision git does
+// not know (or that is not a revision), a worktree that is not a git
+// repository, no git at all.
+var ErrDiff = errors.New("cannot diff")
+
 // hunk is a changed line range of a file, on the new side (and the old
 // side, for lines that only went away).
 type hunk struct {
@@ -94,7 +99,7 @@ func ForDiff(ctx context.Context, r graph.Reader, d Diff, o Options) (*Result, e
 		args = append(args, "--cached")
 	case d.Rev != "":
 		if strings.HasPrefix(d.Rev, "-") {
-			return nil, fmt.Errorf("revision %q: not a revision", d.Rev)
+			return nil, fmt.Errorf("%w: %q is not a revision", ErrDiff, d.Rev)
 		}
 		args = append(args, d.Rev)
 	default:
@@ -108,12 +113,12 @@ func ForDiff(ctx context.Context, r graph.Reader, d Diff, o Options) (*Result, e
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return nil, fmt.Errorf("git diff (%s): %s", d, strings.TrimSpace(stderr.String()))
+			return nil, fmt.Errorf("%w: git diff (%s): %s", ErrDiff, d, strings.TrimSpace(stderr.String()))
 		}
-		return nil, fmt.Errorf("git diff: %w", err)
+		return nil, fmt.Errorf("%w: git diff: %w", ErrDiff, err)
 	}
 	hunks := parseDiff(out)
-	var syms []graph.Symbol
+	var changes []Change
 	var removed, warnings []string
 	seen := map[graph.SymbolID]bool{}
 	byFile := map[string][]hunk{}
@@ -149,8 +154,7 @@ func ForDiff(ctx context.Context, r graph.Reader, d Diff, o Options) (*Result, e
 				for _, s := range defs {
 					if !seen[s.ID] && s.Parent < 0 {
 						seen[s.ID] = true
-						s.Doc = "file deleted"
-						syms = append(syms, s)
+						changes = append(changes, Change{Symbol: s, Why: "file deleted"})
 					}
 				}
 				removed = append(removed, p+": deleted")
@@ -170,8 +174,7 @@ func ForDiff(ctx context.Context, r graph.Reader, d Diff, o Options) (*Result, e
 			for _, s := range best {
 				if !seen[s.ID] {
 					seen[s.ID] = true
-					s.Doc = why
-					syms = append(syms, s)
+					changes = append(changes, Change{Symbol: s, Why: why})
 				}
 			}
 		}
@@ -179,13 +182,13 @@ func ForDiff(ctx context.Context, r graph.Reader, d Diff, o Options) (*Result, e
 	if m.Dirty || d.Rev != "" {
 		warnings = append(warnings, "line numbers are mapped onto the indexed content; re-index first if the worktree changed since")
 	}
-	if len(syms) == 0 {
+	if len(changes) == 0 {
 		res := &Result{Target: d.String(), Revision: m.Revision, Dirty: m.Dirty, Removed: removed, Warnings: warnings,
 			Changed: []Symbol{}, Dependents: []Symbol{}, Tests: []Test{}, Commands: []string{}, Packages: []string{}}
 		res.Risk = Risk{Level: "low", Reasons: []string{"no indexed definition changed"}}
 		return res, nil
 	}
-	res, err := Analyze(ctx, r, syms, o)
+	res, err := Analyze(ctx, r, changes, o)
 	if err != nil {
 		return nil, err
 	}

@@ -109,10 +109,7 @@ func ForTarget(ctx context.Context, r graph.Reader, name string, o Options) (*Re
 	if len(defs) == 0 {
 		return nil, fmt.Errorf("%w: no definition of %q", graph.ErrNotFound, name)
 	}
-	for i := range defs {
-		defs[i].Doc = "named"
-	}
-	res, err := Analyze(ctx, r, defs, o)
+	res, err := Analyze(ctx, r, Named(defs), o)
 	if res != nil {
 		res.Target = name
 	}
@@ -130,9 +127,25 @@ type node struct {
 	iface   bool // an interface or base method the previous node implements
 }
 
-// Analyze computes the impact of changing syms (their Doc field, if set,
-// says why each was chosen).
-func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options) (*Result, error) {
+// Change is a symbol whose change is analysed, with why it was chosen:
+// "named", "lines 3-5 changed", "file deleted". Why becomes the Why of the
+// symbol in Result.Changed.
+type Change struct {
+	Symbol graph.Symbol
+	Why    string
+}
+
+// Named makes the changes of definitions a caller named.
+func Named(defs []graph.Symbol) []Change {
+	out := make([]Change, len(defs))
+	for i := range defs {
+		out[i] = Change{Symbol: defs[i], Why: "named"}
+	}
+	return out
+}
+
+// Analyze computes the impact of the changes.
+func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (*Result, error) {
 	o.Depth = cmp.Or(o.Depth, 3)
 	o.TestDepth = max(cmp.Or(o.TestDepth, 12), o.Depth)
 	o.Limit = cmp.Or(o.Limit, 20000)
@@ -161,8 +174,8 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 	var nodes []node
 	seen := map[graph.SymbolID]int{}
 	var roots []graph.SymbolID
-	for i := range syms {
-		s := &syms[i]
+	for i := range changes {
+		s := &changes[i].Symbol
 		if _, ok := seen[s.ID]; ok {
 			continue
 		}
@@ -171,7 +184,7 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 		nodes = append(nodes, node{id: s.ID, parent: -1, conf: graph.ConfPrecise, through: s.QualifiedName()})
 		roots = append(roots, s.ID)
 		v := view(s)
-		v.Why = s.Doc
+		v.Why = changes[i].Why
 		res.Changed = append(res.Changed, v)
 	}
 	// interface methods and base methods the changed ones implement or
@@ -304,7 +317,8 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 	covered := map[int]bool{}
 	pkgs := map[string]bool{}
 	files := map[string]bool{}
-	for _, s := range syms {
+	for _, c := range changes {
+		s := &c.Symbol
 		files[s.Path] = true
 	}
 	for i := range nodes {
@@ -336,7 +350,8 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 			pkgs[cmp.Or(d.Package, path.Dir(d.Path))] = true
 		}
 	}
-	for _, s := range syms {
+	for _, c := range changes {
+		s := &c.Symbol
 		pkgs[cmp.Or(s.Package, path.Dir(s.Path))] = true
 	}
 	for _, d := range res.Dependents {
@@ -368,7 +383,8 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 		res.Warnings = append(res.Warnings, err.Error())
 	}
 	changedFiles := map[string]bool{}
-	for _, s := range syms {
+	for _, c := range changes {
+		s := &c.Symbol
 		changedFiles[s.Path] = true
 	}
 	res.Owners = own.cover(files, changedFiles)
@@ -376,7 +392,8 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 	if res.Truncated {
 		res.Unknown = append(res.Unknown, fmt.Sprintf("the walk stopped at %d symbols: dependents and tests beyond are not listed", o.Limit))
 	}
-	for _, s := range syms {
+	for _, c := range changes {
+		s := &c.Symbol
 		f, err := r.File(ctx, s.Path)
 		if err == nil && !f.Status.Analysed() {
 			res.Unknown = append(res.Unknown, fmt.Sprintf("%s: %s", s.Path, f.Status))
