@@ -52,9 +52,14 @@ type Error struct {
 	Category   Category
 	Message    string
 	Candidates []Candidate
+	// Err is the cause, when a library's typed error (graph.ErrNoIndex,
+	// trace.ErrNoTarget, …) was classified: errors.Is sees it.
+	Err error
 }
 
 func (e *Error) Error() string { return string(e.Category) + ": " + e.Message }
+
+func (e *Error) Unwrap() error { return e.Err }
 
 // Errorf makes an *Error.
 func Errorf(c Category, format string, args ...any) *Error {
@@ -74,18 +79,18 @@ func Classify(err error) *Error {
 	var fe *graph.FormatError
 	switch {
 	case errors.As(err, &fe):
-		return &Error{Category: StaleIndex, Message: fe.Error()}
+		return &Error{Category: StaleIndex, Message: fe.Error(), Err: err}
 	case errors.Is(err, graph.ErrNoIndex):
-		return &Error{Category: StaleIndex, Message: err.Error()}
+		return &Error{Category: StaleIndex, Message: err.Error(), Err: err}
 	case errors.Is(err, graph.ErrNotFound):
-		return &Error{Category: NotFound, Message: err.Error()}
+		return &Error{Category: NotFound, Message: err.Error(), Err: err}
 	case errors.Is(err, trace.ErrNoTarget):
-		return &Error{Category: NotFound, Message: err.Error() + "; try search to find how the value is spelled"}
+		return &Error{Category: NotFound, Message: err.Error() + "; try search to find how the value is spelled", Err: err}
 	case errors.Is(err, impact.ErrDiff), errors.Is(err, contextpack.ErrInvalidRequest),
 		errors.Is(err, contextpack.ErrBudgetTooSmall):
-		return &Error{Category: InvalidArgument, Message: err.Error()}
+		return &Error{Category: InvalidArgument, Message: err.Error(), Err: err}
 	}
-	return &Error{Category: Internal, Message: err.Error()}
+	return &Error{Category: Internal, Message: err.Error(), Err: err}
 }
 
 func candidatesOf(defs []graph.Symbol) []Candidate {

@@ -13,10 +13,6 @@ import (
 // changes, a moved HEAD, a watcher's pending changes.
 type Worktree = watch.Worktree
 
-// WatcherStatus is a watcher's published status (watch.Status) and whether
-// it runs.
-type WatcherStatus = watch.Status
-
 // StatusOptions ask Status what the index holds.
 type StatusOptions struct {
 	// Skips lists every skipped path with its reason.
@@ -41,10 +37,21 @@ type SkippedPath struct {
 	Dir    bool   `json:"dir,omitempty"`
 }
 
-// Watcher says whether a watcher keeps the index fresh.
+// Watcher says whether a watcher keeps the index fresh: a summary of the
+// status it publishes, which Published holds whole.
 type Watcher struct {
-	WatcherStatus
-	Running bool `json:"running"`
+	Published watch.Status `json:"-"`
+	Running   bool         `json:"running"`
+	State     string       `json:"state,omitempty"`
+	// Mode is how it learns of changes (events, or polling when degraded);
+	// Degraded says why events may be missed.
+	Mode      string `json:"mode,omitempty"`
+	Degraded  string `json:"degraded,omitempty"`
+	PID       int    `json:"pid,omitempty"`
+	Pending   int    `json:"pending,omitempty" jsonschema:"changes seen and not yet indexed"`
+	Batches   int    `json:"batches,omitempty"`
+	Commits   int    `json:"commits,omitempty"`
+	LastError string `json:"last_error,omitempty"`
 	// Error: the watcher's status could not be read.
 	Error string `json:"error,omitempty"`
 }
@@ -119,7 +126,8 @@ func (s *Snapshot) Status(ctx context.Context, o StatusOptions) (*StatusResult, 
 		res.Worktree = s.Worktree(ctx)
 	}
 	st, running, err := watch.ReadStatus(s.e.IndexDir())
-	res.Watcher = Watcher{WatcherStatus: st, Running: running}
+	res.Watcher = Watcher{Published: st, Running: running, State: st.State, Mode: st.Mode, Degraded: st.Degraded, PID: st.PID,
+		Pending: st.Pending, Batches: st.Batches, Commits: st.Commits, LastError: st.LastError}
 	if err != nil {
 		res.Watcher.Error = err.Error()
 	}

@@ -17,8 +17,6 @@ import (
 	"github.com/cairn-dev/cairn/indexer/fleet"
 	"github.com/cairn-dev/cairn/indexer/scip"
 	"github.com/cairn-dev/cairn/indexer/watch"
-	"github.com/cairn-dev/cairn/retrieval/embed"
-	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
 // The shared store: --store postgres://… (or CAIRN_STORE) on every command.
@@ -82,49 +80,6 @@ func (g *globals) openShared(ctx context.Context) (*postgres.Store, error) {
 		fmt.Fprintln(g.stderr, "cairn: warning:", w)
 	}
 	return postgres.Owned(s), nil
-}
-
-// openFuse opens the search engine over either store.
-func (g *globals) openFuse(ctx context.Context, qe embed.Embedder) (*fuse.Opened, error) {
-	return g.openSearch(ctx, qe, true)
-}
-
-// openText opens the engine with its text index only (no vectors loaded).
-func (g *globals) openText(ctx context.Context) (*fuse.Opened, error) {
-	return g.openSearch(ctx, nil, false)
-}
-
-func (g *globals) openSearch(ctx context.Context, qe embed.Embedder, vectors bool) (*fuse.Opened, error) {
-	if g.shared() {
-		s, err := g.openShared(ctx)
-		if err != nil {
-			return nil, err
-		}
-		o, err := fuse.OpenPostgres(ctx, s, qe)
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
-		g.startCheck(s)
-		return o, nil
-	}
-	dir, err := g.dir()
-	if err != nil {
-		return nil, err
-	}
-	open := func() (*fuse.Opened, error) { return fuse.OpenEmbedded(ctx, dir, qe) }
-	if !vectors {
-		open = func() (*fuse.Opened, error) { return fuse.OpenEmbeddedText(ctx, dir) }
-	}
-	o, err := open()
-	if errors.Is(err, graph.ErrNoIndex) {
-		return nil, fmt.Errorf("no index in %s: run `cairn index --repo %s` first", dir, g.repo)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open index %s: %w", dir, err)
-	}
-	g.startCheck(o.Store)
-	return o, nil
 }
 
 // runIndexShared indexes into the shared store as one process of a build
