@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -223,5 +224,37 @@ func TestClassify(t *testing.T) {
 		if got := engine.Classify(c.err).Category; got != c.want {
 			t.Errorf("Classify(%v) = %s, want %s", c.err, got, c.want)
 		}
+	}
+}
+
+// TestRevisions cites every "path" of an answer, at any depth, and nothing
+// that only looks like one inside a string.
+func TestRevisions(t *testing.T) {
+	ctx := context.Background()
+	_, s := snapshot(t)
+	type loc struct {
+		Path string `json:"path"`
+		Note string `json:"note"`
+	}
+	v := struct {
+		Top   loc            `json:"top"`
+		Deep  [][]loc        `json:"deep"`
+		Other map[string]loc `json:"other"`
+	}{
+		Top:   loc{Path: "server/server.go", Note: `a "path":"fake.go" in text`},
+		Deep:  [][]loc{{{Path: "store/store.go"}, {Path: `we"ird\path.go`}}},
+		Other: map[string]loc{"k": {Path: "server/greet.go"}, "e": {}},
+	}
+	got := s.Revisions(ctx, v)
+	var keys []string
+	for k := range got {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if want := []string{"server/greet.go", "server/server.go", "store/store.go", `we"ird\path.go`}; !slices.Equal(keys, want) {
+		t.Fatalf("revisions of %v, want %v", keys, want)
+	}
+	if got["server/server.go"] == "" {
+		t.Fatalf("an indexed file has no revision: %v", got)
 	}
 }

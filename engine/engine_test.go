@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/engine/enginetest"
+	"github.com/cairn-dev/cairn/graph"
 )
 
 func category(err error) engine.Category {
@@ -278,6 +279,20 @@ func TestCachesCopy(t *testing.T) {
 	b, _ := s.R.SymbolsByID(ctx, defs[0].ID)
 	if b[0].Doc == "changed" {
 		t.Fatal("SymbolsByID returns the cached slice itself")
+	}
+	// the store's batch reads stay batch reads, and copies
+	br, ok := s.R.(graph.BatchReader)
+	if !ok {
+		t.Fatal("the cached reader hides the store's batch reads")
+	}
+	ids := []graph.SymbolID{defs[0].ID, "cairn go . . nowhere/Nothing#"}
+	m, err := br.SymbolsByIDs(ctx, ids)
+	if err != nil || len(m[ids[0]]) != 1 || m[ids[0]][0].Name != "Greet" || len(m[ids[1]]) != 0 {
+		t.Fatalf("SymbolsByIDs = %v, %v", m, err)
+	}
+	m[ids[0]][0].Name = "changed"
+	if m2, _ := br.SymbolsByIDs(ctx, ids); m2[ids[0]][0].Name != "Greet" {
+		t.Fatal("SymbolsByIDs returns the cached slice itself")
 	}
 	if f, err := s.R.File(ctx, "nope.go"); err == nil {
 		t.Fatalf("File(nope.go) = %+v", f)

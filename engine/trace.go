@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -64,31 +65,36 @@ func (s *Snapshot) Trace(ctx context.Context, o TraceOptions) (*TraceResult, err
 // path → revision. An adapter that cuts an answer to fit recites what is
 // left with it.
 func (s *Snapshot) Revisions(ctx context.Context, v any) map[string]string {
-	b, _ := json.Marshal(v)
-	var tree any
-	json.Unmarshal(b, &tree)
+	b, err := json.Marshal(v)
 	out := map[string]string{}
-	var walk func(any)
-	walk = func(x any) {
-		switch x := x.(type) {
-		case map[string]any:
-			if p, ok := x["path"].(string); ok && p != "" {
-				if _, done := out[p]; !done {
-					rev, _ := s.Cite(ctx, p)
-					out[p] = rev
-				}
+	if err != nil {
+		return out
+	}
+	// encoding/json escapes every quote inside a string, so "path":" occurs
+	// only where a key path has a string value
+	key := []byte(`"path":"`)
+	for {
+		i := bytes.Index(b, key)
+		if i < 0 {
+			return out
+		}
+		b = b[i+len(key)-1:] // at the value's opening quote
+		j := 1
+		for j < len(b) && b[j] != '"' {
+			if b[j] == '\\' {
+				j++
 			}
-			for k, y := range x {
-				if k != "revisions" {
-					walk(y)
-				}
-			}
-		case []any:
-			for _, y := range x {
-				walk(y)
+			j++
+		}
+		if j >= len(b) {
+			return out
+		}
+		var p string
+		if json.Unmarshal(b[:j+1], &p) == nil && p != "" {
+			if _, done := out[p]; !done {
+				out[p], _ = s.Cite(ctx, p)
 			}
 		}
+		b = b[j+1:]
 	}
-	walk(tree)
-	return out
 }
