@@ -22,24 +22,6 @@
 // stale_index error saying to run `cairn index`, and the server picks the
 // index up as soon as one is committed.
 //
-// # Questions
-//
-// Each question is one method of Snapshot with one options struct and one
-// result type, which checks its own arguments (bounds, paths, revisions)
-// and returns an *Error: Search (fused search), Context (a budgeted pack:
-// budget, focus paths, format and tokenizer are checked here only), Trace
-// (follow a value), Impact (what a change affects; a name must denote one
-// definition unless ImpactOptions.All), ReadSpan and Status (what the index
-// holds and how fresh it is). Locations are Citations (path, lines,
-// revision, stale); trace and impact cite theirs through Revisions until
-// they use the shared citation type. The CLI and the MCP server call only
-// these.
-//
-// A generation opens with its text index only; its vectors load when a
-// request first searches (Search, Context), so that a one-shot trace,
-// impact or status never pays for them. The tokenizer's tables load while
-// a pack's candidates are searched.
-//
 // # Caches
 //
 // What every request would otherwise recompute is kept per generation, on
@@ -49,6 +31,54 @@
 // value a server memoises (Memo). Token counts, a pure function of text and
 // encoding, are shared across generations. All are bounded and return
 // copies; freshness (stale) is never cached beyond one request.
+//
+// # Questions
+//
+// Every question has one method on Snapshot, one options struct and one
+// result type; the CLI, the MCP server and the LSP server call only these,
+// so the same question gets the same answer in the same shape everywhere.
+// The graph questions (graphq.go): Definitions, References, Symbols,
+// Callers, Callees, Implementations, Paths and Map. Their results are made
+// of the views of package graph — graph.SymbolView for a symbol at a place,
+// graph.RefView, graph.HopView, graph.EdgeView — each location a
+// graph.Citation (path, lines, revision, stale) cited through the snapshot
+// (CiteFunc); schema/views.schema.json describes them. The facts the views
+// were made from travel beside them, not in JSON, for adapters that need
+// exact ranges.
+//
+// A name is resolved once, by Resolve: a symbol_id picks one definition; a
+// plain or qualified name is looked up (exact case first); Path (a file or
+// directory, never outside the root) and Kind narrow it.
+//
+// References follow one rule: the uses resolved to the chosen definitions
+// (confidence precise or resolved), plus the unresolved uses spelled like
+// them (name-only: they may be theirs); uses resolved to any other
+// definition are left out. A name with no definition in the index (a
+// library's) lists its uses by spelling; a narrowed name (symbol_id, path or
+// kind) that denotes nothing is not_found.
+//
+// Callers, Callees and Implementations follow one definition: a name
+// denoting several is an ambiguous error whose candidates (SymbolViews) say
+// how to pick one, unless HopsOptions.All asks for all of them. Depth is
+// explicit: outside 1..MaxHopDepth it is invalid_argument, never silently
+// 1. (The LSP asks implementations of an unresolved identifier with All,
+// as its protocol cannot ask back; its call hierarchy names one definition
+// per item.) Paths take every definition of both names: each path shows
+// which it joins.
+//
+// The analysis questions (search.go, context.go, trace.go, impact.go,
+// status.go) check their own arguments (bounds, paths, revisions) too:
+// Search (fused search; hits are Citations), Context (a budgeted pack:
+// budget, focus paths, format and tokenizer are checked here only), Trace
+// (follow a value), Impact (what a change affects; a name must denote one
+// definition unless ImpactOptions.All), ReadSpan and Status (what the index
+// holds and how fresh it is). Trace and impact also list the revision of
+// every file they cite (Revisions).
+//
+// A generation opens with its text index only; its vectors load when a
+// request first searches (fused), so that a one-shot trace, impact or
+// status never pays for them. The tokenizer's tables load while a pack's
+// candidates are searched.
 //
 // # Errors
 //

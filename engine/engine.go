@@ -181,9 +181,7 @@ func (e *Engine) Acquire(ctx context.Context) (*Snapshot, error) {
 	if e.cur == nil {
 		err := e.openErr
 		if err == nil || errors.Is(err, graph.ErrNoIndex) {
-			se := Errorf(StaleIndex, "no index in %s yet: run `cairn index --repo %s` (this server picks it up when it is committed)", e.dir, e.root)
-			se.Err = graph.ErrNoIndex
-			return nil, se
+			return nil, Errorf(StaleIndex, "no index in %s yet: run `cairn index --repo %s` (this server picks it up when it is committed)", e.dir, e.root)
 		}
 		return nil, Classify(err)
 	}

@@ -37,15 +37,9 @@ const (
 	Internal Category = "internal"
 )
 
-// Candidate is one of the definitions an ambiguous name denotes.
-type Candidate struct {
-	SymbolID  graph.SymbolID `json:"symbol_id" jsonschema:"pass this as symbol to pick this definition"`
-	Name      string         `json:"name"`
-	Kind      string         `json:"kind"`
-	Path      string         `json:"path"`
-	StartLine int            `json:"start_line"`
-	EndLine   int            `json:"end_line"`
-}
+// Candidate is one of the definitions an ambiguous name denotes, in the
+// one shape of a symbol at a place (its symbol_id picks it).
+type Candidate = graph.SymbolView
 
 // Error is a failure with a category a client can act on.
 type Error struct {
@@ -91,16 +85,6 @@ func Classify(err error) *Error {
 		return &Error{Category: InvalidArgument, Message: err.Error(), Err: err}
 	}
 	return &Error{Category: Internal, Message: err.Error(), Err: err}
-}
-
-func candidatesOf(defs []graph.Symbol) []Candidate {
-	out := make([]Candidate, len(defs))
-	for i := range defs {
-		d := &defs[i]
-		out[i] = Candidate{SymbolID: d.ID, Name: d.QualifiedName(), Kind: d.Kind.String(), Path: d.Path,
-			StartLine: int(d.Range.StartLine), EndLine: int(d.Range.EndLine)}
-	}
-	return out
 }
 
 // maxQuoted bounds how much of an argument an error message quotes.

@@ -33,19 +33,19 @@ type SearchOptions struct {
 	Dump bool
 }
 
-// SearchFile is a ranked file.
+// SearchFile is a ranked file (cited as a whole: no lines).
 type SearchFile struct {
 	Path     string         `json:"path"`
 	Revision string         `json:"revision"`
-	Stale    bool           `json:"stale,omitempty"`
+	Stale    bool           `json:"stale"`
 	Score    float64        `json:"score"`
 	Why      string         `json:"why" jsonschema:"which generators found it"`
 	Ranks    map[string]int `json:"ranks,omitempty" jsonschema:"the rank each generator gave it"`
 }
 
-// SearchHit is a ranked definition or chunk.
+// SearchHit is a ranked definition or chunk, cited as every location is.
 type SearchHit struct {
-	Citation
+	graph.Citation
 	Symbol   string         `json:"symbol,omitempty" jsonschema:"qualified name, when the hit is a definition"`
 	SymbolID graph.SymbolID `json:"symbol_id,omitempty"`
 	Kind     string         `json:"kind"`
@@ -85,6 +85,7 @@ func (s *Snapshot) Search(ctx context.Context, o SearchOptions) (*SearchResult, 
 	if err != nil {
 		return nil, Classify(err)
 	}
+	cite := s.CiteFunc(ctx)
 	out := &SearchResult{Files: make([]SearchFile, len(res.Files)), Hits: make([]SearchHit, len(res.Hits)), Generators: res.Dump}
 	for i, f := range res.Files {
 		rev, stale := s.Cite(ctx, f.Path)
@@ -94,7 +95,7 @@ func (s *Snapshot) Search(ctx context.Context, o SearchOptions) (*SearchResult, 
 		}
 	}
 	for i, h := range res.Hits {
-		out.Hits[i] = SearchHit{Citation: s.Citation(ctx, h.Path, int(h.StartLine), int(h.EndLine)), Symbol: h.Name,
+		out.Hits[i] = SearchHit{Citation: cite.Lines(h.Path, int(h.StartLine), int(h.EndLine)), Symbol: h.Name,
 			SymbolID: h.SymbolID, Kind: h.Kind.String(), Score: h.Score, Why: h.Why}
 		if o.Ranks {
 			out.Hits[i].Ranks = h.Ranks

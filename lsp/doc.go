@@ -13,8 +13,16 @@
 // or the end of the session cancels; notifications (didOpen, didChange,
 // didSave, didClose) are applied in order. Each request takes an engine
 // snapshot, finds what the identifier under the cursor denotes (the
-// indexed occurrence there and its resolved symbol, else the word under
-// the cursor by name), calls one graph function and converts ranges back.
+// indexed occurrence there: its resolved symbol id, else its qualified
+// spelling, else the word under the cursor), asks the engine the one
+// question the method is (Snapshot.Definitions, References, Symbols, Map,
+// Callers, Callees, Implementations) with that name — the same question,
+// and so the same answer, as `cairn refs NAME` or the MCP references tool
+// — and converts the byte ranges of the answer's facts to UTF-16. A
+// not_found answer is an empty list, as editors expect; implementations of
+// an identifier that denotes several definitions follows all of them (the
+// protocol cannot ask which), while the call hierarchy names one
+// definition per item.
 //
 // # Positions
 //

@@ -16,9 +16,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/engine"
-	"github.com/cairn-dev/cairn/retrieval/fuse"
+	"github.com/cairn-dev/cairn/graph"
 )
 
 // Options configure a Server.
@@ -438,11 +437,14 @@ func (s *Server) loc(root, rel string, r graph.Range, cache map[string]text) loc
 }
 
 // at finds what the identifier at a document position denotes: the
-// occurrence there (from the index) and its definitions.
+// occurrence there (from the index), the name to ask the engine (the
+// occurrence's symbol id when resolved, else its qualified spelling when
+// that names definitions, else the word) and its definitions.
 type target struct {
 	rel  string
 	occ  *graph.Occurrence
 	word string
+	name string
 	defs []graph.Symbol
 	span graph.Range
 }
@@ -486,26 +488,34 @@ func (s *Server) at(ctx context.Context, snap *engine.Snapshot, p textDocumentPo
 		ln := uint32(p.Position.Line + 1)
 		t.span = graph.Range{StartLine: ln, EndLine: ln, StartCol: uint32(st), EndCol: uint32(en)}
 	}
+	names := []string{}
 	if t.occ != nil && t.occ.Symbol != "" {
-		t.defs, err = snap.R.SymbolsByID(ctx, t.occ.Symbol)
+		names = append(names, string(t.occ.Symbol))
+	}
+	if t.occ != nil && t.occ.Qualifier != "" && !strings.ContainsAny(t.occ.Qualifier, "().[] ") {
+		names = append(names, t.occ.Qualifier+"."+t.word)
+	}
+	t.name = t.word
+	for _, n := range append(names, t.word) {
+		res, err := snap.Definitions(ctx, engine.DefinitionsOptions{Name: n})
+		if category(err) == engine.NotFound {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
-	}
-	if len(t.defs) == 0 {
-		name := t.word
-		if t.occ != nil && t.occ.Qualifier != "" && !strings.ContainsAny(t.occ.Qualifier, "().[] ") {
-			if defs, err := graph.FindDefinitions(ctx, snap.R, t.occ.Qualifier+"."+name); err == nil && len(defs) > 0 {
-				t.defs = defs
-			}
-		}
-		if len(t.defs) == 0 {
-			if t.defs, err = graph.FindDefinitions(ctx, snap.R, name); err != nil {
-				return nil, err
-			}
-		}
+		t.name, t.defs = n, res.Symbols
+		break
 	}
 	return t, nil
+}
+
+// category is err's engine category ("" for nil).
+func category(err error) engine.Category {
+	if err == nil {
+		return ""
+	}
+	return engine.Classify(err).Category
 }
 
 func isIdent(c byte) bool {
@@ -540,21 +550,16 @@ func (s *Server) references(ctx context.Context, snap *engine.Snapshot, raw json
 	if err != nil {
 		return nil, err
 	}
-	name := t.word
-	ids := map[graph.SymbolID]bool{}
-	for _, d := range t.defs {
-		ids[d.ID] = true
+	res, err := snap.References(ctx, engine.ReferencesOptions{Name: t.name, IncludeDefinitions: p.Context.IncludeDeclaration})
+	if category(err) == engine.NotFound {
+		return []location{}, nil
 	}
-	_, refs, err := graph.FindReferences(ctx, snap.R, name, graph.RefOptions{IncludeDefinitions: p.Context.IncludeDeclaration})
 	if err != nil {
 		return nil, err
 	}
 	cache := map[string]text{}
 	out := []location{}
-	for _, r := range refs {
-		if r.Symbol != "" && len(ids) > 0 && !ids[r.Symbol] {
-			continue
-		}
+	for _, r := range res.Refs {
 		out = append(out, s.loc(snap.Root, r.Path, r.Range, cache))
 	}
 	return out, nil
@@ -586,12 +591,13 @@ func (s *Server) hover(ctx context.Context, snap *engine.Snapshot, raw json.RawM
 		if d.Doc != "" {
 			b.WriteString("\n" + d.Doc + "\n")
 		}
-		callers, err := graph.Callers(ctx, snap.R, []graph.SymbolID{d.ID}, graph.TraverseOptions{Depth: 1})
+		callers, err := snap.Callers(ctx, engine.HopsOptions{Name: string(d.ID), Depth: 1})
 		if err != nil {
 			return nil, err
 		}
+		n := len(callers.Results)
 		rev, stale := snap.Cite(ctx, d.Path)
-		fmt.Fprintf(&b, "\n%s · %d caller%s · `%s:%d` @ %s", d.Kind, len(callers), plural(len(callers)), d.Path, d.Range.StartLine, rev)
+		fmt.Fprintf(&b, "\n%s · %d caller%s · `%s:%d` @ %s", d.Kind, n, plural(n), d.Path, d.Range.StartLine, rev)
 		if stale {
 			b.WriteString(" (stale)")
 		}
@@ -667,13 +673,11 @@ func (s *Server) documentSymbol(ctx context.Context, snap *engine.Snapshot, raw 
 	if _, _, err := engine.RepoPath(snap.Root, rel); err != nil {
 		return nil, err
 	}
-	syms, err := snap.R.SymbolsInFile(ctx, rel)
+	res, err := snap.Symbols(ctx, engine.SymbolsOptions{File: rel})
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(syms, func(a, b graph.Symbol) int {
-		return cmp.Or(cmp.Compare(a.Range.StartByte, b.Range.StartByte), cmp.Compare(b.Range.EndByte, a.Range.EndByte))
-	})
+	syms := res.Defs // in source order, outer before inner
 	cache := map[string]text{}
 	// nest by containment: a stack of open ancestors
 	type node struct {
@@ -713,33 +717,18 @@ func (s *Server) workspaceSymbol(ctx context.Context, snap *engine.Snapshot, raw
 	}
 	const most = 100
 	var syms []graph.Symbol
-	var err error
-	q := strings.TrimSpace(p.Query)
-	if q == "" {
-		syms, _, err = snap.Central(ctx, "")
-	} else {
-		syms, err = graph.FindDefinitions(ctx, snap.R, q)
-		if err == nil && len(syms) < most {
-			var res *engine.SearchResult
-			if res, err = snap.Search(ctx, engine.SearchOptions{Query: q, Limit: 50, Files: 1, Only: []string{fuse.GenSymbol}}); err != nil {
-				return nil, err
-			}
-			seen := map[graph.SymbolID]bool{}
-			for _, d := range syms {
-				seen[d.ID] = true
-			}
-			for _, h := range res.Hits {
-				if h.SymbolID == "" || seen[h.SymbolID] {
-					continue
-				}
-				seen[h.SymbolID] = true
-				more, _ := snap.R.SymbolsByID(ctx, h.SymbolID)
-				syms = append(syms, more...)
-			}
+	if q := strings.TrimSpace(p.Query); q == "" {
+		res, err := snap.Map(ctx, engine.MapOptions{Limit: most})
+		if err != nil {
+			return nil, err
 		}
-	}
-	if err != nil {
-		return nil, err
+		syms = res.Defs
+	} else {
+		res, err := snap.Symbols(ctx, engine.SymbolsOptions{Query: q, Limit: most})
+		if err != nil {
+			return nil, err
+		}
+		syms = res.Defs
 	}
 	cache := map[string]text{}
 	out := []symbolInformation{}
@@ -788,47 +777,39 @@ func itemSymbol(raw json.RawMessage) (graph.SymbolID, error) {
 	return graph.SymbolID(p.Item.Data.SymbolID), nil
 }
 
-func (s *Server) calls(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage, dir graph.Direction) (map[graph.SymbolID][]graph.Edge, []graph.SymbolID, error) {
+// calls asks the engine for the direct callers (In) or callees (Out) of
+// the item's symbol, each with every call site between the pair.
+func (s *Server) calls(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage, dir graph.Direction) (*engine.HopsResult, error) {
 	id, err := itemSymbol(raw)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	edges, err := snap.R.Edges(ctx, []graph.SymbolID{id}, dir, graph.EdgeCalls)
-	if err != nil {
-		return nil, nil, err
+	o := engine.HopsOptions{Name: string(id), Depth: 1, Sites: true}
+	var res *engine.HopsResult
+	if dir == graph.In {
+		res, err = snap.Callers(ctx, o)
+	} else {
+		res, err = snap.Callees(ctx, o)
 	}
-	by := map[graph.SymbolID][]graph.Edge{}
-	var order []graph.SymbolID
-	for _, e := range edges {
-		other := e.From
-		if dir == graph.Out {
-			other = e.To
-		}
-		if _, ok := by[other]; !ok {
-			order = append(order, other)
-		}
-		by[other] = append(by[other], e)
+	if category(err) == engine.NotFound {
+		return &engine.HopsResult{}, nil // gone since the item was prepared
 	}
-	return by, order, nil
+	return res, err
 }
 
 func (s *Server) incomingCalls(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage) (any, error) {
-	by, order, err := s.calls(ctx, snap, raw, graph.In)
+	res, err := s.calls(ctx, snap, raw, graph.In)
 	if err != nil {
 		return nil, err
 	}
 	cache := map[string]text{}
 	out := []callHierarchyIncomingCall{}
-	for _, from := range order {
-		defs, err := snap.R.SymbolsByID(ctx, from)
-		if err != nil {
-			return nil, err
-		}
-		if len(defs) == 0 {
+	for i, h := range res.Hops {
+		if h.Def == nil {
 			continue // file-level code: no item to show
 		}
-		c := callHierarchyIncomingCall{From: s.item(snap, &defs[0], cache)}
-		for _, e := range by[from] {
+		c := callHierarchyIncomingCall{From: s.item(snap, h.Def, cache)}
+		for _, e := range res.Edges[i] {
 			c.FromRanges = append(c.FromRanges, s.rangeOf(snap.Root, e.Path, e.Range, cache))
 		}
 		out = append(out, c)
@@ -837,22 +818,18 @@ func (s *Server) incomingCalls(ctx context.Context, snap *engine.Snapshot, raw j
 }
 
 func (s *Server) outgoingCalls(ctx context.Context, snap *engine.Snapshot, raw json.RawMessage) (any, error) {
-	by, order, err := s.calls(ctx, snap, raw, graph.Out)
+	res, err := s.calls(ctx, snap, raw, graph.Out)
 	if err != nil {
 		return nil, err
 	}
 	cache := map[string]text{}
 	out := []callHierarchyOutgoingCall{}
-	for _, to := range order {
-		defs, err := snap.R.SymbolsByID(ctx, to)
-		if err != nil {
-			return nil, err
-		}
-		if len(defs) == 0 {
+	for i, h := range res.Hops {
+		if h.Def == nil {
 			continue // outside the index
 		}
-		c := callHierarchyOutgoingCall{To: s.item(snap, &defs[0], cache)}
-		for _, e := range by[to] {
+		c := callHierarchyOutgoingCall{To: s.item(snap, h.Def, cache)}
+		for _, e := range res.Edges[i] {
 			c.FromRanges = append(c.FromRanges, s.rangeOf(snap.Root, e.Path, e.Range, cache))
 		}
 		out = append(out, c)
@@ -869,17 +846,18 @@ func (s *Server) implementation(ctx context.Context, snap *engine.Snapshot, raw 
 	if err != nil {
 		return nil, err
 	}
-	var ids []graph.SymbolID
-	for _, d := range t.defs {
-		ids = append(ids, d.ID)
+	out := []location{}
+	if len(t.defs) == 0 {
+		return out, nil
 	}
-	hops, err := graph.Implementations(ctx, snap.R, ids, 5)
+	// All: the protocol cannot ask which definition an unresolved
+	// identifier means.
+	res, err := snap.Implementations(ctx, engine.HopsOptions{Name: t.name, Depth: engine.DefaultImplementationsDepth, All: true})
 	if err != nil {
 		return nil, err
 	}
 	cache := map[string]text{}
-	out := []location{}
-	for _, h := range hops {
+	for _, h := range res.Hops {
 		if h.Def != nil {
 			out = append(out, s.loc(snap.Root, h.Def.Path, h.Def.NameRange, cache))
 		}

@@ -25,3 +25,10 @@ var EmbeddedIndexesSQL string
 //
 //go:embed contextpack.schema.json
 var ContextPackJSONSchema string
+
+// ViewsJSONSchema is the JSON Schema of the shapes every answer is made of
+// (graph.Citation, graph.SymbolView, graph.RefView, graph.HopView,
+// graph.EdgeView): its $defs citation, symbol, reference, hop and edge.
+//
+//go:embed views.schema.json
+var ViewsJSONSchema string

@@ -132,7 +132,7 @@ func compareStores(t *testing.T, dir, emb, pg string) {
 		queries = append(queries, []string{"def", "--json", n}, []string{"refs", "--json", "--definitions", n})
 	}
 	for _, n := range funcs {
-		queries = append(queries, []string{"callers", "--json", "--depth", "3", n}, []string{"callees", "--json", "--depth", "3", n})
+		queries = append(queries, []string{"callers", "--json", "--all", "--depth", "3", n}, []string{"callees", "--json", "--all", "--depth", "3", n})
 	}
 	for i := 0; i+1 < len(all) && i < 10; i += 2 {
 		q := all[i] + " " + all[i+1]

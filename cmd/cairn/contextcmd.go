@@ -37,7 +37,7 @@ func contextCmd(g *globals) *cobra.Command {
 			if g.json {
 				format = "json"
 			}
-			snap, done, err := g.snapshot(ctx)
+			snap, done, err := g.snapshot(ctx, firstLine(task))
 			if err != nil {
 				return err
 			}
@@ -46,7 +46,7 @@ func contextCmd(g *globals) *cobra.Command {
 			pack, err := snap.Context(ctx, engine.ContextOptions{Task: task, Budget: budget, Focus: focus, Diff: diff,
 				Format: format, Tokenizer: tokenizer, FullShare: fullShare, Worktree: wt})
 			if err != nil {
-				return err
+				return g.fail(firstLine(task), nil, err)
 			}
 			if pack.Format == "json" {
 				_, err = g.stdout.Write(pack.JSON())

@@ -3,9 +3,15 @@
 // what the index holds and what it left out.
 //
 // The command only wires: each subcommand parses flags into an options
-// struct, opens the store, calls one library function (indexer.Run,
-// graph.FindDefinitions, graph.FindReferences, …) and formats the result as
-// text or, with --json, as an envelope {"query", "index", "results",
-// "unknown"} that states the indexed revision. Exit codes: 0 success,
-// 1 failure, 2 usage error, 3 nothing found.
+// struct, opens the store or the engine, calls one library function
+// (indexer.Run; for the graph questions — def, refs, symbols, callers,
+// callees, implementations, path, map — one engine question on a snapshot,
+// through globals.ask) and formats the result as text or, with --json, as
+// an envelope {"query", "index", "results", "unknown"} that states the
+// indexed revision; its results are the views every surface shares
+// (graph.SymbolView, graph.RefView, graph.HopView, graph.EdgeView). An
+// engine error is, with --json, an "error" object {"category", "message",
+// "candidates"}. Exit codes: 0 success, 1 failure, 2 usage error (also
+// invalid_argument, outside_repository, and ambiguous: the argument must
+// change), 3 nothing found.
 package main

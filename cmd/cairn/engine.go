@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/engine"
-	"github.com/cairn-dev/cairn/graph"
 )
 
 // openEngine opens the engine over the store the flags name (--store, or
@@ -28,48 +27,99 @@ func (g *globals) openEngine(ctx context.Context) (*engine.Engine, error) {
 	return engine.Open(ctx, opts)
 }
 
-// snapshot opens the engine and acquires a snapshot of the current
-// generation; done releases both. The worktree's freshness check (which
-// every answer states) starts beside the command's question.
-func (g *globals) snapshot(ctx context.Context) (snap *engine.Snapshot, done func(), err error) {
-	eng, err := g.openEngine(ctx)
+// ask runs one engine question on a snapshot of the index the flags name
+// and writes its answer: fn asks and returns what --json prints as the
+// envelope's results (with the envelope's other fields set through env)
+// and a function printing the text form. An engine error becomes the
+// command's error (with its exit code) and, with --json, an envelope with
+// an "error" object.
+func (g *globals) ask(ctx context.Context, query string, fn func(snap *engine.Snapshot, env *envelope) (text func(), err error)) error {
+	e, err := g.openEngine(ctx)
 	if err != nil {
-		return nil, nil, err
+		return g.fail(query, nil, err)
 	}
-	snap, err = eng.Acquire(ctx)
-	if errors.Is(err, graph.ErrNoIndex) {
-		eng.Close()
-		return nil, nil, fmt.Errorf("no index in %s: run `cairn index --repo %s` first", eng.IndexDir(), g.repo)
-	}
+	defer e.Close()
+	snap, err := e.Acquire(ctx)
 	if err != nil {
-		eng.Close()
-		return nil, nil, err
+		return g.fail(query, nil, err)
+	}
+	defer snap.Release()
+	g.startCheck(snap.R)
+	env := &envelope{Query: query}
+	text, err := fn(snap, env)
+	env.Index = g.indexOf(ctx, snap.Meta, snap.R)
+	if err != nil {
+		var ee *engine.Error
+		if errors.As(err, &ee) && ee.Category == engine.NotFound {
+			env.Unknown = unanalysed(ctx, snap.R)
+		}
+		return g.fail(query, env, err)
+	}
+	if g.json {
+		if env.Results == nil {
+			env.Results = []struct{}{}
+		}
+		return writeJSON(g.stdout, env)
+	}
+	text()
+	return nil
+}
+
+// snapshot is ask for the commands whose answer is not an envelope
+// (context, trace, impact, status): it opens the engine and acquires a
+// snapshot (errors through fail); done releases both. The worktree's
+// freshness check starts beside the command's question.
+func (g *globals) snapshot(ctx context.Context, query string) (snap *engine.Snapshot, done func(), err error) {
+	e, err := g.openEngine(ctx)
+	if err != nil {
+		return nil, nil, g.fail(query, nil, err)
+	}
+	snap, err = e.Acquire(ctx)
+	if err != nil {
+		e.Close()
+		return nil, nil, g.fail(query, nil, err)
 	}
 	g.startCheck(snap.R)
-	return snap, func() { snap.Release(); eng.Close() }, nil
+	return snap, func() { snap.Release(); e.Close() }, nil
 }
 
-// exitCode is the one mapping of the engine's error categories to exit
-// codes: 2 for arguments to change (usage), 3 for nothing found, 1 for the
-// rest.
-func exitCode(c engine.Category) int {
-	switch c {
-	case engine.InvalidArgument, engine.OutsideRepository, engine.Ambiguous:
-		return 2
-	case engine.NotFound:
-		return 3
+// errorView is an engine error in a JSON answer.
+type errorView struct {
+	Category   engine.Category    `json:"category"`
+	Message    string             `json:"message"`
+	Candidates []engine.Candidate `json:"candidates,omitempty"`
+}
+
+// fail reports an engine error: with --json also on stdout (in env, when
+// the index answered), and as the command's error with the exit code of
+// its category — 3 not_found, 2 invalid_argument, outside_repository and
+// ambiguous (the argument must change), 1 otherwise.
+func (g *globals) fail(query string, env *envelope, err error) error {
+	var ee *engine.Error
+	if !errors.As(err, &ee) {
+		return err
 	}
-	return 1
-}
-
-// errorText is how the command line states an error that carries an
-// engine error e: its message, and the definitions an ambiguous name
-// denotes.
-func errorText(err error, e *engine.Error) string {
+	if g.json {
+		if env == nil {
+			env = &envelope{Query: query}
+		}
+		env.Results = []struct{}{}
+		env.Error = &errorView{Category: ee.Category, Message: ee.Message, Candidates: ee.Candidates}
+		if werr := writeJSON(g.stdout, env); werr != nil {
+			return werr
+		}
+	}
 	var b strings.Builder
-	b.WriteString(err.Error())
-	for _, c := range e.Candidates {
-		fmt.Fprintf(&b, "\n  %s:%d-%d\t%s\t%s\t%s", c.Path, c.StartLine, c.EndLine, c.Kind, c.Name, c.SymbolID)
+	b.WriteString(ee.Error())
+	for _, c := range ee.Candidates {
+		fmt.Fprintf(&b, "\n  %s (%s) %s:%d-%d  %s", c.QualifiedName, c.Kind, c.Path, c.StartLine, c.EndLine, c.SymbolID)
 	}
-	return b.String()
+	code := 1
+	switch ee.Category {
+	case engine.NotFound:
+		code = 3
+	case engine.InvalidArgument, engine.OutsideRepository, engine.Ambiguous:
+		code = 2
+	}
+	return &exitError{code: code, err: errors.New(b.String())}
 }

@@ -28,7 +28,7 @@ definition it names.`,
 			if len(args) == 1 {
 				name = args[0]
 			}
-			snap, done, err := g.snapshot(ctx)
+			snap, done, err := g.snapshot(ctx, name)
 			if err != nil {
 				return err
 			}
@@ -36,7 +36,7 @@ definition it names.`,
 			res, err := snap.Impact(ctx, engine.ImpactOptions{Name: name, Path: path, Kind: kind, All: all,
 				Diff: diff, Staged: staged, Working: working, Depth: depth, TestDepth: testDepth, Limit: limit})
 			if err != nil {
-				return err
+				return g.fail(name, nil, err)
 			}
 			if g.json {
 				return writeJSON(g.stdout, res)

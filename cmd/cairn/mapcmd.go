@@ -5,50 +5,32 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/engine"
 )
 
 func mapCmd(g *globals) *cobra.Command {
 	var limit int
-	var prefix string
+	var under string
 	c := &cobra.Command{
-		Use:   "map [--under DIR] [--limit N]",
+		Use:   "map [--under PATH] [--limit N]",
 		Short: "the repository's most central definitions (PageRank over the reference graph)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			s, err := g.openStore()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			m, err := s.Meta(ctx)
-			if err != nil {
-				return err
-			}
-			iv := g.indexOf(ctx, m, s)
-			syms, ranks, err := graph.Central(ctx, s, prefix, limit)
-			if err != nil {
-				return err
-			}
-			type row struct {
-				graph.SymbolView
-				Rank float64 `json:"rank"`
-			}
-			rows := make([]row, len(syms))
-			for i := range syms {
-				rows[i] = row{graph.ViewSymbol(&syms[i]), ranks[syms[i].ID]}
-			}
-			if g.json {
-				return writeJSON(g.stdout, envelope{Index: iv, Results: rows})
-			}
-			for _, r := range rows {
-				fmt.Fprintf(g.stdout, "%8.1f  %s\t%s\t%s:%d\n", r.Rank, r.Kind, qualified(r.Container, r.Name), r.Path, r.StartLine)
-			}
-			return nil
+			return g.ask(cmd.Context(), "", func(snap *engine.Snapshot, env *envelope) (func(), error) {
+				res, err := snap.Map(cmd.Context(), engine.MapOptions{Under: under, Limit: limit})
+				if err != nil {
+					return nil, err
+				}
+				env.Results = res.Symbols
+				return func() {
+					for _, r := range res.Symbols {
+						fmt.Fprintf(g.stdout, "%8.1f  %s\t%s\t%s:%d\n", r.Rank, r.Kind, r.QualifiedName, r.Path, r.StartLine)
+					}
+				}, nil
+			})
 		},
 	}
-	c.Flags().IntVar(&limit, "limit", 30, "how many")
-	c.Flags().StringVar(&prefix, "under", "", "only definitions under this path prefix")
+	c.Flags().IntVar(&limit, "limit", 30, fmt.Sprintf("how many, 1-%d", engine.MaxCentral))
+	c.Flags().StringVar(&under, "under", "", "only definitions in this file or under this directory")
 	return c
 }

@@ -143,8 +143,19 @@ type envelope struct {
 	Query   string    `json:"query,omitempty"`
 	Index   indexView `json:"index"`
 	Results any       `json:"results"`
+	// Definitions (refs) are the definitions the name denotes; Roots
+	// (callers, callees, implementations) those the traversal starts from.
+	Definitions any `json:"definitions,omitempty"`
+	Roots       any `json:"roots,omitempty"`
+	// Truncated: the answer stopped at its cap.
+	Truncated bool `json:"truncated,omitempty"`
 	// Unknown lists files that could not be analysed and may hide answers.
 	Unknown []string `json:"unknown,omitempty"`
+	// Error is the engine's error, when the question had no answer.
+	Error *errorView `json:"error,omitempty"`
+	// Generators are every generator's full ranking (search
+	// --dump-generators).
+	Generators any `json:"generators,omitempty"`
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/embedded"
 	"github.com/cairn-dev/cairn/indexer/watch"
@@ -117,17 +116,11 @@ what you must know before changing code: where is X, who uses it, what to read.`
 	if err == nil {
 		return 0
 	}
+	fmt.Fprintln(stderr, "cairn:", err)
 	var ee *exitError
 	if errors.As(err, &ee) {
-		fmt.Fprintln(stderr, "cairn:", err)
 		return ee.code
 	}
-	var e *engine.Error
-	if errors.As(err, &e) {
-		fmt.Fprintln(stderr, "cairn:", errorText(err, e))
-		return exitCode(e.Category)
-	}
-	fmt.Fprintln(stderr, "cairn:", err)
 	if isUsage(err) {
 		return 2
 	}

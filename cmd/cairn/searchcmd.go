@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
@@ -17,7 +18,7 @@ import (
 func searchResults(res *engine.SearchResult) []engine.SearchHit {
 	out := make([]engine.SearchHit, 0, len(res.Files)+len(res.Hits))
 	for _, f := range res.Files {
-		out = append(out, engine.SearchHit{Citation: engine.Citation{Path: f.Path, Revision: f.Revision, Stale: f.Stale},
+		out = append(out, engine.SearchHit{Citation: graph.Citation{Path: f.Path, Revision: f.Revision, Stale: f.Stale},
 			Kind: "file", Score: f.Score, Why: f.Why, Ranks: f.Ranks})
 	}
 	return append(out, res.Hits...)
@@ -48,36 +49,34 @@ func searchCmd(g *globals) *cobra.Command {
 			default:
 				return usageError("give a QUERY or --query-file")
 			}
-			snap, done, err := g.snapshot(ctx)
-			if err != nil {
-				return err
-			}
-			defer done()
-			res, err := snap.Search(ctx, engine.SearchOptions{Query: q, Limit: limit, Files: files, Only: only, Ranks: true, Dump: dump})
-			if err != nil {
-				return err
-			}
-			iv := g.indexOf(ctx, snap.Meta, snap.R)
 			if dump {
-				return writeJSON(g.stdout, map[string]any{"query": firstLine(q), "index": iv, "results": searchResults(res), "generators": res.Generators})
+				g.json = true // the JSON answer, with every generator's ranking
 			}
-			if g.json {
-				return writeJSON(g.stdout, envelope{Query: firstLine(q), Index: iv, Results: searchResults(res)})
-			}
-			fmt.Fprintln(g.stdout, "files:")
-			for i, f := range res.Files {
-				fmt.Fprintf(g.stdout, "%2d. %s\t%.4f\t%s%s\n", i+1, f.Path, f.Score, f.Why, staleMark(f.Stale))
-			}
-			fmt.Fprintln(g.stdout, "code:")
-			for i, h := range res.Hits {
-				name := h.Symbol
-				if name == "" {
-					name = "(file)"
+			return g.ask(ctx, firstLine(q), func(snap *engine.Snapshot, env *envelope) (func(), error) {
+				res, err := snap.Search(ctx, engine.SearchOptions{Query: q, Limit: limit, Files: files, Only: only, Ranks: true, Dump: dump})
+				if err != nil {
+					return nil, err
 				}
-				fmt.Fprintf(g.stdout, "%2d. %s:%d-%d\t%s\t%.4f\t%s%s\n", i+1, h.Path, h.StartLine, h.EndLine, name, h.Score, h.Why,
-					staleMark(h.Stale))
-			}
-			return nil
+				env.Results = searchResults(res)
+				if dump {
+					env.Generators = res.Generators
+				}
+				return func() {
+					fmt.Fprintln(g.stdout, "files:")
+					for i, f := range res.Files {
+						fmt.Fprintf(g.stdout, "%2d. %s\t%.4f\t%s%s\n", i+1, f.Path, f.Score, f.Why, staleMark(f.Stale))
+					}
+					fmt.Fprintln(g.stdout, "code:")
+					for i, h := range res.Hits {
+						name := h.Symbol
+						if name == "" {
+							name = "(file)"
+						}
+						fmt.Fprintf(g.stdout, "%2d. %s:%d-%d\t%s\t%.4f\t%s%s\n", i+1, h.Path, h.StartLine, h.EndLine, name, h.Score, h.Why,
+							staleMark(h.Stale))
+					}
+				}, nil
+			})
 		},
 	}
 	c.Flags().StringVar(&queryFile, "query-file", "", "read the query from a file (an issue, a stack trace)")

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/lsp"
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/lsp"
 	"github.com/cairn-dev/cairn/lsp/mcp"
 )
 

@@ -23,14 +23,14 @@ func statusCmd(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			snap, done, err := g.snapshot(ctx)
+			snap, done, err := g.snapshot(ctx, "")
 			if err != nil {
 				return err
 			}
 			defer done()
 			st, err := snap.Status(ctx, engine.StatusOptions{Skips: explain, SkipWorktree: os.Getenv("CAIRN_WORKTREE_CHECK") == "0"})
 			if err != nil {
-				return err
+				return g.fail("", nil, err)
 			}
 			m := snap.Meta
 			iv := viewIndex(m)

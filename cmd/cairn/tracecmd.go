@@ -28,14 +28,14 @@ or written and never read.`,
 			if mermaid && dot {
 				return usageError("--mermaid and --dot are exclusive")
 			}
-			snap, done, err := g.snapshot(ctx)
+			snap, done, err := g.snapshot(ctx, args[0])
 			if err != nil {
 				return err
 			}
 			defer done()
 			res, err := snap.Trace(ctx, engine.TraceOptions{Target: args[0], Depth: depth})
 			if err != nil {
-				return err
+				return g.fail(args[0], nil, err)
 			}
 			switch {
 			case g.json:

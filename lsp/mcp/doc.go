@@ -5,10 +5,14 @@
 // # Tools
 //
 // A small curated set, each a thin adapter: take a snapshot of the index
-// (engine), call the engine's one function for the question (search,
-// build_context, trace, impact, read_span and index_status call
-// Snapshot.Search, Context, Trace, Impact, ReadSpan and Status, which
-// check their own arguments), page or cut the answer to size, format. Inputs are typed structs whose JSON Schema
+// (engine), check the paging arguments, ask the engine's one function for
+// the question (Snapshot.Definitions, References, Callers, Callees,
+// Implementations, Map, Search, Context, Trace, Impact, ReadSpan, Status,
+// which check their own arguments), page or cut the answer to size, and
+// format. The graph tools answer in the shapes every surface shares
+// (graph.SymbolView, graph.RefView, graph.HopView, each location a
+// graph.Citation; schema/views.schema.json), so a definition, a reference
+// or a caller reads the same here as from `cairn … --json`. Inputs are typed structs whose JSON Schema
 // the SDK infers and validates; outputs are typed too (structuredContent,
 // validated against the declared output schema) and repeated as JSON text
 // for clients that read only text. Descriptions are short and written for

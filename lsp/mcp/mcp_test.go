@@ -202,7 +202,7 @@ func TestDefinitionAndAmbiguity(t *testing.T) {
 	var hops HopsOut
 	call(t, f.cs, "callers", map[string]any{"symbol": "Serve", "path": "server"}, &hops)
 	if len(hops.Results) != 1 || hops.Results[0].Name != "Run" || hops.Results[0].CallSite == nil ||
-		hops.Results[0].CallSite.Path != "server/server.go" || hops.Results[0].CallSite.Line != 22 || hops.Results[0].CallSite.Revision == "" {
+		hops.Results[0].CallSite.Path != "server/server.go" || hops.Results[0].CallSite.StartLine != 22 || hops.Results[0].CallSite.Revision == "" {
 		t.Fatalf("callers(server Serve) = %+v", hops.Results)
 	}
 	call(t, f.cs, "callers", map[string]any{"symbol": "Serve", "all": true}, &hops)
@@ -242,7 +242,7 @@ func TestReferencesAndImplementations(t *testing.T) {
 	wantError(t, call(t, f.cs, "references", map[string]any{"symbol": "Greet", "role": "sing"}, nil), engine.InvalidArgument)
 	// A name defined outside the repository: its uses, by spelling.
 	call(t, f.cs, "references", map[string]any{"symbol": "Println"}, &refs)
-	if refs.Definitions != 0 || refs.Total != 1 || refs.References[0].Path != "server/log.go" || refs.References[0].Confidence != "name-only" {
+	if len(refs.Definitions) != 0 || refs.Total != 1 || refs.References[0].Path != "server/log.go" || refs.References[0].Confidence != "name-only" {
 		t.Fatalf("references(Println) = %+v", refs)
 	}
 	wantError(t, call(t, f.cs, "references", map[string]any{"symbol": "NeverMentioned"}, nil), engine.NotFound)

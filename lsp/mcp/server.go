@@ -222,7 +222,7 @@ func errorResult(err error) *sdk.CallToolResult {
 	var b strings.Builder
 	b.WriteString(e.Error())
 	for _, c := range e.Candidates {
-		fmt.Fprintf(&b, "\n- %s (%s) %s:%d-%d symbol_id=%q", c.Name, c.Kind, c.Path, c.StartLine, c.EndLine, c.SymbolID)
+		fmt.Fprintf(&b, "\n- %s (%s) %s:%d-%d symbol_id=%q", c.QualifiedName, c.Kind, c.Path, c.StartLine, c.EndLine, c.SymbolID)
 	}
 	meta := map[string]any{"category": string(e.Category)}
 	if len(e.Candidates) > 0 {

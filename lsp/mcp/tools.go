@@ -3,9 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -141,10 +139,10 @@ type DefinitionIn struct {
 
 // DefinitionOut is the output of definition.
 type DefinitionOut struct {
-	Index       IndexView    `json:"index"`
-	Definitions []SymbolView `json:"definitions"`
-	Total       int          `json:"total"`
-	NextCursor  string       `json:"next_cursor,omitempty"`
+	Index       IndexView          `json:"index"`
+	Definitions []graph.SymbolView `json:"definitions"`
+	Total       int                `json:"total"`
+	NextCursor  string             `json:"next_cursor,omitempty"`
 }
 
 func (s *Server) definition(ctx context.Context, snap *engine.Snapshot, in DefinitionIn) (DefinitionOut, string, error) {
@@ -152,19 +150,12 @@ func (s *Server) definition(ctx context.Context, snap *engine.Snapshot, in Defin
 	if err != nil {
 		return DefinitionOut{}, "", err
 	}
-	defs, err := snap.Resolve(ctx, in.Symbol, in.Path, in.Kind, false)
+	res, err := snap.Definitions(ctx, engine.DefinitionsOptions{Name: in.Symbol, Path: in.Path, Kind: in.Kind})
 	if err != nil {
 		return DefinitionOut{}, "", err
 	}
-	c := &citer{ctx: ctx, snap: snap}
-	return page(s, defs, off, 20, "definition", in.SymbolIn, snap.Meta.Generation, func(p []graph.Symbol, next string) DefinitionOut {
-		c.stale = 0
-		o := DefinitionOut{Index: viewIndex(snap), Definitions: make([]SymbolView, len(p)), Total: len(defs), NextCursor: next}
-		for i := range p {
-			o.Definitions[i] = c.symbol(&p[i])
-		}
-		o.Index.StaleResults = c.stale
-		return o
+	return page(s, res.Definitions, off, 20, "definition", in.SymbolIn, snap.Meta.Generation, func(p []graph.SymbolView, next string) DefinitionOut {
+		return DefinitionOut{Index: indexView(snap, staleSymbols(p)), Definitions: p, Total: len(res.Definitions), NextCursor: next}
 	}), "", nil
 }
 
@@ -179,22 +170,16 @@ type ReferencesIn struct {
 	Cursor             string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
 
-// RefView is one reference.
-type RefView struct {
-	Site
-	Role       string `json:"role"`
-	In         string `json:"in,omitempty" jsonschema:"the definition the reference is written in"`
-	Qualifier  string `json:"qualifier,omitempty" jsonschema:"the expression the name is selected from (s.store in s.store.Get)"`
-	Confidence string `json:"confidence" jsonschema:"precise or resolved: tied to the definition; name-only: only the spelling matched"`
-}
-
 // ReferencesOut is the output of references.
 type ReferencesOut struct {
-	Index       IndexView `json:"index"`
-	Definitions int       `json:"definitions" jsonschema:"definitions the symbol denotes"`
-	References  []RefView `json:"references"`
-	Total       int       `json:"total"`
-	NextCursor  string    `json:"next_cursor,omitempty"`
+	Index IndexView `json:"index"`
+	// Definitions are the definitions the symbol denotes (the first
+	// engine.MaxCandidates of DefinitionsTotal).
+	Definitions      []graph.SymbolView `json:"definitions" jsonschema:"the definitions the symbol denotes (none: defined outside the repository)"`
+	DefinitionsTotal int                `json:"definitions_total"`
+	References       []graph.RefView    `json:"references"`
+	Total            int                `json:"total"`
+	NextCursor       string             `json:"next_cursor,omitempty"`
 }
 
 func (s *Server) references(ctx context.Context, snap *engine.Snapshot, in ReferencesIn) (ReferencesOut, string, error) {
@@ -202,67 +187,25 @@ func (s *Server) references(ctx context.Context, snap *engine.Snapshot, in Refer
 	if err != nil {
 		return ReferencesOut{}, "", err
 	}
-	var roles graph.Role
-	if in.Role != "" {
-		if roles, err = graph.ParseRole(in.Role); err != nil {
-			return ReferencesOut{}, "", engine.Errorf(engine.InvalidArgument, "role: %v", err)
-		}
-	}
 	key := in
 	key.Cursor = ""
 	off, err := offsetOf(in.Cursor, "references", key, snap.Meta.Generation)
 	if err != nil {
 		return ReferencesOut{}, "", err
 	}
-	name := in.Symbol
-	narrowed := strings.Contains(name, " ") || in.Path != "" || in.Kind != ""
-	defs, err := snap.Resolve(ctx, in.Symbol, in.Path, in.Kind, false)
-	var nf *engine.Error
-	if errors.As(err, &nf) && nf.Category == engine.NotFound && !narrowed {
-		// not defined here (a library's): uses by spelling, name-only
-		err = nil
-	}
+	res, err := snap.References(ctx, engine.ReferencesOptions{Name: in.Symbol, Path: in.Path, Kind: in.Kind, Roles: in.Role,
+		IncludeDefinitions: in.IncludeDefinitions})
 	if err != nil {
 		return ReferencesOut{}, "", err
 	}
-	if narrowed {
-		name = defs[0].Name
-	}
-	_, refs, err := graph.FindReferences(ctx, snap.R, name, graph.RefOptions{IncludeDefinitions: in.IncludeDefinitions, Roles: roles})
-	if err != nil {
-		return ReferencesOut{}, "", err
-	}
-	if narrowed {
-		ids := map[graph.SymbolID]bool{}
-		for _, d := range defs {
-			ids[d.ID] = true
+	defs := res.Definitions[:min(len(res.Definitions), engine.MaxCandidates)]
+	return page(s, res.References, off, limit, "references", key, snap.Meta.Generation, func(p []graph.RefView, next string) ReferencesOut {
+		stale := 0
+		for _, r := range p {
+			stale += b2i(r.Stale)
 		}
-		kept := refs[:0]
-		for _, r := range refs {
-			if r.Symbol == "" || ids[r.Symbol] {
-				kept = append(kept, r)
-			}
-		}
-		refs = kept
-	}
-	if len(refs) == 0 && len(defs) == 0 {
-		return ReferencesOut{}, "", engine.Errorf(engine.NotFound, "no definition of and no reference to %q in the index (generation %d); try search", in.Symbol, snap.Meta.Generation)
-	}
-	c := &citer{ctx: ctx, snap: snap}
-	return page(s, refs, off, limit, "references", key, snap.Meta.Generation, func(p []graph.Reference, next string) ReferencesOut {
-		c.stale = 0
-		o := ReferencesOut{Index: viewIndex(snap), Definitions: len(defs), References: make([]RefView, len(p)), Total: len(refs), NextCursor: next}
-		for i := range p {
-			r := &p[i]
-			v := RefView{Site: *c.site(r.Path, r.Range.StartLine, r.Range.StartCol), Role: r.Role.String(), Qualifier: r.Qualifier,
-				Confidence: r.Confidence.String()}
-			if r.EnclosingSymbol != nil {
-				v.In = r.EnclosingSymbol.QualifiedName()
-			}
-			o.References[i] = v
-		}
-		o.Index.StaleResults = c.stale
-		return o
+		return ReferencesOut{Index: indexView(snap, stale), Definitions: defs, DefinitionsTotal: len(res.Definitions),
+			References: p, Total: len(res.References), NextCursor: next}
 	}), "", nil
 }
 
@@ -279,29 +222,27 @@ type HopsIn struct {
 
 // HopsOut is the output of callers, callees and implementations.
 type HopsOut struct {
-	Index      IndexView    `json:"index"`
-	Roots      []SymbolView `json:"roots" jsonschema:"the definitions the symbol denotes"`
-	Results    []HopView    `json:"results"`
-	Total      int          `json:"total"`
-	NextCursor string       `json:"next_cursor,omitempty"`
+	Index      IndexView          `json:"index"`
+	Roots      []graph.SymbolView `json:"roots" jsonschema:"the definitions the symbol denotes"`
+	Results    []graph.HopView    `json:"results"`
+	Total      int                `json:"total"`
+	Truncated  bool               `json:"truncated,omitempty" jsonschema:"the traversal stopped at its cap: narrow the question"`
+	NextCursor string             `json:"next_cursor,omitempty"`
 }
 
 func (s *Server) hops(dir graph.Direction) handlerFunc[HopsIn, HopsOut] {
-	tool := "callers"
+	tool, ask := "callers", (*engine.Snapshot).Callers
 	if dir == graph.Out {
-		tool = "callees"
+		tool, ask = "callees", (*engine.Snapshot).Callees
 	}
 	return func(ctx context.Context, snap *engine.Snapshot, in HopsIn) (HopsOut, string, error) {
 		depth, err := inRange("depth", in.Depth, 1, 1, 4)
 		if err != nil {
 			return HopsOut{}, "", err
 		}
-		return s.traverse(ctx, snap, tool, in, func(roots []graph.SymbolID) ([]graph.Hop, error) {
-			opts := graph.TraverseOptions{Depth: depth, Limit: 2000}
-			if dir == graph.Out {
-				return graph.Callees(ctx, snap.R, roots, opts)
-			}
-			return graph.Callers(ctx, snap.R, roots, opts)
+		return s.traverse(ctx, snap, tool, in, func(o engine.HopsOptions) (*engine.HopsResult, error) {
+			o.Depth = depth
+			return ask(snap, ctx, o)
 		})
 	}
 }
@@ -316,12 +257,14 @@ type ImplementationsIn struct {
 
 func (s *Server) implementations(ctx context.Context, snap *engine.Snapshot, in ImplementationsIn) (HopsOut, string, error) {
 	return s.traverse(ctx, snap, "implementations", HopsIn{SymbolIn: in.SymbolIn, All: in.All, Limit: in.Limit, Cursor: in.Cursor},
-		func(roots []graph.SymbolID) ([]graph.Hop, error) {
-			return graph.Implementations(ctx, snap.R, roots, 5)
+		func(o engine.HopsOptions) (*engine.HopsResult, error) {
+			o.Depth = engine.DefaultImplementationsDepth
+			return snap.Implementations(ctx, o)
 		})
 }
 
-func (s *Server) traverse(ctx context.Context, snap *engine.Snapshot, tool string, in HopsIn, fn func([]graph.SymbolID) ([]graph.Hop, error)) (HopsOut, string, error) {
+// traverse pages the answer of one traversal question.
+func (s *Server) traverse(ctx context.Context, snap *engine.Snapshot, tool string, in HopsIn, ask func(engine.HopsOptions) (*engine.HopsResult, error)) (HopsOut, string, error) {
 	limit, err := inRange("limit", in.Limit, 50, 1, 200)
 	if err != nil {
 		return HopsOut{}, "", err
@@ -332,35 +275,34 @@ func (s *Server) traverse(ctx context.Context, snap *engine.Snapshot, tool strin
 	if err != nil {
 		return HopsOut{}, "", err
 	}
-	defs, err := snap.Resolve(ctx, in.Symbol, in.Path, in.Kind, !in.All)
+	res, err := ask(engine.HopsOptions{Name: in.Symbol, Path: in.Path, Kind: in.Kind, All: in.All})
 	if err != nil {
 		return HopsOut{}, "", err
 	}
-	var roots []graph.SymbolID
-	seen := map[graph.SymbolID]bool{}
-	for _, d := range defs {
-		if !seen[d.ID] {
-			seen[d.ID] = true
-			roots = append(roots, d.ID)
+	return page(s, res.Results, off, limit, tool, key, snap.Meta.Generation, func(p []graph.HopView, next string) HopsOut {
+		stale := staleSymbols(res.Roots)
+		for _, h := range p {
+			if h.Definition != nil && h.Definition.Stale || h.CallSite != nil && h.CallSite.Stale {
+				stale++
+			}
 		}
-	}
-	hops, err := fn(roots)
-	if err != nil {
-		return HopsOut{}, "", err
-	}
-	c := &citer{ctx: ctx, snap: snap}
-	return page(s, hops, off, limit, tool, key, snap.Meta.Generation, func(p []graph.Hop, next string) HopsOut {
-		c.stale = 0
-		o := HopsOut{Index: viewIndex(snap), Results: make([]HopView, len(p)), Total: len(hops), NextCursor: next}
-		for i := range defs[:min(len(defs), engine.MaxCandidates)] {
-			o.Roots = append(o.Roots, c.symbol(&defs[i]))
-		}
-		for i := range p {
-			o.Results[i] = c.hop(&p[i])
-		}
-		o.Index.StaleResults = c.stale
-		return o
+		return HopsOut{Index: indexView(snap, stale), Roots: res.Roots, Results: p, Total: len(res.Results), Truncated: res.Truncated, NextCursor: next}
 	}), "", nil
+}
+
+func staleSymbols(vs []graph.SymbolView) int {
+	n := 0
+	for _, v := range vs {
+		n += b2i(v.Stale)
+	}
+	return n
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // ---- build_context
@@ -436,17 +378,11 @@ type RepoMapIn struct {
 	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
 
-// MapEntry is a central definition.
-type MapEntry struct {
-	SymbolView
-	Rank float64 `json:"rank" jsonschema:"centrality (mean 1)"`
-}
-
 // RepoMapOut is the output of repo_map.
 type RepoMapOut struct {
-	Index      IndexView  `json:"index"`
-	Symbols    []MapEntry `json:"symbols"`
-	NextCursor string     `json:"next_cursor,omitempty"`
+	Index      IndexView         `json:"index"`
+	Symbols    []engine.MapEntry `json:"symbols"`
+	NextCursor string            `json:"next_cursor,omitempty"`
 }
 
 func (s *Server) repoMap(ctx context.Context, snap *engine.Snapshot, in RepoMapIn) (RepoMapOut, string, error) {
@@ -460,27 +396,16 @@ func (s *Server) repoMap(ctx context.Context, snap *engine.Snapshot, in RepoMapI
 	if err != nil {
 		return RepoMapOut{}, "", err
 	}
-	under := ""
-	if in.Under != "" && in.Under != "." {
-		rel, _, err := engine.RepoPath(snap.Root, in.Under)
-		if err != nil {
-			return RepoMapOut{}, "", err
-		}
-		under = rel + "/"
-	}
-	syms, ranks, err := snap.Central(ctx, under)
+	res, err := snap.Map(ctx, engine.MapOptions{Under: in.Under, Limit: engine.MaxCentral})
 	if err != nil {
 		return RepoMapOut{}, "", err
 	}
-	c := &citer{ctx: ctx, snap: snap}
-	return page(s, syms, off, limit, "repo_map", key, snap.Meta.Generation, func(p []graph.Symbol, next string) RepoMapOut {
-		c.stale = 0
-		o := RepoMapOut{Index: viewIndex(snap), Symbols: make([]MapEntry, len(p)), NextCursor: next}
-		for i := range p {
-			o.Symbols[i] = MapEntry{SymbolView: c.symbol(&p[i]), Rank: round(ranks[p[i].ID])}
+	return page(s, res.Symbols, off, limit, "repo_map", key, snap.Meta.Generation, func(p []engine.MapEntry, next string) RepoMapOut {
+		stale := 0
+		for _, e := range p {
+			stale += b2i(e.Stale)
 		}
-		o.Index.StaleResults = c.stale
-		return o
+		return RepoMapOut{Index: indexView(snap, stale), Symbols: p, NextCursor: next}
 	}), "", nil
 }
 

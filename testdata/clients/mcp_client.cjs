@@ -42,7 +42,7 @@ async function checks(client) {
   res = await client.callTool({ name: "callers", arguments: { symbol: goServe.symbol_id } });
   assert.ok(!res.isError, text(res));
   assert.equal(res.structuredContent.results[0].name, "Run");
-  assert.equal(res.structuredContent.results[0].call_site.line, 22);
+  assert.equal(res.structuredContent.results[0].call_site.start_line, 22);
 
   res = await client.callTool({ name: "search", arguments: { query: "serve requests store", limit: 1 } });
   assert.ok(!res.isError, text(res));

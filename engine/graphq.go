@@ -1,0 +1,551 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/fuse"
+)
+
+// The graph questions: one function per question, each with one options
+// struct and one result type, asked alike by the CLI, the MCP server and
+// the LSP server (see the package doc, "Questions"). Results hold the
+// published views (graph.SymbolView, graph.RefView, graph.HopView,
+// graph.EdgeView, each cited through the snapshot) and, untagged for JSON,
+// the facts they were made from, for adapters that need exact ranges (the
+// LSP converts byte columns to UTF-16).
+
+// Bounds of the graph questions.
+const (
+	// MaxHopDepth bounds Callers, Callees and Implementations depths.
+	MaxHopDepth = 16
+	// MaxHops bounds the symbols one traversal lists (Truncated past it).
+	MaxHops = 10000
+	// DefaultImplementationsDepth is how far implementations are followed
+	// when a surface offers no depth (a subclass of a subclass …).
+	DefaultImplementationsDepth = 5
+	// MaxPathDepth bounds Paths' MaxDepth; MaxPaths its Limit.
+	MaxPathDepth = 16
+	MaxPaths     = 100
+)
+
+// ---- definitions
+
+// DefinitionsOptions ask where a name is defined.
+type DefinitionsOptions struct {
+	// Name is a plain (Serve) or qualified name (Server.Serve,
+	// http.ListenAndServe), or a symbol_id from an earlier answer.
+	Name string
+	// Path keeps definitions in this file or under this directory.
+	Path string
+	// Kind keeps definitions of this kind (function, method, struct, …).
+	Kind string
+}
+
+// DefinitionsResult lists every matching definition, in path order.
+type DefinitionsResult struct {
+	Definitions []graph.SymbolView `json:"definitions"`
+	Symbols     []graph.Symbol     `json:"-"`
+}
+
+// Definitions finds where a name is defined; none is a not_found error.
+func (s *Snapshot) Definitions(ctx context.Context, o DefinitionsOptions) (*DefinitionsResult, error) {
+	defs, err := s.Resolve(ctx, o.Name, o.Path, o.Kind, false)
+	if err != nil {
+		return nil, err
+	}
+	return &DefinitionsResult{Definitions: s.viewSymbols(ctx, defs), Symbols: defs}, nil
+}
+
+func (s *Snapshot) viewSymbols(ctx context.Context, syms []graph.Symbol) []graph.SymbolView {
+	cite := s.CiteFunc(ctx)
+	out := make([]graph.SymbolView, len(syms))
+	for i := range syms {
+		out[i] = graph.ViewSymbol(&syms[i], cite)
+	}
+	return out
+}
+
+// ---- references
+
+// ReferencesOptions ask where a name is used.
+type ReferencesOptions struct {
+	// Name, Path and Kind name the definitions as for Definitions.
+	Name, Path, Kind string
+	// Roles keeps uses having any of these roles: call, read, write,
+	// import, type (several joined by +); "" keeps all.
+	Roles string
+	// IncludeDefinitions keeps the definitions' own occurrences.
+	IncludeDefinitions bool
+}
+
+// ReferencesResult lists the uses in path and position order.
+type ReferencesResult struct {
+	// Definitions are the definitions the name denotes (none for a name
+	// defined outside the index, a library's).
+	Definitions []graph.SymbolView `json:"definitions"`
+	References  []graph.RefView    `json:"references"`
+	Refs        []graph.Reference  `json:"-"`
+}
+
+// References finds the uses of the definitions a name denotes, by one rule
+// for every surface:
+//
+//   - the name is resolved to definitions as Definitions does (Path and
+//     Kind narrow them, a symbol_id picks one);
+//   - a use resolved to one of those definitions is kept, with confidence
+//     precise (from SCIP) or resolved (by cairn's resolver);
+//   - a use resolved to any other definition is left out;
+//   - an unresolved use spelled like the definitions' name is kept, with
+//     confidence name-only (it may be theirs: x.Serve when x's type is
+//     unknown), unless the name was qualified and nothing in the index is
+//     defined under it;
+//   - a name with no definition in the index (a library's) lists its uses
+//     by spelling, all name-only; no definition and no use is not_found.
+func (s *Snapshot) References(ctx context.Context, o ReferencesOptions) (*ReferencesResult, error) {
+	var roles graph.Role
+	if o.Roles != "" {
+		var err error
+		if roles, err = graph.ParseRole(o.Roles); err != nil {
+			return nil, Errorf(InvalidArgument, "role: %v", err)
+		}
+	}
+	name := strings.TrimSpace(o.Name)
+	narrowed := isSymbolID(name) || o.Path != "" || o.Kind != ""
+	defs, err := s.Resolve(ctx, name, o.Path, o.Kind, false)
+	if e := Classify(err); e != nil && !(e.Category == NotFound && !narrowed) {
+		return nil, e
+	}
+	qual, base := graph.SplitQualified(name)
+	names := []string{base}
+	if len(defs) > 0 {
+		names = names[:0]
+		for _, d := range defs {
+			if !slices.Contains(names, d.Name) {
+				names = append(names, d.Name)
+			}
+		}
+	}
+	ids := map[graph.SymbolID]bool{}
+	for _, d := range defs {
+		ids[d.ID] = true
+	}
+	type key struct {
+		path string
+		at   uint32
+	}
+	seen := map[key]bool{}
+	var refs []graph.Reference
+	for _, n := range names {
+		files, err := s.R.FilesMentioning(ctx, n)
+		if err != nil {
+			return nil, Classify(err)
+		}
+		for _, p := range files {
+			ff, err := s.R.FileFacts(ctx, p)
+			if err != nil {
+				return nil, Classify(err)
+			}
+			for _, oc := range ff.Occurrences {
+				if oc.Name != n || seen[key{p, oc.Range.StartByte}] {
+					continue
+				}
+				if oc.Role&graph.RoleDefinition != 0 && !o.IncludeDefinitions {
+					continue
+				}
+				if roles != 0 && oc.Role&roles == 0 {
+					continue
+				}
+				ref := graph.Reference{Occurrence: oc, Path: p}
+				switch {
+				case oc.Symbol != "" && ids[oc.Symbol]:
+					ref.Confidence = graph.ConfResolved
+					if !oc.Symbol.IsHeuristic() {
+						ref.Confidence = graph.ConfPrecise
+					}
+				case oc.Symbol != "":
+					continue // resolved to another definition
+				case len(defs) == 0 && qual != "":
+					continue // http.Foo asked, nothing defined under http
+				default:
+					ref.Confidence = graph.ConfNameOnly
+				}
+				if oc.Enclosing >= 0 && int(oc.Enclosing) < len(ff.Symbols) {
+					sym := ff.Symbols[oc.Enclosing]
+					ref.EnclosingSymbol = &sym
+				}
+				seen[key{p, oc.Range.StartByte}] = true
+				refs = append(refs, ref)
+			}
+		}
+	}
+	if len(refs) == 0 && len(defs) == 0 {
+		return nil, Errorf(NotFound, "no definition of and no reference to %q in the index (generation %d); try search", name, s.Meta.Generation)
+	}
+	slices.SortStableFunc(refs, func(a, b graph.Reference) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Range.StartByte, b.Range.StartByte))
+	})
+	cite := s.CiteFunc(ctx)
+	res := &ReferencesResult{Definitions: s.viewSymbols(ctx, defs), References: make([]graph.RefView, len(refs)), Refs: refs}
+	for i := range refs {
+		res.References[i] = graph.ViewRef(&refs[i], cite)
+	}
+	return res, nil
+}
+
+// ---- symbols
+
+// SymbolsOptions ask which definitions a file, a kind or a query holds.
+type SymbolsOptions struct {
+	// File keeps the definitions of this indexed file (not_found if the
+	// index does not hold it).
+	File string
+	// Kind keeps definitions of this kind.
+	Kind string
+	// Query keeps definitions matching it: those it names (as Definitions),
+	// then the symbol search's hits; "" lists all. Not with File.
+	Query string
+	// Limit bounds the answer; 0 is no bound (a query's is then 100).
+	Limit int
+}
+
+// SymbolsResult lists definitions: a file's in source order, all in path
+// order, a query's best first. Truncated says Limit cut it.
+type SymbolsResult struct {
+	Symbols   []graph.SymbolView `json:"symbols"`
+	Truncated bool               `json:"truncated,omitempty"`
+	Defs      []graph.Symbol     `json:"-"`
+}
+
+// Symbols lists definitions.
+func (s *Snapshot) Symbols(ctx context.Context, o SymbolsOptions) (*SymbolsResult, error) {
+	var k graph.SymbolKind
+	if o.Kind != "" {
+		var err error
+		if k, err = graph.ParseSymbolKind(o.Kind); err != nil {
+			return nil, Errorf(InvalidArgument, "kind: %v", err)
+		}
+	}
+	if o.Limit < 0 {
+		return nil, Errorf(InvalidArgument, "limit must not be negative (got %d)", o.Limit)
+	}
+	if o.File != "" && strings.TrimSpace(o.Query) != "" {
+		return nil, Errorf(InvalidArgument, "give a file or a query, not both")
+	}
+	keep := func(sym *graph.Symbol) bool { return k == 0 || sym.Kind == k }
+	var syms []graph.Symbol
+	var err error
+	switch q := strings.TrimSpace(o.Query); {
+	case o.File != "":
+		file, cerr := cleanUnder(o.File)
+		if cerr != nil {
+			return nil, cerr
+		}
+		if _, err := s.R.File(ctx, file); err != nil {
+			return nil, Errorf(NotFound, "%s is not indexed (it may be ignored, generated or binary; see the index status)", file)
+		}
+		syms, err = s.R.SymbolsInFile(ctx, file)
+		slices.SortStableFunc(syms, func(a, b graph.Symbol) int {
+			return cmp.Or(cmp.Compare(a.Range.StartByte, b.Range.StartByte), cmp.Compare(b.Range.EndByte, a.Range.EndByte))
+		})
+		syms = slices.DeleteFunc(syms, func(sym graph.Symbol) bool { return !keep(&sym) })
+	case q != "":
+		most := 100
+		if o.Limit > 0 {
+			most = o.Limit + 1 // one more tells Truncated
+		}
+		syms, err = s.querySymbols(ctx, q, keep, most)
+	default:
+		err = s.R.AllSymbols(ctx, func(sym graph.Symbol) error {
+			if keep(&sym) {
+				syms = append(syms, sym)
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		return nil, Classify(err)
+	}
+	res := &SymbolsResult{}
+	if o.Limit > 0 && len(syms) > o.Limit {
+		syms, res.Truncated = syms[:o.Limit], true
+	}
+	res.Symbols, res.Defs = s.viewSymbols(ctx, syms), syms
+	return res, nil
+}
+
+// querySymbols lists the definitions q names, then the symbol generator's
+// hits for it, each once, up to most.
+func (s *Snapshot) querySymbols(ctx context.Context, q string, keep func(*graph.Symbol) bool, most int) ([]graph.Symbol, error) {
+	exact, err := graph.FindDefinitions(ctx, s.R, q)
+	if err != nil {
+		return nil, err
+	}
+	var out []graph.Symbol
+	seen := map[graph.SymbolID]bool{}
+	add := func(defs []graph.Symbol) {
+		for i := range defs {
+			if !seen[defs[i].ID] && keep(&defs[i]) && len(out) < most {
+				seen[defs[i].ID] = true
+				out = append(out, defs[i])
+			}
+		}
+	}
+	add(exact)
+	if len(out) >= most || s.h == nil {
+		return out, nil
+	}
+	res, err := s.fused().Search(ctx, q, fuse.Options{Limit: 50, Files: 1, Only: []string{fuse.GenSymbol}})
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range res.Hits {
+		if h.SymbolID == "" || seen[h.SymbolID] {
+			continue
+		}
+		more, err := s.R.SymbolsByID(ctx, h.SymbolID)
+		if err != nil {
+			return nil, err
+		}
+		add(more)
+	}
+	return out, nil
+}
+
+// ---- callers, callees, implementations
+
+// HopsOptions ask who calls, or what is called by, one definition.
+type HopsOptions struct {
+	// Name, Path and Kind name the definition as for Definitions.
+	Name, Path, Kind string
+	// Depth is the number of levels followed, 1 (direct only) to
+	// MaxHopDepth; anything else is invalid_argument.
+	Depth int
+	// All follows every definition the name denotes; without it a name
+	// denoting several is an ambiguous error listing them.
+	All bool
+	// Sites also returns, per direct hop, every edge between it and its
+	// root (Hops.Edges: a call hierarchy's ranges).
+	Sites bool
+}
+
+// HopsResult is a traversal from the roots, breadth first, each symbol once
+// at its shallowest depth.
+type HopsResult struct {
+	// Roots are the definitions the name denotes (at most MaxCandidates).
+	Roots   []graph.SymbolView `json:"roots"`
+	Results []graph.HopView    `json:"results"`
+	// Truncated: the traversal stopped at MaxHops symbols.
+	Truncated bool           `json:"truncated,omitempty"`
+	Hops      []graph.Hop    `json:"-"`
+	RootDefs  []graph.Symbol `json:"-"`
+	// Edges, with HopsOptions.Sites, holds for each direct hop every edge
+	// between it and its root (aligned with Hops; nil past depth 1).
+	Edges [][]graph.Edge `json:"-"`
+}
+
+// Callers finds who calls the definition, transitively up to Depth.
+func (s *Snapshot) Callers(ctx context.Context, o HopsOptions) (*HopsResult, error) {
+	return s.hops(ctx, o, graph.In, []graph.EdgeKind{graph.EdgeCalls})
+}
+
+// Callees finds what the definition calls, transitively up to Depth.
+func (s *Snapshot) Callees(ctx context.Context, o HopsOptions) (*HopsResult, error) {
+	return s.hops(ctx, o, graph.Out, []graph.EdgeKind{graph.EdgeCalls})
+}
+
+// Implementations finds the types implementing or extending the definition
+// and the methods overriding it, transitively up to Depth.
+func (s *Snapshot) Implementations(ctx context.Context, o HopsOptions) (*HopsResult, error) {
+	return s.hops(ctx, o, graph.In, []graph.EdgeKind{graph.EdgeImplements, graph.EdgeExtends, graph.EdgeOverrides})
+}
+
+func (s *Snapshot) hops(ctx context.Context, o HopsOptions, dir graph.Direction, kinds []graph.EdgeKind) (*HopsResult, error) {
+	if o.Depth < 1 || o.Depth > MaxHopDepth {
+		return nil, Errorf(InvalidArgument, "depth must be between 1 and %d (got %d)", MaxHopDepth, o.Depth)
+	}
+	defs, err := s.Resolve(ctx, o.Name, o.Path, o.Kind, !o.All)
+	if err != nil {
+		return nil, err
+	}
+	var roots []graph.SymbolID
+	for _, d := range defs {
+		if !slices.Contains(roots, d.ID) {
+			roots = append(roots, d.ID)
+		}
+	}
+	topts := graph.TraverseOptions{Depth: o.Depth, Kinds: kinds, Limit: MaxHops}
+	var hops []graph.Hop
+	if dir == graph.In {
+		hops, err = graph.Callers(ctx, s.R, roots, topts)
+	} else {
+		hops, err = graph.Callees(ctx, s.R, roots, topts)
+	}
+	if err != nil {
+		return nil, Classify(err)
+	}
+	cite := s.CiteFunc(ctx)
+	res := &HopsResult{Roots: s.viewSymbols(ctx, defs[:min(len(defs), MaxCandidates)]), Results: make([]graph.HopView, len(hops)),
+		Truncated: len(hops) >= MaxHops, Hops: hops, RootDefs: defs}
+	for i := range hops {
+		res.Results[i] = graph.ViewHop(&hops[i], cite)
+	}
+	if o.Sites {
+		if res.Edges, err = s.directEdges(ctx, roots, hops, dir, kinds); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// directEdges groups the edges between the roots and their direct hops.
+func (s *Snapshot) directEdges(ctx context.Context, roots []graph.SymbolID, hops []graph.Hop, dir graph.Direction, kinds []graph.EdgeKind) ([][]graph.Edge, error) {
+	edges, err := s.R.Edges(ctx, roots, dir, kinds...)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	at := map[[2]graph.SymbolID]int{}
+	for i, h := range hops {
+		if h.Depth == 1 {
+			at[[2]graph.SymbolID{h.Symbol, h.Next}] = i
+		}
+	}
+	out := make([][]graph.Edge, len(hops))
+	for _, e := range edges {
+		far, near := e.From, e.To
+		if dir == graph.Out {
+			far, near = e.To, e.From
+		}
+		if i, ok := at[[2]graph.SymbolID{far, near}]; ok {
+			out[i] = append(out[i], e)
+		}
+	}
+	return out, nil
+}
+
+// ---- paths
+
+// PathsOptions ask for the shortest call paths between two names.
+type PathsOptions struct {
+	// From and To name definitions as for Definitions; every definition
+	// of each takes part (a path shows which).
+	From, To string
+	// MaxDepth is the longest path looked for, 1 to MaxPathDepth.
+	MaxDepth int
+	// Limit is the most paths returned, 1 to MaxPaths.
+	Limit int
+}
+
+// PathsResult lists the shortest call paths, each a chain of edges from one
+// of From's definitions to one of To's; none is an empty list (no path
+// within MaxDepth), not an error.
+type PathsResult struct {
+	From  []graph.SymbolView `json:"from"`
+	To    []graph.SymbolView `json:"to"`
+	Paths [][]graph.EdgeView `json:"paths"`
+	Raw   []graph.Path       `json:"-"`
+}
+
+// Paths finds the shortest call paths from From to To.
+func (s *Snapshot) Paths(ctx context.Context, o PathsOptions) (*PathsResult, error) {
+	if o.MaxDepth < 1 || o.MaxDepth > MaxPathDepth {
+		return nil, Errorf(InvalidArgument, "max depth must be between 1 and %d (got %d)", MaxPathDepth, o.MaxDepth)
+	}
+	if o.Limit < 1 || o.Limit > MaxPaths {
+		return nil, Errorf(InvalidArgument, "limit must be between 1 and %d (got %d)", MaxPaths, o.Limit)
+	}
+	from, err := s.Resolve(ctx, o.From, "", "", false)
+	if err != nil {
+		return nil, err
+	}
+	to, err := s.Resolve(ctx, o.To, "", "", false)
+	if err != nil {
+		return nil, err
+	}
+	ids := func(defs []graph.Symbol) []graph.SymbolID {
+		var out []graph.SymbolID
+		for _, d := range defs {
+			if !slices.Contains(out, d.ID) {
+				out = append(out, d.ID)
+			}
+		}
+		return out
+	}
+	paths, err := graph.ShortestPaths(ctx, s.R, ids(from), ids(to), o.MaxDepth, o.Limit)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	cite := s.CiteFunc(ctx)
+	res := &PathsResult{From: s.viewSymbols(ctx, from[:min(len(from), MaxCandidates)]), To: s.viewSymbols(ctx, to[:min(len(to), MaxCandidates)]),
+		Paths: make([][]graph.EdgeView, len(paths)), Raw: paths}
+	for i, p := range paths {
+		res.Paths[i] = make([]graph.EdgeView, len(p))
+		for j := range p {
+			res.Paths[i][j] = graph.ViewEdge(&p[j], cite)
+		}
+	}
+	return res, nil
+}
+
+// ---- map
+
+// MapOptions ask for the repository's most central definitions.
+type MapOptions struct {
+	// Under keeps definitions in this file or under this directory.
+	Under string
+	// Limit is the most entries, 1 to MaxCentral.
+	Limit int
+}
+
+// MapEntry is a central definition with its rank.
+type MapEntry struct {
+	graph.SymbolView
+	Rank float64 `json:"rank" jsonschema:"centrality (mean 1)"`
+}
+
+// MapResult lists central definitions, most central first (ties in path
+// order); test code is left out.
+type MapResult struct {
+	Symbols []MapEntry     `json:"symbols"`
+	Defs    []graph.Symbol `json:"-"`
+}
+
+// Map ranks the definitions by centrality (PageRank over references, stored
+// at index time) and lists the best.
+func (s *Snapshot) Map(ctx context.Context, o MapOptions) (*MapResult, error) {
+	if o.Limit < 1 || o.Limit > MaxCentral {
+		return nil, Errorf(InvalidArgument, "limit must be between 1 and %d (got %d)", MaxCentral, o.Limit)
+	}
+	under, err := cleanUnder(o.Under)
+	if err != nil {
+		return nil, err
+	}
+	prefix := ""
+	if under != "" {
+		prefix = under + "/"
+		if _, err := s.R.File(ctx, under); err == nil {
+			prefix = under // a file
+		}
+	}
+	syms, ranks, err := s.Central(ctx, prefix)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	var kept []graph.Symbol
+	for _, sym := range syms {
+		if inUnder(sym.Path, under) && len(kept) < o.Limit {
+			kept = append(kept, sym)
+		}
+	}
+	cite := s.CiteFunc(ctx)
+	res := &MapResult{Symbols: make([]MapEntry, len(kept)), Defs: kept}
+	for i := range kept {
+		res.Symbols[i] = MapEntry{SymbolView: graph.ViewSymbol(&kept[i], cite), Rank: round4(ranks[kept[i].ID])}
+	}
+	return res, nil
+}
+
+func round4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }
