@@ -155,14 +155,15 @@ func TestImpact(t *testing.T) {
 		t.Fatalf("Impact(candidate) = %+v, %v", one, err)
 	}
 	res, err := s.Impact(ctx, engine.ImpactOptions{Name: "NewServer"})
-	if err != nil || len(res.Dependents) == 0 || res.Dependents[0].Name != "Run" || res.Revisions["server/server.go"] == "" {
+	if err != nil || len(res.Dependents) == 0 || res.Dependents[0].QualifiedName != "Run" ||
+		res.Dependents[0].Revision == "" || res.Changed[0].Path != "server/server.go" || res.Changed[0].Revision == "" {
 		t.Fatalf("Impact(NewServer) = %+v, %v", res, err)
 	}
 	// A working-tree change: the changed method, and why.
 	os.WriteFile(filepath.Join(root, "store", "store.go"), []byte(strings.Replace(enginetest.Files["store/store.go"],
 		"return s.m[key]", "return s.m[key] + \"!\"", 1)), 0o644)
 	res, err = s.Impact(ctx, engine.ImpactOptions{Working: true})
-	if err != nil || len(res.Changed) != 1 || res.Changed[0].Name != "MemStore.Get" || !strings.Contains(res.Changed[0].Why, "changed") {
+	if err != nil || len(res.Changed) != 1 || res.Changed[0].QualifiedName != "MemStore.Get" || !strings.Contains(res.Changed[0].Why, "changed") {
 		t.Fatalf("Impact(working) = %+v, %v", res, err)
 	}
 	for _, c := range []struct {

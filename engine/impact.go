@@ -44,15 +44,12 @@ type ImpactOptions struct {
 	Limit int
 }
 
-// ImpactResult is an impact analysis with the revision of every file it
-// cites. Why each changed symbol was chosen is its Why (named, lines
+// ImpactResult is an impact analysis. Every symbol in it is a
+// graph.SymbolView cited through the snapshot (path, lines, revision,
+// stale); why each changed symbol was chosen is its Why (named, lines
 // changed, file deleted).
-//
-// Its locations are impact's own (path and line, through Revisions); they
-// become Citations when graph's shared citation type lands.
 type ImpactResult struct {
 	impact.Result
-	Revisions map[string]string `json:"revisions" jsonschema:"revision of every file the answer cites (path → revision)"`
 }
 
 // Impact analyses what changing a symbol, or a diff, affects: transitive
@@ -83,7 +80,7 @@ func (s *Snapshot) Impact(ctx context.Context, o ImpactOptions) (*ImpactResult, 
 	if err != nil {
 		return nil, err
 	}
-	io := impact.Options{Depth: depth, TestDepth: testDepth, Limit: limit, Root: s.Root}
+	io := impact.Options{Depth: depth, TestDepth: testDepth, Limit: limit, Root: s.Root, Cite: s.CiteFunc(ctx)}
 	var res *impact.Result
 	if o.Name != "" {
 		defs, err := s.Resolve(ctx, o.Name, o.Path, o.Kind, !o.All)
@@ -102,7 +99,5 @@ func (s *Snapshot) Impact(ctx context.Context, o ImpactOptions) (*ImpactResult, 
 			return nil, Classify(err)
 		}
 	}
-	out := &ImpactResult{Result: *res}
-	out.Revisions = s.Revisions(ctx, &out.Result)
-	return out, nil
+	return &ImpactResult{Result: *res}, nil
 }

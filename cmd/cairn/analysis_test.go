@@ -41,12 +41,14 @@ func TestAnalysisCommands(t *testing.T) {
 	}
 	var im struct {
 		Changed []struct {
-			Name, Path, Why string
+			SymbolID                 string `json:"symbol_id"`
+			QualifiedName, Path, Why string
+			Revision                 string
+			StartLine                int `json:"start_line"`
 		}
-		Revisions map[string]string
 	}
 	decode(run(0, "impact", "--json", "--all", "Serve"), &im)
-	if len(im.Changed) != 2 || im.Changed[0].Why != "named" || len(im.Revisions) == 0 {
+	if len(im.Changed) != 2 || im.Changed[0].Why != "named" || im.Changed[0].Revision == "" || im.Changed[0].SymbolID == "" || im.Changed[0].StartLine < 1 {
 		t.Fatalf("impact --all Serve = %+v", im)
 	}
 	decode(run(0, "impact", "--json", "--path", "app", "Serve"), &im)

@@ -88,7 +88,7 @@ func (s *Server) impact(ctx context.Context, snap *engine.Snapshot, in ImpactIn)
 			return halve(&r.Implementations, out.Omitted, "implementations") || halve(&r.Risk.Untested, out.Omitted, "untested")
 		},
 		func() bool { return halve(&r.Changed, out.Omitted, "changed") },
-	}, func() { out.Revisions = snap.Revisions(ctx, r) })
+	}, func() {})
 	if len(out.Omitted) == 0 {
 		out.Omitted = nil
 	}

@@ -474,15 +474,15 @@ func TestTraceAndImpact(t *testing.T) {
 
 	var im ImpactOut
 	res = call(t, f.cs, "impact", map[string]any{"symbol": "NewServer"}, &im)
-	if res.IsError || len(im.Changed) != 1 || len(im.Dependents) == 0 || im.Dependents[0].Name != "Run" {
+	if res.IsError || len(im.Changed) != 1 || len(im.Dependents) == 0 || im.Dependents[0].QualifiedName != "Run" {
 		t.Fatalf("impact(NewServer) = %s", text(res))
 	}
-	if im.Revisions["server/server.go"] == "" {
-		t.Fatalf("impact citations: %v", im.Revisions)
+	if c := im.Changed[0]; c.Path != "server/server.go" || c.Revision == "" || c.StartLine < 1 || c.SymbolID == "" {
+		t.Fatalf("impact citations: %+v", c)
 	}
 	os.WriteFile(filepath.Join(f.root, "store", "store.go"), []byte(strings.Replace(enginetest.Files["store/store.go"], "return s.m[key]", "return s.m[key] + \"!\"", 1)), 0o644)
 	res = call(t, f.cs, "impact", map[string]any{"working": true}, &im)
-	if res.IsError || len(im.Changed) == 0 || im.Changed[0].Name != "MemStore.Get" {
+	if res.IsError || len(im.Changed) == 0 || im.Changed[0].QualifiedName != "MemStore.Get" {
 		t.Fatalf("impact(working) = %s", text(res))
 	}
 	wantError(t, call(t, f.cs, "impact", map[string]any{"symbol": "Run", "working": true}, nil), engine.InvalidArgument)

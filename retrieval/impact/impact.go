@@ -25,16 +25,15 @@ type Options struct {
 	Root string
 	// Limit caps the symbols visited (default 20,000).
 	Limit int
+	// Cite cites the symbols' locations (revision, stale); nil cites none.
+	Cite graph.CiteFunc
 }
 
-// Symbol is a changed or dependent symbol.
+// Symbol is a changed or dependent symbol: the one shape of a symbol at
+// a place (graph.SymbolView, without its doc), with how the change reaches
+// it.
 type Symbol struct {
-	Name    string         `json:"name"`
-	ID      graph.SymbolID `json:"symbol"`
-	Kind    string         `json:"kind"`
-	Path    string         `json:"path"`
-	Line    int            `json:"line"`
-	Package string         `json:"package,omitempty"`
+	graph.SymbolView
 	// Depth is the number of edges from a changed symbol; Via the kind of
 	// the edge that reached it; Confidence the weakest on the way.
 	Depth      int    `json:"depth,omitempty"`
@@ -44,7 +43,6 @@ type Symbol struct {
 	// Through names the changed symbol (or the interface method it
 	// implements) the dependency runs through.
 	Through string `json:"through,omitempty"`
-	Public  bool   `json:"public,omitempty"`
 	// Why says how a changed symbol was chosen (named, diff lines).
 	Why string `json:"why,omitempty"`
 }
@@ -183,7 +181,7 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 		seen[s.ID] = len(nodes)
 		nodes = append(nodes, node{id: s.ID, parent: -1, conf: graph.ConfPrecise, through: s.QualifiedName()})
 		roots = append(roots, s.ID)
-		v := view(s)
+		v := view(s, o.Cite)
 		v.Why = changes[i].Why
 		res.Changed = append(res.Changed, v)
 	}
@@ -206,7 +204,7 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 		}
 		seen[e.To] = len(nodes)
 		nodes = append(nodes, node{id: e.To, parent: seen[e.From], depth: 0, via: e.Kind, conf: e.Confidence, through: d.QualifiedName()})
-		v := view(d)
+		v := view(d, o.Cite)
 		v.Via, v.Confidence, v.Through = e.Kind.String()+" (upward)", e.Confidence.String(), d.QualifiedName()
 		res.Implementations = append(res.Implementations, v)
 	}
@@ -219,7 +217,7 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 		if h.Def == nil {
 			continue
 		}
-		v := view(h.Def)
+		v := view(h.Def, o.Cite)
 		v.Depth, v.Via, v.Confidence, v.Ambiguous = h.Depth, h.Via.Kind.String(), h.Confidence.String(), h.Ambiguous
 		res.Implementations = append(res.Implementations, v)
 	}
@@ -342,7 +340,7 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 		if n.depth > o.Depth || n.depth == 0 {
 			continue
 		}
-		v := view(d)
+		v := view(d, o.Cite)
 		v.Depth, v.Via, v.Confidence, v.Ambiguous, v.Through = n.depth, n.via.String(), n.conf.String(), n.amb, n.through
 		res.Dependents = append(res.Dependents, v)
 		files[d.Path] = true
@@ -355,23 +353,23 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 		pkgs[cmp.Or(s.Package, path.Dir(s.Path))] = true
 	}
 	for _, d := range res.Dependents {
-		i := seen[d.ID]
-		if !covered[i] && !defs[d.ID].IsTest {
-			res.Risk.Untested = append(res.Risk.Untested, d.Name)
+		i := seen[d.SymbolID]
+		if !covered[i] && !defs[d.SymbolID].IsTest {
+			res.Risk.Untested = append(res.Risk.Untested, d.QualifiedName)
 		}
 	}
 	// tests and the commands that run them
 	for _, i := range testNodes {
 		d := defs[nodes[i].id]
-		t := Test{Symbol: view(d)}
+		t := Test{Symbol: view(d, o.Cite)}
 		t.Depth, t.Via, t.Confidence, t.Through = nodes[i].depth, nodes[i].via.String(), nodes[i].conf.String(), nodes[i].through
 		res.Tests = append(res.Tests, t)
 	}
 	sortSymbols(res.Dependents)
-	slices.SortStableFunc(res.Tests, func(a, b Test) int { return cmp.Or(strings.Compare(a.Path, b.Path), a.Line-b.Line) })
+	slices.SortStableFunc(res.Tests, func(a, b Test) int { return cmp.Or(strings.Compare(a.Path, b.Path), a.StartLine-b.StartLine) })
 	sel := newSelectors(root)
 	for i := range res.Tests {
-		res.Tests[i].Selector = sel.selector(defs[res.Tests[i].ID])
+		res.Tests[i].Selector = sel.selector(defs[res.Tests[i].SymbolID])
 	}
 	res.Commands = sel.commands(res.Tests)
 	for p := range pkgs {
@@ -402,14 +400,16 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 	return res, nil
 }
 
-func view(s *graph.Symbol) Symbol {
-	return Symbol{Name: s.QualifiedName(), ID: s.ID, Kind: s.Kind.String(), Path: s.Path, Line: int(s.NameRange.StartLine),
-		Package: s.Package, Public: s.Exported}
+// view publishes a symbol without its doc (a list to act on, not to read).
+func view(s *graph.Symbol, cite graph.CiteFunc) Symbol {
+	v := Symbol{SymbolView: graph.ViewSymbol(s, cite)}
+	v.Doc = ""
+	return v
 }
 
 func sortSymbols(ss []Symbol) {
 	slices.SortStableFunc(ss, func(a, b Symbol) int {
-		return cmp.Or(a.Depth-b.Depth, strings.Compare(a.Path, b.Path), a.Line-b.Line)
+		return cmp.Or(a.Depth-b.Depth, strings.Compare(a.Path, b.Path), a.StartLine-b.StartLine)
 	})
 }
 
@@ -422,7 +422,7 @@ func risk(res *Result, nodes []node) Risk {
 		}
 	}
 	for _, c := range res.Changed {
-		if c.Public {
+		if c.Exported {
 			rk.Public = true
 		}
 	}
