@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -117,8 +116,13 @@ func TestTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Writes) == 0 || len(res.Reads) == 0 || res.Revisions["server/server.go"] == "" {
-		t.Fatalf("trace(Server.st): %d writes, %d reads, revisions %v", len(res.Writes), len(res.Reads), res.Revisions)
+	if len(res.Writes) == 0 || len(res.Reads) == 0 {
+		t.Fatalf("trace(Server.st): %d writes, %d reads", len(res.Writes), len(res.Reads))
+	}
+	for _, site := range append(res.Writes, res.Reads...) {
+		if site.Revision == "" || site.StartLine < 1 || site.EndLine != site.StartLine || site.Column < 1 {
+			t.Fatalf("trace site not cited: %+v", site.Loc)
+		}
 	}
 	_, err = s.Trace(ctx, engine.TraceOptions{Target: "no_such_value_anywhere"})
 	e := wantCategory(t, "Trace(unknown)", err, engine.NotFound)
@@ -225,37 +229,5 @@ func TestClassify(t *testing.T) {
 		if got := engine.Classify(c.err).Category; got != c.want {
 			t.Errorf("Classify(%v) = %s, want %s", c.err, got, c.want)
 		}
-	}
-}
-
-// TestRevisions cites every "path" of an answer, at any depth, and nothing
-// that only looks like one inside a string.
-func TestRevisions(t *testing.T) {
-	ctx := context.Background()
-	_, s := snapshot(t)
-	type loc struct {
-		Path string `json:"path"`
-		Note string `json:"note"`
-	}
-	v := struct {
-		Top   loc            `json:"top"`
-		Deep  [][]loc        `json:"deep"`
-		Other map[string]loc `json:"other"`
-	}{
-		Top:   loc{Path: "server/server.go", Note: `a "path":"fake.go" in text`},
-		Deep:  [][]loc{{{Path: "store/store.go"}, {Path: `we"ird\path.go`}}},
-		Other: map[string]loc{"k": {Path: "server/greet.go"}, "e": {}},
-	}
-	got := s.Revisions(ctx, v)
-	var keys []string
-	for k := range got {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	if want := []string{"server/greet.go", "server/server.go", "store/store.go", `we"ird\path.go`}; !slices.Equal(keys, want) {
-		t.Fatalf("revisions of %v, want %v", keys, want)
-	}
-	if got["server/server.go"] == "" {
-		t.Fatalf("an indexed file has no revision: %v", got)
 	}
 }

@@ -72,9 +72,9 @@
 // budget, focus paths, format and tokenizer are checked here only), Trace
 // (follow a value), Impact (what a change affects; a name must denote one
 // definition unless ImpactOptions.All), ReadSpan and Status (what the index
-// holds and how fresh it is). Impact's symbols are graph.SymbolViews
-// cited through the snapshot; a trace's locations are its own (path and
-// line), cited through Revisions (path → revision).
+// holds and how fresh it is). Impact's symbols are graph.SymbolViews and
+// a trace's locations trace.Locs (the shape of graph.Citation), all cited
+// through the snapshot.
 //
 // A generation opens with its text index only; its vectors load when a
 // request first searches (fused), so that a one-shot trace, impact or

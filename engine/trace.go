@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/cairn-dev/cairn/retrieval/trace"
@@ -26,14 +24,11 @@ type TraceOptions struct {
 	Depth int
 }
 
-// TraceResult is a trace with the revision of every file it cites.
-//
-// Its locations are trace's own (path and line, through Revisions); they
-// become Citations when graph's shared citation type lands.
+// TraceResult is a trace. Every location in it is a trace.Loc, the shape
+// of graph.Citation (path, start and end line, column, revision, stale),
+// cited through the snapshot.
 type TraceResult struct {
 	trace.Result
-	// Revisions cites every path in the answer: path → revision.
-	Revisions map[string]string `json:"revisions" jsonschema:"revision of every file the answer cites (path → revision)"`
 }
 
 // Trace follows one value through the code: who writes and who reads it,
@@ -47,7 +42,7 @@ func (s *Snapshot) Trace(ctx context.Context, o TraceOptions) (*TraceResult, err
 	if err != nil {
 		return nil, err
 	}
-	opts := trace.Options{Depth: depth, Root: s.Root}
+	opts := trace.Options{Depth: depth, Root: s.Root, Cite: s.CiteFunc(ctx)}
 	if s.Texts != nil {
 		// without it the trace reads every file instead
 		opts.Texts = s.Texts
@@ -56,45 +51,5 @@ func (s *Snapshot) Trace(ctx context.Context, o TraceOptions) (*TraceResult, err
 	if err != nil {
 		return nil, Classify(err)
 	}
-	out := &TraceResult{Result: *res}
-	out.Revisions = s.Revisions(ctx, &out.Result)
-	return out, nil
-}
-
-// Revisions cites every file an answer names: every "path" in v's JSON,
-// path → revision. An adapter that cuts an answer to fit recites what is
-// left with it.
-func (s *Snapshot) Revisions(ctx context.Context, v any) map[string]string {
-	b, err := json.Marshal(v)
-	out := map[string]string{}
-	if err != nil {
-		return out
-	}
-	// encoding/json escapes every quote inside a string, so "path":" occurs
-	// only where a key path has a string value
-	key := []byte(`"path":"`)
-	for {
-		i := bytes.Index(b, key)
-		if i < 0 {
-			return out
-		}
-		b = b[i+len(key)-1:] // at the value's opening quote
-		j := 1
-		for j < len(b) && b[j] != '"' {
-			if b[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		if j >= len(b) {
-			return out
-		}
-		var p string
-		if json.Unmarshal(b[:j+1], &p) == nil && p != "" {
-			if _, done := out[p]; !done {
-				out[p], _ = s.Cite(ctx, p)
-			}
-		}
-		b = b[j+1:]
-	}
+	return &TraceResult{Result: *res}, nil
 }

@@ -62,11 +62,13 @@ func TestAnalysisCommands(t *testing.T) {
 
 	// trace
 	var tr struct {
-		Writes    []any
-		Revisions map[string]string
+		Writes []struct {
+			Path, Revision string
+			StartLine      int `json:"start_line"`
+		}
 	}
 	decode(run(0, "trace", "--json", "Server.st"), &tr)
-	if len(tr.Writes) == 0 || tr.Revisions["server/server.go"] == "" {
+	if len(tr.Writes) == 0 || tr.Writes[0].Revision == "" || tr.Writes[0].StartLine < 1 {
 		t.Fatalf("trace --json Server.st = %+v", tr)
 	}
 	run(3, "trace", "no_such_value_anywhere")

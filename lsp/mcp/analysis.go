@@ -11,7 +11,7 @@ import (
 // trace and impact return one analysis, not a list: when it would exceed
 // the cap, its longest lists are halved (flows first, then call paths,
 // then sites and dependents) and Omitted says how many items each lost.
-// Their locations (path and line) are cited through Revisions.
+// Their locations are cited inline, as every location is.
 
 // TraceIn is the input of trace.
 type TraceIn struct {
@@ -47,7 +47,7 @@ func (s *Server) trace(ctx context.Context, snap *engine.Snapshot, in TraceIn) (
 		},
 		func() bool { return halve(&r.Reads, out.Omitted, "reads") || halve(&r.Writes, out.Omitted, "writes") },
 		func() bool { return halve(&r.Carriers, out.Omitted, "carriers") || halve(&r.Gaps, out.Omitted, "gaps") },
-	}, func() { out.Revisions = snap.Revisions(ctx, r) })
+	})
 	if len(out.Omitted) == 0 {
 		out.Omitted = nil
 	}
@@ -88,7 +88,7 @@ func (s *Server) impact(ctx context.Context, snap *engine.Snapshot, in ImpactIn)
 			return halve(&r.Implementations, out.Omitted, "implementations") || halve(&r.Risk.Untested, out.Omitted, "untested")
 		},
 		func() bool { return halve(&r.Changed, out.Omitted, "changed") },
-	}, func() {})
+	})
 	if len(out.Omitted) == 0 {
 		out.Omitted = nil
 	}
@@ -112,10 +112,8 @@ func halveTo[T any](list *[]T, omitted map[string]int, name string, least int) b
 	return true
 }
 
-// fit applies trims in order while out's JSON exceeds the cap; cite
-// recomputes what depends on the remaining content.
-func (s *Server) fit(out any, trims []func() bool, cite func()) {
-	cite()
+// fit applies trims in order while out's JSON exceeds the cap.
+func (s *Server) fit(out any, trims []func() bool) {
 	for i := 0; i < len(trims); {
 		b, _ := json.Marshal(out)
 		if len(b) <= s.opts.MaxBytes {
@@ -124,6 +122,5 @@ func (s *Server) fit(out any, trims []func() bool, cite func()) {
 		if !trims[i]() {
 			i++
 		}
-		cite()
 	}
 }

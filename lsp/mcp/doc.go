@@ -37,7 +37,8 @@
 //
 // trace and impact return one analysis rather than a list: past the cap
 // their longest lists are halved (flows and call paths first) and
-// "omitted" counts what each lost; "revisions" cites every path they name.
+// "omitted" counts what each lost; every location in them is cited (path,
+// lines, revision, stale) like any other.
 //
 // # Errors
 //

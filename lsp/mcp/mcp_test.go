@@ -466,8 +466,8 @@ func TestTraceAndImpact(t *testing.T) {
 	if res.IsError || len(tr.Writes) == 0 || len(tr.Reads) == 0 {
 		t.Fatalf("trace(Server.st) = %s", text(res))
 	}
-	if tr.Revisions["server/server.go"] == "" || tr.Index.Generation == 0 {
-		t.Fatalf("trace citations: %v %+v", tr.Revisions, tr.Index)
+	if w := tr.Writes[0]; w.Revision == "" || w.StartLine < 1 || tr.Index.Generation == 0 {
+		t.Fatalf("trace citations: %+v %+v", w.Loc, tr.Index)
 	}
 	wantError(t, call(t, f.cs, "trace", map[string]any{"target": "no_such_value_anywhere"}, nil), engine.NotFound)
 	wantError(t, call(t, f.cs, "trace", map[string]any{"target": " "}, nil), engine.InvalidArgument)
