@@ -7,6 +7,7 @@ command -v gcc >/dev/null || need_apt+=(gcc)
 command -v git >/dev/null || need_apt+=(git)
 command -v node >/dev/null || need_apt+=(nodejs)
 command -v npm >/dev/null || need_apt+=(npm)
+command -v bwrap >/dev/null || need_apt+=(bubblewrap)
 if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null

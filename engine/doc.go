@@ -1,22 +1,43 @@
-// Package engine is the façade cairn's servers (the MCP server in lsp/mcp,
-// the LSP server in lsp) share: it opens an index once — the store, the
-// fused search engine over its text and vector side indexes — and hands each
-// request a Snapshot of one committed generation.
+// Package engine is the core cairn's surfaces (the MCP server in lsp/mcp,
+// the LSP server in lsp, the command line) share: it opens an index once —
+// either store, through graph/store's Open, and the fused search engine over
+// its text and vector side indexes — and hands each request a Snapshot of
+// one committed generation.
+//
+// # Stores
+//
+// Options.Store names a shared PostgreSQL store (postgres://…, with
+// Options.RepoName, default the root); "" is the embedded store in
+// Options.IndexDir. graph/store decides which, and nothing here names a
+// concrete store. The engine only reads a shared store: Reindex and Watch
+// fail with an unsupported error there, since the shared index is written
+// by builds (`cairn index --store`, `cairn worker`) and kept fresh by one
+// `cairn watch --store …` per repository, not by every server.
 //
 // # Snapshots
 //
 // A server keeps one open handle per generation. Acquire returns the current
 // one with a reference held; a request works on it from start to end and
-// Releases it. At most every Options.CheckEvery, Acquire asks the store for
-// its generation and the CURRENT pointer for its epoch (two cheap reads);
-// when an index run (cairn index, a watcher, the LSP server's own re-index
-// after an edit) committed since, it opens a handle on the new generation,
-// makes it current, and closes the old one when its last request releases
-// it. Requests already running finish on the handle they started with, so
-// a response never mixes the answers of two side-index generations. (The
-// embedded store commits an incremental generation into the same SQLite
-// database; rows a request reads after such a commit come from the newer
-// generation, which the response's index block does not claim.)
+// Releases it. At most every Options.CheckEvery, Acquire asks the store
+// whether another generation is current (store.Store.Changed: the embedded
+// store's CURRENT epoch and generation, the shared store's current
+// generation id); when an index run (cairn index, a watcher, the LSP
+// server's own re-index after an edit) committed since, it opens a handle
+// on the new generation, makes it current, and closes the old one when its
+// last request releases it.
+//
+// A snapshot is immutable: every row it reads comes from its generation,
+// whatever commits meanwhile. The shared store names its generation in
+// every query. The embedded store commits an incremental generation into
+// the same SQLite database, so its handle reads through read transactions
+// that began on the handle's generation (embedded.OpenPinned; in WAL mode a
+// transaction sees the database as of its start): the first request on a
+// handle pins it (store.Store.Pin), the last to release it unpins it, so
+// that an idle server holds no transaction and the writer's checkpoints can
+// empty the WAL. A pin that finds its generation replaced while unpinned
+// (ErrMoved) makes Acquire open the current generation instead. Concurrent
+// requests on one handle share its caches; each query takes a transaction
+// of its own (cancelling one query interrupts its connection only).
 //
 // A server may start before any index exists: Acquire then fails with a
 // stale_index error saying to run `cairn index`, and the server picks the
@@ -76,10 +97,8 @@
 // a trace's locations trace.Locs (the shape of graph.Citation), all cited
 // through the snapshot.
 //
-// A generation opens with its text index only; its vectors load when a
-// request first searches (fused), so that a one-shot trace, impact or
-// status never pays for them. The tokenizer's tables load while a pack's
-// candidates are searched.
+// The tokenizer's tables load while a pack's candidates are searched (the
+// vectors, on the first search: package vector).
 //
 // # Errors
 //

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/watch"
 	"github.com/cairn-dev/cairn/retrieval/embed"
@@ -26,19 +26,36 @@ type Options struct {
 	// IndexDir is the index directory; default <Root>/.cairn.
 	IndexDir string
 	// Store is a shared PostgreSQL store's URL (postgres://…); "" is the
-	// embedded store in IndexDir.
+	// embedded store in IndexDir. The engine only reads a shared store:
+	// Reindex and Watch are unsupported on it (`cairn index --store` and
+	// `cairn watch --store` write it).
 	Store string
-	// RepoName names the repository in a shared store; default Root.
+	// RepoName names the repository in a shared store; default Root
+	// (absolute, as given).
 	RepoName string
+	// StoreCache is where a shared store's side indexes are materialized
+	// locally; "" is the user's cache directory.
+	StoreCache string
+	// ANN chooses when vector search uses a shared store's HNSW index
+	// (default: past fuse.ANNThreshold vectors).
+	ANN fuse.ANNMode
 	// Embedder names the embedder of queries and re-indexing (see
 	// ChooseEmbedder); "" is the built-in one.
 	Embedder string
+	// EmbedHTTP configures the http embedder (Embedding.HTTP).
+	EmbedHTTP embed.HTTPOptions
+	// SearchSlots is how many searches run at once (fuse.Engine.Slots);
+	// 0 is two per core.
+	SearchSlots int
 	// CheckEvery bounds how often Acquire looks for a newer generation;
 	// default 250ms. Reindex makes its generation current at once.
 	CheckEvery time.Duration
 	// Log receives warnings (side indexes unusable, re-index problems).
 	Log *slog.Logger
 }
+
+// embedding is the embedder the options choose.
+func (o Options) embedding() Embedding { return Embedding{Name: o.Embedder, HTTP: o.EmbedHTTP} }
 
 // Engine serves snapshots of one repository's index.
 type Engine struct {
@@ -58,17 +75,12 @@ type Engine struct {
 
 // handle is one opened generation.
 type handle struct {
-	o     *fuse.Opened
-	r     *cachingReader
-	memo  memo
-	epoch string
-	gen   int64
-	refs  int
-	dead  bool // replaced: close when refs reach zero
-	// The vectors load when a request first searches (see fused): a
-	// one-shot trace, impact or status never pays for them.
-	qe      embed.Embedder
-	vecOnce sync.Once
+	st   store.Store
+	o    *fuse.Opened
+	r    *cachingReader
+	memo memo
+	refs int
+	dead bool // replaced: close when refs reach zero
 }
 
 // Open prepares an engine over the repository at opts.Root. It succeeds
@@ -78,6 +90,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.RepoName = cmp.Or(opts.RepoName, root)
 	st, err := os.Stat(root)
 	if err != nil {
 		return nil, fmt.Errorf("repository %s: %w", opts.Root, err)
@@ -100,11 +113,11 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	if _, err := ChooseEmbedder(opts.Embedder); err != nil {
+	if _, err := ChooseEmbedder(opts.embedding()); err != nil {
 		return nil, err
 	}
-	if opts.Store != "" {
-		return nil, Errorf(Unsupported, "the engine does not open a shared store yet")
+	if opts.Store != "" && !store.IsShared(opts.Store) {
+		return nil, Errorf(InvalidArgument, "%v", &store.URLError{URL: opts.Store})
 	}
 	e := &Engine{opts: opts, root: root, dir: dir}
 	e.mu.Lock()
@@ -119,6 +132,18 @@ func (e *Engine) Root() string { return e.root }
 // IndexDir is the index directory.
 func (e *Engine) IndexDir() string { return e.dir }
 
+// Shared reports whether the engine reads a shared (PostgreSQL) store.
+func (e *Engine) Shared() bool { return e.opts.Store != "" }
+
+// Where names the index for messages: the index directory, or the shared
+// store (without its password) and the repository's name there.
+func (e *Engine) Where() string {
+	if e.Shared() {
+		return store.Redact(e.opts.Store) + " (repository " + e.opts.RepoName + ")"
+	}
+	return e.dir
+}
+
 // refreshLocked opens the current generation if it differs from e.cur.
 func (e *Engine) refreshLocked(ctx context.Context, force bool) {
 	if !force && e.cur != nil && time.Since(e.lastCheck) < e.opts.CheckEvery {
@@ -128,25 +153,14 @@ func (e *Engine) refreshLocked(ctx context.Context, force bool) {
 		return
 	}
 	e.lastCheck = time.Now()
-	epoch, err := embedded.CurrentEpoch(e.dir)
-	if err != nil {
-		if e.cur == nil {
-			e.openErr = err
-		}
-		return
-	}
-	if e.cur != nil && e.cur.epoch == epoch {
-		gen, err := e.cur.o.Store.Generation(ctx)
-		if err == nil && gen == e.cur.gen {
+	if e.cur != nil {
+		// (an error — the shared store unreachable a moment — keeps
+		// the generation served)
+		if changed, err := e.cur.st.Changed(ctx); err != nil || !changed {
 			return
 		}
 	}
-	qe, err := ChooseEmbedder(e.opts.Embedder)
-	if err != nil {
-		e.openErr = err
-		return
-	}
-	o, err := fuse.OpenEmbeddedText(context.WithoutCancel(ctx), e.dir)
+	h, err := e.openHandle(context.WithoutCancel(ctx))
 	if err != nil {
 		if e.cur == nil {
 			e.openErr = err
@@ -155,18 +169,75 @@ func (e *Engine) refreshLocked(ctx context.Context, force bool) {
 		}
 		return
 	}
+	if old := e.cur; old != nil {
+		e.retireLocked(old)
+	}
+	e.cur, e.openErr = h, nil
+}
+
+// openHandle opens the store's current generation with its side indexes.
+func (e *Engine) openHandle(ctx context.Context) (*handle, error) {
+	qe, err := ChooseEmbedder(e.opts.embedding())
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(ctx, store.Options{Dir: e.dir, URL: e.opts.Store, RepoName: e.opts.RepoName, CacheDir: e.opts.StoreCache})
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range st.Warnings() {
+		e.opts.Log.Warn(w)
+	}
+	o, err := fuse.Open(ctx, st, fuse.OpenOptions{QueryEmbedder: qe, ANN: e.opts.ANN})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	for _, w := range o.Warnings {
 		e.opts.Log.Warn(w)
 	}
-	h := &handle{o: o, r: newCachingReader(o.Store), epoch: o.Store.Epoch(), gen: o.Meta.Generation, qe: qe}
+	// Open read the generation; nothing holds it until a request pins it.
+	st.Unpin()
+	h := &handle{st: st, o: o, r: newCachingReader(st)}
 	o.Engine.R = h.r // search and packs read through the cache too
-	if old := e.cur; old != nil {
-		old.dead = true
-		if old.refs == 0 {
-			old.o.Close()
+	o.Engine.Slots = e.opts.SearchSlots
+	return h, nil
+}
+
+// retireLocked marks h replaced and closes it once no request holds it.
+func (e *Engine) retireLocked(h *handle) {
+	h.dead = true
+	if h.refs == 0 {
+		h.o.Close()
+	}
+}
+
+// pinLocked takes a reference on the current handle, pinning its
+// generation for the first one; when the generation can no longer be read
+// (an embedded commit replaced it while no request held it: ErrMoved), it
+// opens the current one and pins that.
+func (e *Engine) pinLocked(ctx context.Context) (*handle, error) {
+	for attempt := 0; ; attempt++ {
+		h := e.cur
+		if h.refs > 0 {
+			h.refs++
+			return h, nil
+		}
+		err := h.st.Pin(ctx)
+		if err == nil {
+			h.refs++
+			return h, nil
+		}
+		if attempt > 0 {
+			return nil, Classify(err)
+		}
+		// ErrMoved, or the epoch gone with a full re-index: serve the
+		// current generation.
+		e.refreshLocked(ctx, true)
+		if e.cur == h {
+			return nil, Classify(err)
 		}
 	}
-	e.cur, e.openErr = h, nil
 }
 
 // Acquire returns a snapshot of the newest committed generation. The caller
@@ -181,12 +252,18 @@ func (e *Engine) Acquire(ctx context.Context) (*Snapshot, error) {
 	if e.cur == nil {
 		err := e.openErr
 		if err == nil || errors.Is(err, graph.ErrNoIndex) {
-			return nil, Errorf(StaleIndex, "no index in %s yet: run `cairn index --repo %s` (this server picks it up when it is committed)", e.dir, e.root)
+			run := "cairn index --repo " + e.root
+			if e.Shared() {
+				run = "cairn index --store … --repo " + e.root + " (or name the repository with --repo-name)"
+			}
+			return nil, Errorf(StaleIndex, "no index in %s yet: run `%s` (this server picks it up when it is committed)", e.Where(), run)
 		}
 		return nil, Classify(err)
 	}
-	h := e.cur
-	h.refs++
+	h, err := e.pinLocked(ctx)
+	if err != nil {
+		return nil, err
+	}
 	s := &Snapshot{Meta: h.o.Meta, R: h.r, Root: e.root, e: e, h: h,
 		Fresh: indexer.NewFreshness(e.root, h.r)}
 	if len(h.o.Warnings) == 0 {
@@ -199,8 +276,12 @@ func (e *Engine) release(h *handle) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	h.refs--
-	if h.refs == 0 && h.dead {
+	switch {
+	case h.refs > 0:
+	case h.dead:
 		h.o.Close()
+	default:
+		h.st.Unpin() // idle: hold no read transaction (the writer checkpoints)
 	}
 }
 
@@ -220,10 +301,7 @@ func (e *Engine) Close() {
 	defer e.mu.Unlock()
 	e.closed = true
 	if h := e.cur; h != nil {
-		h.dead = true
-		if h.refs == 0 {
-			h.o.Close()
-		}
+		e.retireLocked(h)
 		e.cur = nil
 	}
 }
@@ -237,12 +315,15 @@ func (e *Engine) Reindex(ctx context.Context, paths []string, wait time.Duration
 	if e.closed {
 		return indexer.Result{}, Errorf(Internal, "server is shutting down")
 	}
-	w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: e.dir, Wait: wait})
+	if e.Shared() {
+		return indexer.Result{}, Errorf(Unsupported, "the engine reads the shared store %s: re-index with `cairn index --store …` or keep it fresh with `cairn watch --store …`", e.Where())
+	}
+	w, err := store.OpenWriter(ctx, store.WriterOptions{Dir: e.dir, Wait: wait})
 	if err != nil {
 		return indexer.Result{}, err
 	}
 	exclude := e.excludes()
-	sinks, err := SideIndexes(ctx, w, e.dir, e.opts.Embedder, func(msg string) { e.opts.Log.Warn(msg) })
+	sinks, err := SideIndexes(ctx, w, e.dir, e.opts.embedding(), func(msg string) { e.opts.Log.Warn(msg) })
 	if err != nil {
 		w.Abort()
 		return indexer.Result{}, err
@@ -286,18 +367,9 @@ type Snapshot struct {
 // Release returns the snapshot; the snapshot must not be used after.
 func (s *Snapshot) Release() { s.once.Do(func() { s.e.release(s.h) }) }
 
-// fused is the generation's fused search engine, its vectors opened on
-// the first call (every use of the engine goes through here, so the
-// vectors are set before any search reads them).
-func (s *Snapshot) fused() *fuse.Engine {
-	h := s.h
-	h.vecOnce.Do(func() {
-		if w := h.o.OpenVectors(h.qe); w != "" {
-			s.e.opts.Log.Warn(w)
-		}
-	})
-	return h.o.Engine
-}
+// fused is the generation's fused search engine (Search and Context ask
+// it; its vectors load on the first search that needs them).
+func (s *Snapshot) fused() *fuse.Engine { return s.h.o.Engine }
 
 // Cite returns how a location in path is cited: its revision and whether
 // the file changed since it was indexed (memoised for the snapshot).

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/engine/enginetest"
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/embedded"
 )
 
 func category(err error) engine.Category {
@@ -338,4 +340,160 @@ func TestWatchKeepsFresh(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// TestSnapshotOneGeneration: a request running across an incremental
+// commit (into the same SQLite database) reads the generation it started
+// on, to the end; a snapshot taken after reads the new one.
+func TestSnapshotOneGeneration(t *testing.T) {
+	ctx := context.Background()
+	root := enginetest.Repo(t)
+	e := open(t, root)
+	old, err := e.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Release()
+	// Other requests on the same generation, started and ended meanwhile.
+	for range 3 {
+		s, err := e.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Release()
+	}
+	before, err := old.R.SymbolsInFile(ctx, "server/greet.go")
+	if err != nil || len(before) != 2 {
+		t.Fatalf("symbols of greet.go = %v, %v", before, err)
+	}
+	// An incremental commit by another writer (as `cairn watch` would do):
+	// a third function in the file, a new file.
+	p := filepath.Join(root, "server", "greet.go")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, []byte("\n// Farewell says goodbye.\nfunc Farewell() string { return \"bye\" }\n")...), 0o644)
+	os.WriteFile(filepath.Join(root, "server", "extra.go"), []byte("package server\n\nfunc Extra() {}\n"), 0o644)
+	other, err := engine.Open(ctx, engine.Options{Root: root, Embedder: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := other.Reindex(ctx, []string{"server/greet.go", "server/extra.go"}, 10*time.Second)
+	other.Close()
+	if err != nil || res.Fresh {
+		t.Fatalf("re-index: fresh %v, %v (want an incremental commit)", res.Fresh, err)
+	}
+	// Concurrent reads through the old snapshot: all of its generation.
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			syms, err := old.R.SymbolsInFile(ctx, "server/greet.go")
+			if err == nil && len(syms) != 2 {
+				err = errors.New("old snapshot sees " + strings.Join(symNames(syms), ", "))
+			}
+			if err == nil {
+				if _, ferr := old.R.File(ctx, "server/extra.go"); ferr == nil {
+					err = errors.New("old snapshot sees server/extra.go")
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m, err := old.R.Meta(ctx); err != nil || m.Generation != old.Meta.Generation {
+		t.Fatalf("old snapshot's Meta = generation %d, %v; want %d", m.Generation, err, old.Meta.Generation)
+	}
+	if defs, err := old.Resolve(ctx, "Farewell", "", "", true); err == nil {
+		t.Fatalf("old snapshot resolves Farewell: %v", defs)
+	}
+	cur, err := e.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cur.Release()
+	if cur.Meta.Generation <= old.Meta.Generation {
+		t.Fatalf("new snapshot on generation %d, old one %d", cur.Meta.Generation, old.Meta.Generation)
+	}
+	if syms, err := cur.R.SymbolsInFile(ctx, "server/greet.go"); err != nil || len(syms) != 3 {
+		t.Fatalf("new snapshot: symbols of greet.go = %v, %v", symNames(syms), err)
+	}
+	if _, err := cur.R.File(ctx, "server/extra.go"); err != nil {
+		t.Fatalf("new snapshot: %v", err)
+	}
+}
+
+// TestIdleEngineHoldsNoReader: between requests the engine holds no read
+// transaction, so a writer's checkpoint can empty the WAL.
+func TestIdleEngineHoldsNoReader(t *testing.T) {
+	ctx := context.Background()
+	root := enginetest.Repo(t)
+	e := open(t, root)
+	s, err := e.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.R.Files(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s.Release()
+	p := filepath.Join(root, "server", "log.go")
+	os.WriteFile(p, []byte("package server\n\nfunc logf(msg string) {}\n"), 0o644)
+	if _, err := e.Reindex(ctx, []string{"server/log.go"}, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, ".cairn")
+	epoch, err := embedded.CurrentEpoch(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, epoch, "index.db")+"?_busy_timeout=200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// TRUNCATE waits for every reader to finish and empties the WAL;
+	// busy = 1 when a reader holds it back.
+	var busy, log, done int
+	if err := db.QueryRow(`PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &log, &done); err != nil || busy != 0 {
+		t.Fatalf("checkpoint with an idle engine: busy %d, %v", busy, err)
+	}
+	// A request in flight holds it back, and lets it go when released.
+	s, err = e.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.R.Files(ctx); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(p, []byte("package server\n\nfunc logf(msg string) { _ = msg }\n"), 0o644)
+	other, err := engine.Open(ctx, engine.Options{Root: root, Embedder: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = other.Reindex(ctx, []string{"server/log.go"}, 10*time.Second)
+	other.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow(`PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &log, &done); err != nil || busy != 1 {
+		t.Fatalf("checkpoint under a pinned request: busy %d, %v (want 1: the request reads its generation)", busy, err)
+	}
+	s.Release()
+	if s, err = e.Acquire(ctx); err != nil { // notices the new generation
+		t.Fatal(err)
+	}
+	s.Release()
+	if err := db.QueryRow(`PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &log, &done); err != nil || busy != 0 {
+		t.Fatalf("checkpoint after the request: busy %d, %v", busy, err)
+	}
+}
+
+func symNames(syms []graph.Symbol) []string {
+	var out []string
+	for _, s := range syms {
+		out = append(out, s.Name)
+	}
+	return out
 }

@@ -61,12 +61,20 @@ func (s *Snapshot) Definitions(ctx context.Context, o DefinitionsOptions) (*Defi
 }
 
 func (s *Snapshot) viewSymbols(ctx context.Context, syms []graph.Symbol) []graph.SymbolView {
-	cite := s.CiteFunc(ctx)
 	out := make([]graph.SymbolView, len(syms))
 	for i := range syms {
-		out[i] = graph.ViewSymbol(&syms[i], cite)
+		out[i] = s.viewSymbol(ctx, &syms[i])
 	}
 	return out
+}
+
+// viewSymbol publishes a definition: every SymbolView the graph questions
+// answer with (definitions, references' definitions, symbols, roots, hops'
+// definitions, map entries, ambiguous candidates) is made here, so what
+// must happen to a definition's text before it leaves the engine happens
+// in one place.
+func (s *Snapshot) viewSymbol(ctx context.Context, sym *graph.Symbol) graph.SymbolView {
+	return graph.ViewSymbol(sym, s.CiteFunc(ctx))
 }
 
 // ---- references
@@ -92,7 +100,7 @@ type ReferencesResult struct {
 }
 
 // References finds the uses of the definitions a name denotes, by one rule
-// for every surface:
+// for every surface (graph.ReferencesTo):
 //
 //   - the name is resolved to definitions as Definitions does (Path and
 //     Kind narrow them, a symbol_id picks one);
@@ -119,75 +127,13 @@ func (s *Snapshot) References(ctx context.Context, o ReferencesOptions) (*Refere
 	if e := Classify(err); e != nil && !(e.Category == NotFound && !narrowed) {
 		return nil, e
 	}
-	qual, base := graph.SplitQualified(name)
-	names := []string{base}
-	if len(defs) > 0 {
-		names = names[:0]
-		for _, d := range defs {
-			if !slices.Contains(names, d.Name) {
-				names = append(names, d.Name)
-			}
-		}
-	}
-	ids := map[graph.SymbolID]bool{}
-	for _, d := range defs {
-		ids[d.ID] = true
-	}
-	type key struct {
-		path string
-		at   uint32
-	}
-	seen := map[key]bool{}
-	var refs []graph.Reference
-	for _, n := range names {
-		files, err := s.R.FilesMentioning(ctx, n)
-		if err != nil {
-			return nil, Classify(err)
-		}
-		for _, p := range files {
-			ff, err := s.R.FileFacts(ctx, p)
-			if err != nil {
-				return nil, Classify(err)
-			}
-			for _, oc := range ff.Occurrences {
-				if oc.Name != n || seen[key{p, oc.Range.StartByte}] {
-					continue
-				}
-				if oc.Role&graph.RoleDefinition != 0 && !o.IncludeDefinitions {
-					continue
-				}
-				if roles != 0 && oc.Role&roles == 0 {
-					continue
-				}
-				ref := graph.Reference{Occurrence: oc, Path: p}
-				switch {
-				case oc.Symbol != "" && ids[oc.Symbol]:
-					ref.Confidence = graph.ConfResolved
-					if !oc.Symbol.IsHeuristic() {
-						ref.Confidence = graph.ConfPrecise
-					}
-				case oc.Symbol != "":
-					continue // resolved to another definition
-				case len(defs) == 0 && qual != "":
-					continue // http.Foo asked, nothing defined under http
-				default:
-					ref.Confidence = graph.ConfNameOnly
-				}
-				if oc.Enclosing >= 0 && int(oc.Enclosing) < len(ff.Symbols) {
-					sym := ff.Symbols[oc.Enclosing]
-					ref.EnclosingSymbol = &sym
-				}
-				seen[key{p, oc.Range.StartByte}] = true
-				refs = append(refs, ref)
-			}
-		}
+	refs, err := graph.ReferencesTo(ctx, s.R, defs, name, graph.RefOptions{IncludeDefinitions: o.IncludeDefinitions, Roles: roles})
+	if err != nil {
+		return nil, Classify(err)
 	}
 	if len(refs) == 0 && len(defs) == 0 {
 		return nil, Errorf(NotFound, "no definition of and no reference to %q in the index (generation %d); try search", name, s.Meta.Generation)
 	}
-	slices.SortStableFunc(refs, func(a, b graph.Reference) int {
-		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Range.StartByte, b.Range.StartByte))
-	})
 	cite := s.CiteFunc(ctx)
 	res := &ReferencesResult{Definitions: s.viewSymbols(ctx, defs), References: make([]graph.RefView, len(refs)), Refs: refs}
 	for i := range refs {
@@ -392,6 +338,9 @@ func (s *Snapshot) hops(ctx context.Context, o HopsOptions, dir graph.Direction,
 		Truncated: len(hops) >= MaxHops, Hops: hops, RootDefs: defs}
 	for i := range hops {
 		res.Results[i] = graph.ViewHop(&hops[i], cite)
+		if d := hops[i].Def; d != nil {
+			*res.Results[i].Definition = s.viewSymbol(ctx, d)
+		}
 	}
 	if o.Sites {
 		if res.Edges, err = s.directEdges(ctx, roots, hops, dir, kinds); err != nil {
@@ -494,7 +443,8 @@ func (s *Snapshot) Paths(ctx context.Context, o PathsOptions) (*PathsResult, err
 
 // MapOptions ask for the repository's most central definitions.
 type MapOptions struct {
-	// Under keeps definitions in this file or under this directory.
+	// Under keeps definitions in this file or under this directory; one the
+	// index holds no file under is not_found.
 	Under string
 	// Limit is the most entries, 1 to MaxCentral.
 	Limit int
@@ -540,12 +490,31 @@ func (s *Snapshot) Map(ctx context.Context, o MapOptions) (*MapResult, error) {
 			kept = append(kept, sym)
 		}
 	}
-	cite := s.CiteFunc(ctx)
+	if len(kept) == 0 && under != "" {
+		if err := s.indexedUnder(ctx, under); err != nil {
+			return nil, err
+		}
+	}
 	res := &MapResult{Symbols: make([]MapEntry, len(kept)), Defs: kept}
 	for i := range kept {
-		res.Symbols[i] = MapEntry{SymbolView: graph.ViewSymbol(&kept[i], cite), Rank: round4(ranks[kept[i].ID])}
+		res.Symbols[i] = MapEntry{SymbolView: s.viewSymbol(ctx, &kept[i]), Rank: round4(ranks[kept[i].ID])}
 	}
 	return res, nil
+}
+
+// indexedUnder is a not_found error unless the index holds a file that is
+// under or inside the directory under.
+func (s *Snapshot) indexedUnder(ctx context.Context, under string) error {
+	files, err := s.R.Files(ctx)
+	if err != nil {
+		return Classify(err)
+	}
+	for _, f := range files {
+		if inUnder(f.Path, under) {
+			return nil
+		}
+	}
+	return Errorf(NotFound, "the index holds no file under %s", under)
 }
 
 func round4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }

@@ -269,4 +269,10 @@ func TestGraphQuestionsOnFixture(t *testing.T) {
 	if _, err := s.Map(ctx, engine.MapOptions{Under: "/etc", Limit: 3}); category(err) != engine.OutsideRepository {
 		t.Errorf("Map(/etc) = %v", err)
 	}
+	if _, err := s.Map(ctx, engine.MapOptions{Under: "nowhere", Limit: 3}); category(err) != engine.NotFound {
+		t.Errorf("Map(nowhere) = %v, want not_found (not an empty map)", err)
+	}
+	if m, err := s.Map(ctx, engine.MapOptions{Under: "store/store.go", Limit: 30}); err != nil || len(m.Symbols) == 0 {
+		t.Errorf("Map(store/store.go) = %+v, %v", m, err)
+	}
 }

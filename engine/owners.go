@@ -2,10 +2,10 @@ package engine
 
 import (
 	"context"
-	"os/exec"
 	"slices"
 	"strings"
 
+	"github.com/cairn-dev/cairn/graph/gitrepo"
 	"github.com/cairn-dev/cairn/retrieval/impact"
 )
 
@@ -17,15 +17,13 @@ func Owners(ctx context.Context, root, rel string) []string {
 	if owners, found := impact.CodeOwners(root)(rel); found {
 		return owners
 	}
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "log", "-n", "50", "--format=%an", "--", rel).Output()
+	authors, err := gitrepo.Authors(ctx, root, rel, 50)
 	if err != nil {
 		return nil
 	}
 	counts := map[string]int{}
-	for _, a := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if a != "" {
-			counts[a]++
-		}
+	for _, a := range authors {
+		counts[a]++
 	}
 	var names []string
 	for a := range counts {

@@ -1,19 +1,18 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/gitrepo"
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
 )
 
@@ -208,14 +207,14 @@ func worktreeRevision(m graph.Meta, hash string) string {
 
 // gitShow reads path at commit rev.
 func gitShow(ctx context.Context, root, rev, rel string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", root, "show", "--no-textconv", rev+":./"+rel)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := gitrepo.Show(ctx, root, rev, rel)
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
+		msg := err.Error()
+		if ce := (*gitrepo.CommandError)(nil); errors.As(err, &ce) {
+			msg = ce.Stderr
+			if msg == "" {
+				msg = ce.Err.Error()
+			}
 		}
 		return nil, Errorf(NotFound, "%s at revision %s: %s", rel, rev, msg)
 	}

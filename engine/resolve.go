@@ -115,7 +115,7 @@ func inUnder(p, under string) bool {
 func (s *Snapshot) candidates(ctx context.Context, defs []graph.Symbol) []Candidate {
 	out := make([]Candidate, len(defs))
 	for i := range defs {
-		out[i] = graph.ViewSymbol(&defs[i], s.CiteFunc(ctx))
+		out[i] = s.viewSymbol(ctx, &defs[i])
 		out[i].Doc = ""
 	}
 	return out

@@ -27,7 +27,7 @@ type SideWriter interface {
 // embedder's cache lives; warn receives non-fatal problems. A writer that
 // keeps embeddings itself (the PostgreSQL store's PutEmbeddings) gets the
 // vectors too.
-func SideIndexes(ctx context.Context, w SideWriter, dir, embedder string, warn func(string)) ([]indexer.Sink, error) {
+func SideIndexes(ctx context.Context, w SideWriter, dir string, embedder Embedding, warn func(string)) ([]indexer.Sink, error) {
 	var prev map[string]string
 	if fresh, _ := w.Fresh(); !fresh {
 		// The generation extended, as the writer read it when it opened
@@ -47,7 +47,7 @@ func SideIndexes(ctx context.Context, w SideWriter, dir, embedder string, warn f
 	if err != nil {
 		return nil, err
 	}
-	if embedder == "none" {
+	if embedder.Name == "none" {
 		return sinks, nil
 	}
 	vo := vector.Options{Embedder: e, Live: live, Warn: warn}
@@ -66,18 +66,29 @@ func SideIndexes(ctx context.Context, w SideWriter, dir, embedder string, warn f
 	return append(sinks, vector.NewBuilder(prev, vo)), nil
 }
 
-// ChooseEmbedder maps an embedder name (--embedder, CAIRN_EMBEDDER) to an
-// Embedder; nil is the built-in one (also for "none").
-func ChooseEmbedder(name string) (embed.Embedder, error) {
+// Embedding chooses the embedder of chunks and queries.
+type Embedding struct {
+	// Name is "" or "builtin", "http", "onnx:DIR" or "none" (--embedder,
+	// CAIRN_EMBEDDER).
+	Name string
+	// HTTP configures the http embedder: its server, model and key (cmd
+	// fills it from CAIRN_EMBED_URL, _MODEL, _KEY or OPENAI_API_KEY, and
+	// _DIMENSIONS).
+	HTTP embed.HTTPOptions
+}
+
+// ChooseEmbedder maps an embedding choice to an Embedder; nil is the
+// built-in one (also for "none").
+func ChooseEmbedder(c Embedding) (embed.Embedder, error) {
+	name := c.Name
 	switch {
 	case name == "" || name == "builtin" || name == "none":
 		return nil, nil
 	case name == "http":
-		o, ok := embed.HTTPFromEnv()
-		if !ok {
-			return nil, Errorf(InvalidArgument, "embedder http needs CAIRN_EMBED_URL (and CAIRN_EMBED_MODEL, CAIRN_EMBED_KEY)")
+		if c.HTTP.URL == "" || c.HTTP.Model == "" {
+			return nil, Errorf(InvalidArgument, "embedder http needs a server URL and a model (CAIRN_EMBED_URL and CAIRN_EMBED_MODEL; CAIRN_EMBED_KEY)")
 		}
-		return embed.NewHTTP(o)
+		return embed.NewHTTP(c.HTTP)
 	case strings.HasPrefix(name, "onnx:"):
 		return embed.NewONNX(strings.TrimPrefix(name, "onnx:"))
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/watch"
 )
@@ -25,12 +25,17 @@ func (e *Engine) Watch(ctx context.Context) error {
 		return nil
 	}
 	e.mu.Unlock()
+	if e.Shared() {
+		// A server reads a shared store; one `cairn watch --store …` per
+		// repository writes it (its lock is in the database).
+		return Errorf(Unsupported, "a server does not watch the shared store %s: run `cairn watch --store …` beside the worktree", e.Where())
+	}
 	begin := func(ctx context.Context) (graph.Writer, []indexer.Sink, error) {
-		w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: e.dir, Wait: 30 * time.Second})
+		w, err := store.OpenWriter(ctx, store.WriterOptions{Dir: e.dir, Wait: 30 * time.Second})
 		if err != nil {
 			return nil, nil, err
 		}
-		sinks, err := SideIndexes(ctx, w, e.dir, e.opts.Embedder, func(msg string) { e.opts.Log.Warn(msg) })
+		sinks, err := SideIndexes(ctx, w, e.dir, e.opts.embedding(), func(msg string) { e.opts.Log.Warn(msg) })
 		if err != nil {
 			w.Abort()
 			return nil, nil, err

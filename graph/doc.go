@@ -34,9 +34,20 @@
 // ([Writer]) and the query layers read through ([Reader]); the embedded store
 // (graph/embedded) and the PostgreSQL store implement them.
 //
+// # Views
+//
+// The published shape of each answer lives here too (view.go), so that
+// every layer and surface writes the same JSON: a location is a [Citation]
+// (path, start and end line, optional column, revision, stale), a symbol at
+// a place is a [SymbolView], a use a [RefView], a symbol reached through the
+// graph a [HopView], an edge of a path an [EdgeView]. They are built through
+// a [CiteFunc], which the engine supplies per snapshot; schema/views.schema.json
+// describes them and TestViewsMatchSchema keeps the two in step.
+//
 // # Queries
 //
-// Graph algorithms that only need a [Reader] — callers, callees and shortest
-// call paths by breadth-first search, centrality by PageRank — live here too, so
-// every store answers them the same way.
+// Graph algorithms that only need a [Reader] — definitions by name, the
+// references of definitions ([ReferencesTo], the one filtering rule), callers,
+// callees and shortest call paths by breadth-first search, centrality by
+// PageRank — live here too, so every store answers them the same way.
 package graph

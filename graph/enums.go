@@ -456,3 +456,48 @@ func SkipReasons() []SkipReason {
 	}
 	return out
 }
+
+// FileCategory is what the indexer decided a file is, besides its language:
+// a set of flags, decided once when the file is indexed (package
+// indexer/walk has one function per flag) and stored with the file, so that
+// search, packs and impact read the decision instead of re-deriving it from
+// the path. A zero category is the project's own source code.
+//
+// Generated files have no flag: the walker skips them (SkipGenerated), so no
+// indexed file is generated.
+type FileCategory uint8
+
+const (
+	// FileTest: a test file by the conventions of the languages cairn
+	// indexes (foo_test.go, test_foo.py, foo.spec.ts, tests/, testdata/ …).
+	FileTest FileCategory = 1 << iota
+	// FileVendored: a copy of another project kept in the repository
+	// (vendor/, third_party/, node_modules/ … at any depth).
+	FileVendored
+	// FileDocs: not source code of a parsed language — prose, configuration,
+	// templates, data.
+	FileDocs
+	fileCategoryMax
+)
+
+var fileCategoryNames = [...]string{"test", "vendored", "docs"}
+
+// Has reports whether c has every flag of f.
+func (c FileCategory) Has(f FileCategory) bool { return c&f == f }
+
+// String lists c's flags joined by "|", "code" for none.
+func (c FileCategory) String() string {
+	if c == 0 {
+		return "code"
+	}
+	var parts []string
+	for i, name := range fileCategoryNames {
+		if c&(1<<i) != 0 {
+			parts = append(parts, name)
+		}
+	}
+	if rest := c &^ (fileCategoryMax - 1); rest != 0 {
+		parts = append(parts, fmt.Sprintf("FileCategory(%#x)", uint8(rest)))
+	}
+	return strings.Join(parts, "|")
+}

@@ -109,61 +109,85 @@ type RefOptions struct {
 	Roles Role
 }
 
-// FindReferences returns the occurrences of the symbols a name resolves to.
-// An occurrence whose symbol is known counts when it is one of defs; an
-// unresolved occurrence counts by spelling (confidence name-only) when its
-// qualifier does not contradict the name asked for.
+// FindReferences returns the definitions a name resolves to
+// (FindDefinitions) and their uses (ReferencesTo).
 func FindReferences(ctx context.Context, r Reader, name string, opts RefOptions) ([]Symbol, []Reference, error) {
 	defs, err := FindDefinitions(ctx, r, name)
 	if err != nil {
 		return nil, nil, err
 	}
+	refs, err := ReferencesTo(ctx, r, defs, name, opts)
+	return defs, refs, err
+}
+
+// ReferencesTo returns the uses of defs, in path and position order, by one
+// rule: an occurrence resolved to one of defs counts (confidence precise
+// from SCIP, else resolved); one resolved to any other symbol does not; an
+// unresolved occurrence spelled like defs' names counts as name-only (x.Serve
+// when asked for Server.Serve is kept, since x may well be a Server). With no
+// defs (a library's name), the uses are the unresolved occurrences spelled
+// like name — none when name is qualified, since nothing in the index is
+// defined under that qualifier.
+func ReferencesTo(ctx context.Context, r Reader, defs []Symbol, name string, opts RefOptions) ([]Reference, error) {
 	qual, base := SplitQualified(name)
+	names := []string{base}
 	ids := map[SymbolID]bool{}
-	for _, d := range defs {
-		ids[d.ID] = true
-	}
-	files, err := r.FilesMentioning(ctx, base)
-	if err != nil {
-		return nil, nil, err
-	}
-	var out []Reference
-	for _, p := range files {
-		ff, err := r.FileFacts(ctx, p)
-		if err != nil {
-			return nil, nil, err
+	if len(defs) > 0 {
+		names = names[:0]
+		for _, d := range defs {
+			ids[d.ID] = true
+			if !slices.Contains(names, d.Name) {
+				names = append(names, d.Name)
+			}
 		}
-		for _, o := range ff.Occurrences {
-			if o.Name != base {
-				continue
+	}
+	type at struct {
+		path  string
+		start uint32
+	}
+	seen := map[at]bool{}
+	var out []Reference
+	for _, n := range names {
+		files, err := r.FilesMentioning(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range files {
+			ff, err := r.FileFacts(ctx, p)
+			if err != nil {
+				return nil, err
 			}
-			if o.Role&RoleDefinition != 0 && !opts.IncludeDefinitions {
-				continue
-			}
-			if opts.Roles != 0 && o.Role&opts.Roles == 0 {
-				continue
-			}
-			ref := Reference{Occurrence: o, Path: p}
-			switch {
-			case o.Symbol != "" && ids[o.Symbol]:
-				ref.Confidence = ConfResolved
-				if !o.Symbol.IsHeuristic() {
-					ref.Confidence = ConfPrecise
+			for _, o := range ff.Occurrences {
+				if o.Name != n || seen[at{p, o.Range.StartByte}] {
+					continue
 				}
-			case o.Symbol != "":
-				continue // resolved to something else
-			case len(defs) == 0 && qual != "":
-				continue
-			default:
-				// Unresolved: the spelling matches. x.Serve when asked for
-				// Server.Serve is kept, since x may well be a Server.
-				ref.Confidence = ConfNameOnly
+				if o.Role&RoleDefinition != 0 && !opts.IncludeDefinitions {
+					continue
+				}
+				if opts.Roles != 0 && o.Role&opts.Roles == 0 {
+					continue
+				}
+				ref := Reference{Occurrence: o, Path: p}
+				switch {
+				case o.Symbol != "" && ids[o.Symbol]:
+					ref.Confidence = ConfResolved
+					if !o.Symbol.IsHeuristic() {
+						ref.Confidence = ConfPrecise
+					}
+				case o.Symbol != "":
+					continue // resolved to another definition
+				case len(defs) == 0 && qual != "":
+					continue
+				default:
+					ref.Confidence = ConfNameOnly
+				}
+				if o.Enclosing >= 0 && int(o.Enclosing) < len(ff.Symbols) {
+					s := ff.Symbols[o.Enclosing]
+					ref.EnclosingSymbol = &s
+				}
+				seen[at{p, o.Range.StartByte}] = true
+				out = append(out, ref)
 			}
-			if o.Enclosing >= 0 && int(o.Enclosing) < len(ff.Symbols) {
-				s := ff.Symbols[o.Enclosing]
-				ref.EnclosingSymbol = &s
-			}
-			out = append(out, ref)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Reference) int {
@@ -172,5 +196,5 @@ func FindReferences(ctx context.Context, r Reader, name string, opts RefOptions)
 		}
 		return int(a.Range.StartByte) - int(b.Range.StartByte)
 	})
-	return defs, out, nil
+	return out, nil
 }

@@ -117,6 +117,9 @@ type Writer interface {
 	// SetCommitted records whether a file equals its blob at the revision
 	// being indexed.
 	SetCommitted(ctx context.Context, path string, committed bool) error
+	// SetCategory records a new category for an indexed file whose facts
+	// did not change (whether it is vendored can depend on other files).
+	SetCategory(ctx context.Context, path string, c FileCategory) error
 	// Delete removes a path (file or skip) from the index.
 	Delete(ctx context.Context, path string) error
 	// PutSkip records a skipped path (replacing any facts it had).

@@ -168,14 +168,17 @@ type Chunk struct {
 
 // File records how one file was indexed.
 type File struct {
-	Path    string
-	Lang    Language
-	Hash    string // git blob SHA-1 of the content, hex
-	Size    int64
-	ModTime int64 // Unix nanoseconds at indexing time
-	Lines   int
-	Status  ParseStatus
-	Error   string // why Status is not ParseOK
+	Path string
+	Lang Language
+	// Category is what the indexer decided the file is: test, vendored,
+	// docs (see FileCategory).
+	Category FileCategory
+	Hash     string // git blob SHA-1 of the content, hex
+	Size     int64
+	ModTime  int64 // Unix nanoseconds at indexing time
+	Lines    int
+	Status   ParseStatus
+	Error    string // why Status is not ParseOK
 	// Package is the file's package/module as the language names it.
 	Package string
 	// Committed reports that the content equals the file's blob at the

@@ -21,6 +21,16 @@
 // HEAD's tree is cached per process, since a long-running caller indexes at
 // one revision many times.
 //
+// # Categories
+//
+// Each file written carries its category (walk.Category), decided with the
+// set of files the generation is expected to hold. When a file that other
+// files' categories depend on (a package's __init__.py, walk.VendoredBy)
+// is added, removed or skipped, or a shared build's jobs each decided
+// knowing only their own paths (Finalize), every file's category is decided
+// again over the generation's files and the changed ones are recorded
+// (Writer.SetCategory).
+//
 // # Failure
 //
 // Nothing is visible until the writer commits; any error aborts the
@@ -31,7 +41,7 @@
 //
 // # Revisions
 //
-// After the run, each file is compared with its blob at HEAD (git ls-tree):
+// After the run, each file is compared with its blob at HEAD (gitrepo.ReadTree):
 // equal files are cited by the commit, others by their content hash, and the
 // generation records whether the worktree was dirty (an indexed file differs
 // from its blob; files skipped for their content have no hash and do not

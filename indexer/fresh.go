@@ -3,9 +3,7 @@ package indexer
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
@@ -60,16 +58,6 @@ func (f *Freshness) check(ctx context.Context, path string) bool {
 		return true
 	}
 	return BlobHash(b) != file.Hash
-}
-
-// Head returns the commit HEAD names in the worktree at root, "" outside
-// git (or without git).
-func Head(ctx context.Context, root string) string {
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--verify", "-q", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }
 
 // Changes compares the worktree with the generation r holds, the way an

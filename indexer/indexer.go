@@ -109,6 +109,11 @@ func (c *changeWriter) SetCommitted(ctx context.Context, path string, committed 
 	return c.Writer.SetCommitted(ctx, path, committed)
 }
 
+func (c *changeWriter) SetCategory(ctx context.Context, path string, cat graph.FileCategory) error {
+	c.changed = true
+	return c.Writer.SetCategory(ctx, path, cat)
+}
+
 func (c *changeWriter) Delete(ctx context.Context, path string) error {
 	c.changed = true
 	return c.Writer.Delete(ctx, path)
@@ -269,6 +274,9 @@ type runState struct {
 	dirty      bool
 	entryPaths []string // every path whose go.mod may matter
 	parsed     int      // files sent to the parsers
+	// recategorize: a file that decides other files' category (walk.VendoredBy)
+	// was written, deleted or newly skipped, so every category is checked
+	recategorize bool
 }
 
 func newRunState(opts Options, res *Result) *runState {
@@ -374,7 +382,23 @@ func (st *runState) extract(ctx context.Context, w graph.Writer, sinks []Sink, s
 	}
 	st.parsed = len(jobs)
 
-	// 3. Read, classify and parse in parallel; write serially.
+	// The indexed files of the generation, as far as known before reading
+	// them, for the category rules that look at other files (a file that
+	// turns out to be skipped for its content sets st.recategorize).
+	indexed := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		if k, had := known[e.Path]; !had || k.Skip == graph.SkipNone {
+			indexed[e.Path] = true
+		}
+	}
+	if only != nil {
+		for p, k := range known {
+			if k.Skip == graph.SkipNone && !only(p) {
+				indexed[p] = true
+			}
+		}
+	}
+	isFile := func(p string) bool { return indexed[p] }
 	jobCh := make(chan job)
 	outCh := make(chan outcome, opts.Workers*2)
 	ctx, cancel := context.WithCancel(ctx)
@@ -387,7 +411,7 @@ func (st *runState) extract(ctx context.Context, w graph.Writer, sinks []Sink, s
 			x := treesitter.New(treesitter.Options{Timeout: opts.ParseTimeout})
 			defer x.Close()
 			for j := range jobCh {
-				out := process(ctx, x, j, wk.Root(), journal, slot, scipSet)
+				out := process(ctx, x, j, wk.Root(), journal, slot, scipSet, isFile)
 				select {
 				case outCh <- out:
 				case <-ctx.Done():
@@ -423,11 +447,15 @@ func (st *runState) extract(ctx context.Context, w graph.Writer, sinks []Sink, s
 			cancel()
 			continue
 		}
+		wasIndexed := out.job.had && out.job.known.Skip == graph.SkipNone
 		if out.ff != nil {
 			fileHash[out.ff.File.Path] = out.ff.File.Hash
 			st.written = append(st.written, out.ff.File.Path)
+			st.recategorize = st.recategorize || !wasIndexed && walk.VendoredBy(out.ff.File.Path)
 		} else if out.skip.Reason != graph.SkipNone {
 			skippedNow[out.job.entry.Path] = true
+			// (a new file was presumed indexed)
+			st.recategorize = st.recategorize || (wasIndexed || !out.job.had) && walk.VendoredBy(out.job.entry.Path)
 		}
 		n := int(done.Add(1))
 		if now := time.Now(); now.Sub(lastProgress) > 100*time.Millisecond || n == len(jobs) {
@@ -455,6 +483,9 @@ func (st *runState) extract(ctx context.Context, w graph.Writer, sinks []Sink, s
 				size, mtime = st.Size(), st.ModTime().UnixNano()
 			}
 		}
+		if k, ok := known[s.Path]; ok && k.Skip == graph.SkipNone {
+			st.recategorize = st.recategorize || walk.VendoredBy(s.Path)
+		}
 		if k, ok := known[s.Path]; ok && k.Skip == graph.SkipNone && !res.Fresh {
 			old, err := w.View().SymbolsInFile(ctx, s.Path)
 			if err != nil {
@@ -479,6 +510,9 @@ func (st *runState) extract(ctx context.Context, w graph.Writer, sinks []Sink, s
 	}
 	slices.Sort(gone)
 	for _, p := range gone {
+		if known[p].Skip == graph.SkipNone {
+			st.recategorize = st.recategorize || walk.VendoredBy(p)
+		}
 		if !res.Fresh {
 			old, err := w.View().SymbolsInFile(ctx, p)
 			if err != nil {
@@ -543,6 +577,18 @@ func (st *runState) extract(ctx context.Context, w graph.Writer, sinks []Sink, s
 	}
 	st.dirty = dirty
 
+	if st.recategorize && !shard {
+		// (a job of a shared build leaves this to Finalize, which sees
+		// every job's files)
+		files, err := w.View().Files(ctx)
+		if err != nil {
+			return fmt.Errorf("list files to check their categories: %w", err)
+		}
+		if err := recategorize(ctx, w, files); err != nil {
+			return err
+		}
+	}
+
 	for _, e := range entries {
 		st.entryPaths = append(st.entryPaths, e.Path)
 	}
@@ -551,6 +597,27 @@ func (st *runState) extract(ctx context.Context, w graph.Writer, sinks []Sink, s
 		for p, k := range known {
 			if path.Base(p) == "go.mod" && k.Skip == graph.SkipNone && !only(p) {
 				st.entryPaths = append(st.entryPaths, p)
+			}
+		}
+	}
+	return nil
+}
+
+// recategorize decides the category of every file of the generation
+// again, now that it is known which files are indexed, and records those
+// that changed: a file decided before its neighbours were (in a full run,
+// or a package's __init__.py that came or went) may have been decided
+// wrongly.
+func recategorize(ctx context.Context, w graph.Writer, files []graph.File) error {
+	indexed := make(map[string]bool, len(files))
+	for _, f := range files {
+		indexed[f.Path] = true
+	}
+	isFile := func(p string) bool { return indexed[p] }
+	for _, f := range files {
+		if c := walk.Category(f.Path, isFile); c != f.Category {
+			if err := w.SetCategory(ctx, f.Path, c); err != nil {
+				return fmt.Errorf("record the category of %s: %w", f.Path, err)
 			}
 		}
 	}
@@ -627,7 +694,7 @@ func lastSlash(s string) int {
 }
 
 // process reads one file and extracts its facts. It runs on a worker.
-func process(ctx context.Context, x *treesitter.Extractor, j job, root string, jr *journal, slot int, set *scip.Set) outcome {
+func process(ctx context.Context, x *treesitter.Extractor, j job, root string, jr *journal, slot int, set *scip.Set, isFile func(string) bool) outcome {
 	e := j.entry
 	out := outcome{job: j}
 	content, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
@@ -669,6 +736,7 @@ func process(ctx context.Context, x *treesitter.Extractor, j job, root string, j
 	ff.File.Size = e.Size
 	ff.File.ModTime = e.ModTime
 	ff.File.Lang = lang
+	ff.File.Category = walk.Category(e.Path, isFile)
 	if ff.File.Lines == 0 {
 		ff.File.Lines = countLines(content)
 	}

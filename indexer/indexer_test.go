@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/embedded"
 	"github.com/cairn-dev/cairn/indexer"
+	"github.com/cairn-dev/cairn/schema"
 )
 
 func writeFiles(t testing.TB, root string, files map[string]string) {
@@ -215,7 +216,7 @@ func TestFormatMismatch(t *testing.T) {
 		format int
 		want   string
 	}{{999, "newer"}, {0, "older"}} {
-		bad := strings.Replace(string(cur), `"format":1`, fmt.Sprintf(`"format":%d`, tc.format), 1)
+		bad := strings.Replace(string(cur), fmt.Sprintf(`"format":%d`, schema.EmbeddedFormat), fmt.Sprintf(`"format":%d`, tc.format), 1)
 		os.WriteFile(filepath.Join(dir, "CURRENT"), []byte(bad), 0o644)
 		_, err := embedded.Open(dir)
 		var fe *graph.FormatError

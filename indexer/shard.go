@@ -143,6 +143,10 @@ func Finalize(ctx context.Context, w graph.Writer, xs []Extraction, opts Options
 	for _, f := range files {
 		st.entryPaths = append(st.entryPaths, f.Path)
 	}
+	// Categories: each job decided its files' knowing only its own paths.
+	if err := recategorize(ctx, w, files); err != nil {
+		return res, err
+	}
 
 	// Side indexes, from the stored texts; they index on goroutines of
 	// their own while references are resolved.

@@ -18,7 +18,10 @@
 // question the method is (Snapshot.Definitions, References, Symbols, Map,
 // Callers, Callees, Implementations) with that name — the same question,
 // and so the same answer, as `cairn refs NAME` or the MCP references tool
-// — and converts the byte ranges of the answer's facts to UTF-16. A
+// — and converts the byte ranges of the answer's facts to UTF-16; the text
+// it shows (signatures and docs in hover, document symbols and call
+// hierarchy items) comes from the answer's views, as the other surfaces
+// show it. A
 // not_found answer is an empty list, as editors expect; implementations of
 // an identifier that denotes several definitions follows all of them (the
 // protocol cannot ask which), while the call hierarchy names one
@@ -42,6 +45,11 @@
 // unsaved buffer is reflected once saved (didSave); until then answers
 // come from the last indexed content and positions in an edited buffer may
 // be off by the edit.
+//
+// Over a shared store (Options.Store, `cairn serve lsp --store postgres://…`)
+// the server is one reader of the team's index: it neither watches nor
+// re-indexes edits (one `cairn watch --store …` per repository does), and
+// picks up each generation committed there.
 //
 // Errors carry the engine's category in data ({"category": ...}).
 package lsp

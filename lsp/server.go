@@ -18,6 +18,8 @@ import (
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/embed"
+	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
 // Options configure a Server.
@@ -26,8 +28,17 @@ type Options struct {
 	Root string
 	// IndexDir is the index directory; "" is <root>/.cairn.
 	IndexDir string
-	// Embedder names the embedder (engine.Options).
-	Embedder string
+	// Store, RepoName and ANN name a shared store and the repository in
+	// it, as engine.Options: the server then only reads (no watcher, no
+	// re-index of edits; `cairn watch --store …` keeps that index fresh).
+	Store    string
+	RepoName string
+	ANN      fuse.ANNMode
+	// Embedder names the embedder; EmbedHTTP configures the http one;
+	// SearchSlots bounds concurrent searches (engine.Options).
+	Embedder    string
+	EmbedHTTP   embed.HTTPOptions
+	SearchSlots int
 	// Debounce delays re-indexing after edits; default 300ms.
 	Debounce time.Duration
 	// Watch runs the watch loop in the server (engine.Watch) once the
@@ -198,8 +209,8 @@ func (s *Server) notification(ctx context.Context, m *message) {
 func (s *Server) schedule(ctx context.Context, rel string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.eng == nil {
-		return
+	if s.eng == nil || s.eng.Shared() {
+		return // a shared store is written by cairn index/watch --store
 	}
 	s.pending[rel] = true
 	if s.timer != nil {
@@ -338,7 +349,8 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, *res
 	if root == "" {
 		return nil, &respError{Code: codeInvalidParams, Message: "no rootUri and no --repo: cannot tell which repository to serve"}
 	}
-	eng, err := engine.Open(ctx, engine.Options{Root: root, IndexDir: s.opts.IndexDir, Embedder: s.opts.Embedder, Log: s.opts.Log})
+	eng, err := engine.Open(ctx, engine.Options{Root: root, IndexDir: s.opts.IndexDir, Store: s.opts.Store, RepoName: s.opts.RepoName,
+		ANN: s.opts.ANN, Embedder: s.opts.Embedder, EmbedHTTP: s.opts.EmbedHTTP, SearchSlots: s.opts.SearchSlots, Log: s.opts.Log})
 	if err != nil {
 		return nil, &respError{Code: codeInvalidParams, Message: err.Error()}
 	}
@@ -348,7 +360,7 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, *res
 	}
 	s.eng = eng
 	s.mu.Unlock()
-	if s.opts.Watch {
+	if s.opts.Watch && !eng.Shared() {
 		if err := eng.Watch(ctx); err != nil {
 			s.opts.Log.Warn("serving without an embedded watcher", "reason", err)
 		}
@@ -446,7 +458,10 @@ type target struct {
 	word string
 	name string
 	defs []graph.Symbol
-	span graph.Range
+	// views are the engine's views of defs (aligned): the text shown
+	// (signatures, docs) comes from them, the ranges from defs.
+	views []graph.SymbolView
+	span  graph.Range
 }
 
 func (s *Server) at(ctx context.Context, snap *engine.Snapshot, p textDocumentPositionParams) (*target, error) {
@@ -504,7 +519,7 @@ func (s *Server) at(ctx context.Context, snap *engine.Snapshot, p textDocumentPo
 		if err != nil {
 			return nil, err
 		}
-		t.name, t.defs = n, res.Symbols
+		t.name, t.defs, t.views = n, res.Symbols, res.Definitions
 		break
 	}
 	return t, nil
@@ -586,10 +601,11 @@ func (s *Server) hover(ctx context.Context, snap *engine.Snapshot, raw json.RawM
 		if i > 0 {
 			b.WriteString("\n---\n")
 		}
-		sig := cmp.Or(d.Signature, d.QualifiedName())
-		fmt.Fprintf(&b, "```%s\n%s\n```\n", d.Lang.String(), sig)
-		if d.Doc != "" {
-			b.WriteString("\n" + d.Doc + "\n")
+		v := t.views[i]
+		sig := cmp.Or(v.Signature, v.QualifiedName)
+		fmt.Fprintf(&b, "```%s\n%s\n```\n", v.Language, sig)
+		if v.Doc != "" {
+			b.WriteString("\n" + v.Doc + "\n")
 		}
 		callers, err := snap.Callers(ctx, engine.HopsOptions{Name: string(d.ID), Depth: 1})
 		if err != nil {
@@ -686,8 +702,8 @@ func (s *Server) documentSymbol(ctx context.Context, snap *engine.Snapshot, raw 
 	}
 	var roots []*documentSymbol
 	var stack []node
-	for _, sym := range syms {
-		ds := &documentSymbol{Name: sym.Name, Detail: sym.Signature, Kind: lspKind(sym.Kind),
+	for i, sym := range syms {
+		ds := &documentSymbol{Name: sym.Name, Detail: res.Symbols[i].Signature, Kind: lspKind(sym.Kind),
 			Range: s.rangeOf(snap.Root, rel, sym.Range, cache), SelectionRange: s.rangeOf(snap.Root, rel, sym.NameRange, cache)}
 		for len(stack) > 0 && !stack[len(stack)-1].sym.Range.Contains(sym.Range) {
 			stack = stack[:len(stack)-1]
@@ -739,9 +755,10 @@ func (s *Server) workspaceSymbol(ctx context.Context, snap *engine.Snapshot, raw
 	return out, nil
 }
 
-func (s *Server) item(snap *engine.Snapshot, d *graph.Symbol, cache map[string]text) callHierarchyItem {
+// item is a call hierarchy item for d, with the text of its view v.
+func (s *Server) item(snap *engine.Snapshot, d *graph.Symbol, v *graph.SymbolView, cache map[string]text) callHierarchyItem {
 	data, _ := json.Marshal(map[string]string{"symbol_id": string(d.ID)})
-	return callHierarchyItem{Name: d.QualifiedName(), Kind: lspKind(d.Kind), Detail: d.Signature, URI: s.uri(snap.Root, d.Path),
+	return callHierarchyItem{Name: d.QualifiedName(), Kind: lspKind(d.Kind), Detail: v.Signature, URI: s.uri(snap.Root, d.Path),
 		Range: s.rangeOf(snap.Root, d.Path, d.Range, cache), SelectionRange: s.rangeOf(snap.Root, d.Path, d.NameRange, cache), Data: data}
 }
 
@@ -757,7 +774,7 @@ func (s *Server) prepareCallHierarchy(ctx context.Context, snap *engine.Snapshot
 	cache := map[string]text{}
 	out := []callHierarchyItem{}
 	for i := range t.defs {
-		out = append(out, s.item(snap, &t.defs[i], cache))
+		out = append(out, s.item(snap, &t.defs[i], &t.views[i], cache))
 	}
 	return out, nil
 }
@@ -808,7 +825,7 @@ func (s *Server) incomingCalls(ctx context.Context, snap *engine.Snapshot, raw j
 		if h.Def == nil {
 			continue // file-level code: no item to show
 		}
-		c := callHierarchyIncomingCall{From: s.item(snap, h.Def, cache)}
+		c := callHierarchyIncomingCall{From: s.item(snap, h.Def, res.Results[i].Definition, cache)}
 		for _, e := range res.Edges[i] {
 			c.FromRanges = append(c.FromRanges, s.rangeOf(snap.Root, e.Path, e.Range, cache))
 		}
@@ -828,7 +845,7 @@ func (s *Server) outgoingCalls(ctx context.Context, snap *engine.Snapshot, raw j
 		if h.Def == nil {
 			continue // outside the index
 		}
-		c := callHierarchyOutgoingCall{To: s.item(snap, h.Def, cache)}
+		c := callHierarchyOutgoingCall{To: s.item(snap, h.Def, res.Results[i].Definition, cache)}
 		for _, e := range res.Edges[i] {
 			c.FromRanges = append(c.FromRanges, s.rangeOf(snap.Root, e.Path, e.Range, cache))
 		}

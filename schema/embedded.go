@@ -4,11 +4,24 @@ import _ "embed"
 
 // EmbeddedFormat is the on-disk format of the embedded store (directory
 // layout, SQLite tables, blob encodings). Readers refuse other values.
-const EmbeddedFormat = 1
+//
+//	1: the first format
+//	2: files.category (graph.FileCategory); a format-1 index lacks the column
+const EmbeddedFormat = 2
 
 // FeatureVersion identifies what the extractor produces. Indexes written with
 // another value are rebuilt from scratch by the next index run.
-const FeatureVersion = 8 // 8: "Code generated" and "DO NOT EDIT" on two lines of a header skip the file
+//
+//	1: the first extractor (embedded store, tree-sitter for Go, Python, TS/TSX/JS, Java, Rust, C, C++)
+//	2: resolution with confidence, edges, Go structural implementations, PageRank
+//	3: SCIP ingestion, precise edges; more receivers resolved
+//	4: the resolver's imports cache; BM25's last batch persisted
+//	5: separate fused file and chunk rankings
+//	6: whole-file BM25 documents for the file generator
+//	7: supertypes written on one line
+//	8: "Code generated" and "DO NOT EDIT" on two lines of a header skip the file
+//	9: each file's category (test, vendored, docs) decided by the indexer and stored
+const FeatureVersion = 9
 
 // EmbeddedSQL creates the tables of one embedded-store generation.
 //

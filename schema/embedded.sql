@@ -20,6 +20,7 @@ CREATE TABLE files (
   package TEXT NOT NULL DEFAULT '',
   committed INTEGER NOT NULL DEFAULT 0, -- 1: content equals the blob at meta.revision
   scip    TEXT NOT NULL DEFAULT '',    -- the SCIP document merged into the facts
+  category INTEGER NOT NULL DEFAULT 0, -- graph.FileCategory flags: 1 test, 2 vendored, 4 docs
   facts   BLOB                -- occurrences, imports, bindings (see graph/embedded/codec.go)
 );
 

@@ -34,7 +34,8 @@ import (
 // answers the markers state. The CLI and MCP name a definition by its
 // symbol id, the LSP by the position of its name: the same question. Then
 // names: a name denoting two definitions is ambiguous with the same
-// candidates on the CLI and over MCP, and references by plain name agree.
+// candidates on the CLI and over MCP, and definitions, references and
+// callers (of all definitions) by plain name agree, field for field.
 func TestSameAnswerOnEverySurface(t *testing.T) {
 	t.Setenv("CAIRN_STORE", "")
 	t.Setenv("CAIRN_INDEX_DIR", "")
@@ -217,6 +218,20 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 		mc.call(t, "references", map[string]any{"symbol": name, "limit": 200}, &mr)
 		if d := cmp.Diff(cr.Results, mr.References); d != "" {
 			t.Errorf("refs %s: CLI (-) and MCP (+) differ:\n%s", name, d)
+		}
+		var cd struct{ Results []graph.SymbolView }
+		cliJSON(t, &cd, "def", "--repo", dir, name)
+		var md mcp.DefinitionOut
+		mc.call(t, "definition", map[string]any{"symbol": name}, &md)
+		if d := cmp.Diff(cd.Results, md.Definitions); d != "" {
+			t.Errorf("def %s: CLI (-) and MCP (+) differ:\n%s", name, d)
+		}
+		var cc struct{ Results []graph.HopView }
+		cliJSON(t, &cc, "callers", "--all", "--depth", "2", "--repo", dir, name)
+		var mh mcp.HopsOut
+		mc.call(t, "callers", map[string]any{"symbol": name, "all": true, "depth": 2, "limit": 200}, &mh)
+		if d := cmp.Diff(cc.Results, mh.Results); d != "" {
+			t.Errorf("callers --all %s: CLI (-) and MCP (+) differ:\n%s", name, d)
 		}
 	}
 }

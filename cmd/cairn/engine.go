@@ -17,13 +17,11 @@ func (g *globals) openEngine(ctx context.Context) (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := engine.Options{Root: root, IndexDir: g.indexDir, Store: g.store, RepoName: g.repoName,
-		Embedder: os.Getenv("CAIRN_EMBEDDER")}
-	if g.store != "" {
-		if err := g.checkStore(); err != nil {
-			return nil, err
-		}
+	opts, err := g.engineOptions()
+	if err != nil {
+		return nil, err
 	}
+	opts.Root = root
 	return engine.Open(ctx, opts)
 }
 
@@ -122,4 +120,21 @@ func (g *globals) fail(query string, env *envelope, err error) error {
 		code = 2
 	}
 	return &exitError{code: code, err: errors.New(b.String())}
+}
+
+// engineOptions are the engine's options the global flags set: the store
+// (--store, --repo-name, CAIRN_PG_ANN) and the index directory.
+func (g *globals) engineOptions() (engine.Options, error) {
+	opts := engine.Options{IndexDir: g.indexDir, Embedder: os.Getenv("CAIRN_EMBEDDER"), EmbedHTTP: embedHTTP(), SearchSlots: searchSlots()}
+	if g.shared() {
+		if err := g.checkStore(); err != nil {
+			return opts, err
+		}
+		name, err := g.repoKey()
+		if err != nil {
+			return opts, err
+		}
+		opts.Store, opts.RepoName, opts.ANN = g.store, name, annMode()
+	}
+	return opts, nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/engine"
-	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/scip"
 )
@@ -76,7 +76,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	if err != nil {
 		return err
 	}
-	w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: dir, Full: o.full, Wait: o.wait})
+	w, err := store.OpenWriter(ctx, store.WriterOptions{Dir: dir, Full: o.full, Wait: o.wait})
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 // sideIndexes are the indexes built with every generation: BM25 text and
 // chunk vectors (engine.SideIndexes, shared with the servers).
 func sideIndexes(ctx context.Context, g *globals, w engine.SideWriter, dir, embedder string) ([]indexer.Sink, error) {
-	sinks, err := engine.SideIndexes(ctx, w, dir, embedder, func(msg string) {
+	sinks, err := engine.SideIndexes(ctx, w, dir, embedding(embedder), func(msg string) {
 		if !g.quiet { // --quiet: errors only (status shows what side indexes a generation has)
 			fmt.Fprintln(g.stderr, "cairn: warning:", msg)
 		}

@@ -25,13 +25,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CAIRN_INDEX_DIR", "")
-			// the fixture applications of testdata/apps, for scripts to copy
-			apps, err := filepath.Abs(filepath.Join("..", "..", "testdata", "apps"))
-			if err != nil {
-				return err
-			}
-			env.Setenv("APPS", apps)
-			return nil
+			return setApps(env)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"waitfor": waitFor},
 	})
@@ -48,10 +42,21 @@ func TestScriptsPostgres(t *testing.T) {
 			env.Setenv("CAIRN_INDEX_DIR", "")
 			env.Setenv("CAIRN_STORE", pgtest.NewDB(t))
 			env.Setenv("XDG_CACHE_HOME", t.TempDir()) // outside the watched worktree
-			return nil
+			return setApps(env)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"waitfor": waitFor},
 	})
+}
+
+// setApps points $APPS at the fixture applications of testdata/apps, for
+// scripts to copy.
+func setApps(env *testscript.Env) error {
+	apps, err := filepath.Abs(filepath.Join("..", "..", "testdata", "apps"))
+	if err != nil {
+		return err
+	}
+	env.Setenv("APPS", apps)
+	return nil
 }
 
 // waitFor is the script command

@@ -11,26 +11,18 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/postgres"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/fleet"
 	"github.com/cairn-dev/cairn/indexer/scip"
 	"github.com/cairn-dev/cairn/indexer/watch"
+	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
 // The shared store: --store postgres://… (or CAIRN_STORE) on every command.
 
 func (g *globals) shared() bool { return g.store != "" }
-
-// embeddedOnly refuses a shared store for the commands that keep or serve
-// an embedded index (rather than silently using the embedded one).
-func (g *globals) embeddedOnly(command string) error {
-	if g.shared() {
-		return usageError("cairn %s works on the embedded store only; with --store postgres://… (or CAIRN_STORE) index with `cairn index --store …` and query with the other commands", command)
-	}
-	return nil
-}
 
 // repoKey is the repository's name in a shared store.
 func (g *globals) repoKey() (string, error) {
@@ -41,8 +33,8 @@ func (g *globals) repoKey() (string, error) {
 }
 
 func (g *globals) checkStore() error {
-	if !postgres.IsURL(g.store) {
-		return usageError("--store %s: want postgres://USER:PASSWORD@HOST[:PORT]/DB", postgres.Redact(g.store))
+	if !store.IsShared(g.store) {
+		return usageError("%v", &store.URLError{URL: g.store})
 	}
 	return nil
 }
@@ -54,32 +46,16 @@ func (g *globals) connect(ctx context.Context) (*postgres.DB, error) {
 	return postgres.Connect(ctx, g.store, postgres.Options{})
 }
 
-// openShared opens the repository's current generation in the shared store.
-func (g *globals) openShared(ctx context.Context) (*postgres.Store, error) {
-	if err := g.checkStore(); err != nil {
-		return nil, err
+// annMode reads CAIRN_PG_ANN: 1 searches a shared store's vectors through
+// its HNSW index always, 0 never; otherwise past fuse.ANNThreshold vectors.
+func annMode() fuse.ANNMode {
+	switch os.Getenv("CAIRN_PG_ANN") {
+	case "1":
+		return fuse.ANNAlways
+	case "0":
+		return fuse.ANNNever
 	}
-	name, err := g.repoKey()
-	if err != nil {
-		return nil, err
-	}
-	db, err := postgres.Connect(ctx, g.store, postgres.Options{})
-	if err != nil {
-		return nil, err
-	}
-	s, err := db.Open(ctx, name)
-	if errors.Is(err, graph.ErrNoIndex) {
-		db.Close()
-		return nil, fmt.Errorf("no index of repository %s in %s: run `cairn index --store … --repo %s` first (or name it with --repo-name)", name, db.Where(), g.repo)
-	}
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	for _, w := range db.Warnings {
-		fmt.Fprintln(g.stderr, "cairn: warning:", w)
-	}
-	return postgres.Owned(s), nil
+	return fuse.ANNAuto
 }
 
 // runIndexShared indexes into the shared store as one process of a build

@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer/watch"
 )
 
@@ -166,32 +166,42 @@ func (g *globals) dir() (string, error) {
 }
 
 // readStore is what the query commands read: either store.
-type readStore interface {
-	graph.Reader
-	Close() error
-	Dir() string
-}
+type readStore = store.Store
 
-// openStore opens the committed index for reading.
+// openStore opens the committed index for reading (graph/store decides
+// which store).
 func (g *globals) openStore() (readStore, error) {
-	if g.shared() {
-		s, err := g.openShared(context.Background())
-		if err == nil {
-			g.startCheck(s)
-		}
-		return s, err
-	}
-	dir, err := g.dir()
+	ctx := context.Background()
+	o, err := g.storeOptions()
 	if err != nil {
 		return nil, err
 	}
-	s, err := embedded.Open(dir)
+	s, err := store.Open(ctx, o)
 	if errors.Is(err, graph.ErrNoIndex) {
-		return nil, fmt.Errorf("no index in %s: run `cairn index --repo %s` first", dir, g.repo)
+		if g.shared() {
+			return nil, fmt.Errorf("no index of repository %s in %s: run `cairn index --store … --repo %s` first (or name it with --repo-name)", o.RepoName, store.Redact(g.store), g.repo)
+		}
+		return nil, fmt.Errorf("no index in %s: run `cairn index --repo %s` first", o.Dir, g.repo)
 	}
 	if err != nil {
 		return nil, err
+	}
+	for _, w := range s.Warnings() {
+		fmt.Fprintln(g.stderr, "cairn: warning:", w)
 	}
 	g.startCheck(s)
 	return s, nil
+}
+
+// storeOptions name the store the flags select.
+func (g *globals) storeOptions() (store.Options, error) {
+	if g.shared() {
+		if err := g.checkStore(); err != nil {
+			return store.Options{}, err
+		}
+		name, err := g.repoKey()
+		return store.Options{URL: g.store, RepoName: name}, err
+	}
+	dir, err := g.dir()
+	return store.Options{Dir: dir}, err
 }

@@ -10,12 +10,25 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/engine/enginetest"
+	"github.com/cairn-dev/cairn/graph/postgres/pgtest"
 )
 
 // TestServeIndependentClients drives `cairn serve mcp` (stdio and HTTP) with
 // the official MCP TypeScript SDK and `cairn serve lsp` with vscode-jsonrpc,
 // from testdata/clients (installed by .ci/deps.sh).
 func TestServeIndependentClients(t *testing.T) {
+	serveClients(t, "")
+}
+
+// TestServeSharedStore: the same clients against `cairn serve mcp|lsp
+// --store postgres://…`, reading a repository that `cairn index --store`
+// put in PostgreSQL (the LSP client checks that the server re-indexes
+// nothing: the shared store is written by cairn index/watch --store).
+func TestServeSharedStore(t *testing.T) {
+	serveClients(t, pgtest.NewDB(t))
+}
+
+func serveClients(t *testing.T, pg string) {
 	clients, err := filepath.Abs(filepath.Join("..", "..", "testdata", "clients"))
 	if err != nil {
 		t.Fatal(err)
@@ -41,6 +54,18 @@ func TestServeIndependentClients(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := enginetest.Repo(t)
+			env := append(os.Environ(), "CAIRN="+bin, "REPO="+root, "CAIRN_STORE=", "CAIRN_REPO_NAME=")
+			if pg != "" {
+				cache := t.TempDir()
+				env = append(env, "STORE="+pg, "XDG_CACHE_HOME="+cache)
+				t.Setenv("XDG_CACHE_HOME", cache)
+				os.RemoveAll(filepath.Join(root, ".cairn")) // nothing to fall back on
+				for _, args := range [][]string{{"migrate", "--store", pg}, {"index", "-q", "--repo", root, "--store", pg}} {
+					if out, code := cli(args...); code != 0 {
+						t.Fatalf("cairn %v: %s", args, out)
+					}
+				}
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			args := []string{filepath.Join(clients, c.script)}
@@ -49,7 +74,7 @@ func TestServeIndependentClients(t *testing.T) {
 			}
 			cmd := exec.CommandContext(ctx, node, args...)
 			cmd.Dir = clients
-			cmd.Env = append(os.Environ(), "CAIRN="+bin, "REPO="+root)
+			cmd.Env = env
 			out, err := cmd.CombinedOutput()
 			if err != nil || !strings.Contains(string(out), ": ok") {
 				t.Fatalf("%s %s: %v\n%s", c.script, c.mode, err, out)

@@ -15,8 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/embedded"
-	"github.com/cairn-dev/cairn/graph/postgres"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/watch"
 )
@@ -77,7 +76,7 @@ stay in the worktree's local index directory.`,
 			}
 			log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
 			begin := func(ctx context.Context) (graph.Writer, []indexer.Sink, error) {
-				w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: dir, Wait: wait})
+				w, err := store.OpenWriter(ctx, store.WriterOptions{Dir: dir, Wait: wait})
 				if err != nil {
 					return nil, nil, err
 				}
@@ -115,7 +114,7 @@ stay in the worktree's local index directory.`,
 				}
 				defer release()
 				opts.Run, opts.Begin = run, nil
-				where = postgres.Redact(g.store)
+				where = store.Redact(g.store)
 			}
 			w, err := watch.Start(ctx, opts)
 			if err != nil {

@@ -27,6 +27,20 @@
 // their file handles on Linux). A run killed before the rename leaves a
 // half-built epoch that nothing points to; the next writer removes it.
 //
+// # Readers
+//
+// A Store from Open reads whatever its epoch's database has committed at
+// each query. One from OpenPinned reads one generation for its whole life
+// (pin.go): its queries go through read transactions that began on that
+// generation — WAL readers see the database as of their start — one
+// transaction per query in flight, given back when the rows close, so that
+// a cancelled query interrupts no other. Pin and Unpin bracket the periods
+// it is used in; unpinned it holds no transaction, so that a long-lived
+// idle reader never holds the writer's checkpoints back, and the next Pin
+// fails with ErrMoved if a commit replaced the generation meanwhile.
+// Changed is the cheap check (CURRENT and the generation) of whether one
+// did.
+//
 // # Versions
 //
 // CURRENT names the format; Open refuses any other format with a

@@ -133,7 +133,7 @@ func (w *Writer) Facts(ctx context.Context, path string) (*graph.FileFacts, erro
 	var lang, status int
 	var fid int64
 	err := w.tx.QueryRowContext(ctx, `SELECT id, `+fileCols+`, facts FROM files WHERE path = ?`, path).Scan(&fid,
-		&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP, &blob)
+		&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP, &f.Category, &blob)
 	if err != nil {
 		return nil, fmt.Errorf("read facts of %s: %w", path, err)
 	}

@@ -148,14 +148,21 @@ func (q stmtQuerier) prepared(ctx context.Context, query string) *sql.Stmt {
 	return st
 }
 
-func (q stmtQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+func (q stmtQuerier) QueryContext(ctx context.Context, query string, args ...any) (rowSet, error) {
+	var rows *sql.Rows
+	var err error
 	if st := q.prepared(ctx, query); st != nil {
-		return st.QueryContext(ctx, args...)
+		rows, err = st.QueryContext(ctx, args...)
+	} else {
+		rows, err = q.w.tx.QueryContext(ctx, query, args...)
 	}
-	return q.w.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
 }
 
-func (q stmtQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+func (q stmtQuerier) QueryRowContext(ctx context.Context, query string, args ...any) rowScanner {
 	if st := q.prepared(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}

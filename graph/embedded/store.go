@@ -60,9 +60,11 @@ type view struct{ q querier }
 // Store reads the current generation of an embedded index.
 type Store struct {
 	view
-	dir   string
-	epoch string
-	db    *sql.DB
+	dir    string
+	epoch  string
+	db     *sql.DB
+	pin    *pin  // OpenPinned: the read transactions on one generation
+	opened int64 // the generation committed when Open read it
 }
 
 // Open opens the index in dir for reading. It fails with graph.ErrNoIndex
@@ -86,8 +88,12 @@ func Open(dir string) (*Store, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := &Store{view: view{q: db}, dir: dir, epoch: c.Epoch, db: db}
+		s := &Store{view: view{q: sqlQuerier{db}}, dir: dir, epoch: c.Epoch, db: db}
 		if err := s.checkFormat(); err != nil {
+			db.Close()
+			return nil, err
+		}
+		if s.opened, err = s.Generation(context.Background()); err != nil {
 			db.Close()
 			return nil, err
 		}
@@ -133,7 +139,12 @@ func (s *Store) checkFormat() error {
 }
 
 // Close releases the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	if s.pin != nil {
+		s.pin.release()
+	}
+	return s.db.Close()
+}
 
 // Dir returns the index directory.
 func (s *Store) Dir() string { return s.dir }
@@ -146,9 +157,10 @@ func (s *Store) DB() *sql.DB { return s.db }
 
 var _ graph.Reader = (*Store)(nil)
 
-// Generation reads the number of the committed generation the store now
-// sees: a cheap check for long-running readers (servers) of whether an
-// index run committed since they last looked.
+// Generation reads the number of the generation the database has
+// committed now (a pinned store's own is Meta's): a cheap check for
+// long-running readers (servers) of whether an index run committed since
+// they last looked (see Changed).
 func (s *Store) Generation(ctx context.Context) (int64, error) {
 	var v string
 	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='generation'`).Scan(&v); err != nil {
@@ -172,9 +184,43 @@ func (v view) Meta(ctx context.Context) (graph.Meta, error) {
 	return readMeta(ctx, v.q)
 }
 
+// querier is what views read through: a database handle, a transaction
+// (sqlQuerier), the writer's prepared statements (stmtQuerier) or the read
+// transactions of a pinned store (pin).
 type querier interface {
-	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, q string, args ...any) (rowSet, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) rowScanner
+}
+
+// rowSet is what *sql.Rows does for the views.
+type rowSet interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close() error
+}
+
+// rowScanner is what *sql.Row does for the views.
+type rowScanner interface{ Scan(dest ...any) error }
+
+// sqlQuerier reads through a *sql.DB or a *sql.Tx.
+type sqlQuerier struct {
+	q interface {
+		QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+		QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+	}
+}
+
+func (q sqlQuerier) QueryContext(ctx context.Context, query string, args ...any) (rowSet, error) {
+	rows, err := q.q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+func (q sqlQuerier) QueryRowContext(ctx context.Context, query string, args ...any) rowScanner {
+	return q.q.QueryRowContext(ctx, query, args...)
 }
 
 // readMetaKeys reads the meta table without counting files and symbols:
@@ -253,12 +299,12 @@ func readMeta(ctx context.Context, db querier) (graph.Meta, error) {
 	return m, nil
 }
 
-const fileCols = `path, lang, hash, size, mtime, lines, status, error, package, committed, scip`
+const fileCols = `path, lang, hash, size, mtime, lines, status, error, package, committed, scip, category`
 
 func scanFile(sc interface{ Scan(...any) error }) (graph.File, error) {
 	var f graph.File
 	var lang, status int
-	err := sc.Scan(&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP)
+	err := sc.Scan(&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP, &f.Category)
 	f.Lang, f.Status = graph.Language(lang), graph.ParseStatus(status)
 	return f, err
 }
@@ -418,7 +464,7 @@ func (v view) FileFacts(ctx context.Context, path string) (*graph.FileFacts, err
 	row := v.q.QueryRowContext(ctx, `SELECT `+fileCols+`, facts FROM files WHERE path=?`, path)
 	var f graph.File
 	var lang, status int
-	err := row.Scan(&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP, &blob)
+	err := row.Scan(&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP, &f.Category, &blob)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("file %q: %w", path, graph.ErrNotFound)
 	}

@@ -161,7 +161,7 @@ func (w *Writer) openIncremental(ctx context.Context, cur current) (string, erro
 	if err != nil {
 		return "", err
 	}
-	m, err := readMetaKeys(ctx, db)
+	m, err := readMetaKeys(ctx, sqlQuerier{db})
 	if err != nil {
 		db.Close()
 		return "current epoch unreadable: " + err.Error(), nil
@@ -211,7 +211,7 @@ func (w *Writer) openFresh(ctx context.Context) error {
 	}
 	if cur, err := readCurrent(w.dir); err == nil {
 		if db, err := openDB(filepath.Join(w.dir, cur.Epoch, dbFile), true); err == nil {
-			if m, err := readMeta(ctx, db); err == nil {
+			if m, err := readMeta(ctx, sqlQuerier{db}); err == nil {
 				w.prevGen = m.Generation
 			}
 			db.Close()
@@ -300,7 +300,7 @@ func (w *Writer) readKnown(ctx context.Context) (map[string]graph.FileState, err
 		var f graph.File
 		var id int64
 		var lang, status int
-		if err := rows.Scan(&id, &f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP); err != nil {
+		if err := rows.Scan(&id, &f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &f.Lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP, &f.Category); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -392,9 +392,9 @@ func (w *Writer) PutFile(ctx context.Context, ff *graph.FileFacts) ([]int64, err
 	if _, err := w.exec(ctx, `DELETE FROM skips WHERE path = ?`, f.Path); err != nil {
 		return nil, err
 	}
-	res, err := w.exec(ctx, `INSERT INTO files(path, lang, hash, size, mtime, lines, status, error, package, committed, scip, facts)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?)`, f.Path, int(f.Lang), f.Hash, f.Size, f.ModTime, f.Lines, int(f.Status),
-		f.Error, f.Package, f.Committed, f.SCIP, facts.Encode(ff))
+	res, err := w.exec(ctx, `INSERT INTO files(path, lang, hash, size, mtime, lines, status, error, package, committed, scip, category, facts)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)`, f.Path, int(f.Lang), f.Hash, f.Size, f.ModTime, f.Lines, int(f.Status),
+		f.Error, f.Package, f.Committed, f.SCIP, int(f.Category), facts.Encode(ff))
 	if err != nil {
 		return nil, fmt.Errorf("insert file %s: %w", f.Path, err)
 	}
@@ -503,6 +503,19 @@ func (w *Writer) SetCommitted(ctx context.Context, path string, committed bool) 
 		w.knownCommitted(path, committed)
 	}
 	return err
+}
+
+// SetCategory records a new category for an indexed file.
+func (w *Writer) SetCategory(ctx context.Context, path string, c graph.FileCategory) error {
+	_, err := w.exec(ctx, `UPDATE files SET category = ? WHERE path = ?`, int(c), path)
+	if err != nil {
+		return fmt.Errorf("set category of %s: %w", path, err)
+	}
+	if f, ok := w.files[path]; ok {
+		f.Category = c
+		w.files[path] = f
+	}
+	return nil
 }
 
 // Delete removes a path.

@@ -265,8 +265,8 @@ func (db *DB) startBuild(ctx context.Context, b *Build) error {
 	b.Jobs = len(specs)
 	if b.Base != 0 {
 		for _, q := range []string{
-			`INSERT INTO gen_files(gen_id, path, file_id, res_id, size, mtime, committed)
-				SELECT $1, path, file_id, res_id, size, mtime, committed FROM gen_files WHERE gen_id = $2`,
+			`INSERT INTO gen_files(gen_id, path, file_id, res_id, size, mtime, committed, category)
+				SELECT $1, path, file_id, res_id, size, mtime, committed, category FROM gen_files WHERE gen_id = $2`,
 			`INSERT INTO gen_skips(gen_id, path, reason, detail, dir, size, mtime)
 				SELECT $1, path, reason, detail, dir, size, mtime FROM gen_skips WHERE gen_id = $2`,
 			`INSERT INTO gen_edges(gen_id, src, dst, kind, confidence, ambiguous, start_byte, end_byte, line, col)

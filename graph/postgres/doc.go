@@ -14,8 +14,9 @@
 //
 // Facts are not copied per generation. A file version (files, with its
 // symbols, chunks and postings) is written once, when a build extracts it;
-// a generation's membership (gen_files: path → file version, plus the stat
-// and committed flag, which change without re-extraction) says which
+// a generation's membership (gen_files: path → file version, plus the stat,
+// the committed flag and the file's category, which change without
+// re-extraction) says which
 // versions it has. A build that extends the current generation starts by
 // copying the membership (a few thousand small rows), then replaces the
 // entries of the files that changed. Resolution results (occurrences and

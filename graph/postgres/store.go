@@ -106,6 +106,21 @@ func (s *Store) GenerationID() int64 { return s.gen }
 // DB is the store's database.
 func (s *Store) DB() *DB { return s.db }
 
+// Changed reports whether the repository's current generation is now
+// another than the one the store reads (one row read): a long-running
+// reader's cue to open the new one.
+func (s *Store) Changed(ctx context.Context) (bool, error) {
+	var gen *int64
+	err := s.db.pool.QueryRow(ctx, `SELECT current_gen FROM repositories WHERE id = $1`, s.repo).Scan(&gen)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return true, nil
+	}
+	if err != nil {
+		return false, s.db.queryErr("read current generation", err)
+	}
+	return gen == nil || *gen != s.gen, nil
+}
+
 // stats are a generation's counts, computed when it commits.
 type stats struct {
 	Files     int            `json:"files"`
@@ -211,17 +226,17 @@ func computeStats(ctx context.Context, q querier, gen int64) (stats, error) {
 	return c, err
 }
 
-const fileCols = `g.path, f.lang, f.hash, g.size, g.mtime, f.lines, f.status, f.error, f.package, g.committed, f.scip`
+const fileCols = `g.path, f.lang, f.hash, g.size, g.mtime, f.lines, f.status, f.error, f.package, g.committed, f.scip, g.category`
 
 const fileFrom = ` FROM gen_files g JOIN files f ON f.id = g.file_id WHERE g.gen_id = $1 `
 
 func scanFile(sc pgx.Row, extra ...any) (graph.File, error) {
 	var f graph.File
-	var lang, status int16
+	var lang, status, category int16
 	var lines int32
-	dst := append([]any{&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP}, extra...)
+	dst := append([]any{&f.Path, &lang, &f.Hash, &f.Size, &f.ModTime, &lines, &status, &f.Error, &f.Package, &f.Committed, &f.SCIP, &category}, extra...)
 	err := sc.Scan(dst...)
-	f.Lang, f.Status, f.Lines = graph.Language(lang), graph.ParseStatus(status), int(lines)
+	f.Lang, f.Status, f.Lines, f.Category = graph.Language(lang), graph.ParseStatus(status), int(lines), graph.FileCategory(category)
 	return f, err
 }
 

@@ -119,9 +119,9 @@ func TestSchemaFromNewerBinary(t *testing.T) {
 	}
 }
 
-// facts builds the facts of a file defining one function per name, each
+// testFacts builds the facts of a file defining one function per name, each
 // calling the next.
-func facts(path string, names ...string) *graph.FileFacts {
+func testFacts(path string, names ...string) *graph.FileFacts {
 	ff := &graph.FileFacts{File: graph.File{Path: path, Lang: graph.LangGo, Hash: fmt.Sprintf("h-%s-%v", path, names), Size: 10, ModTime: 1, Lines: 3 * len(names), Status: graph.ParseOK, Package: "p"}}
 	for i, n := range names {
 		id := graph.SymbolID("cairn go p . " + n + "().")
@@ -168,7 +168,7 @@ func commitGeneration(t *testing.T, db *DB, repo string, seq int, files map[stri
 		}
 	}
 	for p, names := range files {
-		if _, err := w.PutFile(ctx, facts(p, strings.Fields(names)...)); err != nil {
+		if _, err := w.PutFile(ctx, testFacts(p, strings.Fields(names)...)); err != nil {
 			t.Fatal(err)
 		}
 		w.SetCommitted(ctx, p, true)
@@ -260,7 +260,7 @@ func TestGenerationsAndGC(t *testing.T) {
 	b.Close()
 	j, _ := b.Claim(ctx)
 	w, _ := j.Writer(ctx)
-	if _, err := w.PutFile(ctx, facts("b.go", "E")); err != nil {
+	if _, err := w.PutFile(ctx, testFacts("b.go", "E")); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Commit(ctx, graph.Meta{}); err != nil {
@@ -382,7 +382,7 @@ func TestJobClaims(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w1.PutFile(ctx, facts("a/x.go", "X"))
+	w1.PutFile(ctx, testFacts("a/x.go", "X"))
 	// w1's lease lapses (no heartbeat): w2 takes its job over.
 	time.Sleep(2 * lease)
 	j4, _ := b2.Claim(ctx)
@@ -406,7 +406,7 @@ func TestJobClaims(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.PutFile(ctx, facts(j.Prefixes[0]+"/x.go", strings.ToUpper(j.Prefixes[0]))); err != nil {
+		if _, err := w.PutFile(ctx, testFacts(j.Prefixes[0]+"/x.go", strings.ToUpper(j.Prefixes[0]))); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Commit(ctx, graph.Meta{}); err != nil {
@@ -447,7 +447,7 @@ func TestDeadWorkerReclaimedAtOnce(t *testing.T) {
 	defer b.Close()
 	j, _ := b.Claim(ctx)
 	w, _ := j.Writer(ctx)
-	w.PutFile(ctx, facts("a.go", "A"))
+	w.PutFile(ctx, testFacts("a.go", "A"))
 	var pid uint32 = w.conn.Conn().PgConn().PID()
 	if _, err := db.pool.Exec(ctx, `SELECT pg_terminate_backend($1)`, int32(pid)); err != nil {
 		t.Fatal(err)

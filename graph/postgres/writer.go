@@ -46,6 +46,7 @@ type Writer struct {
 	inserted  map[string]bool // paths with a buffered gen_files or gen_skips row
 	touch     map[string][2]int64
 	committed map[string]bool
+	category  map[string]graph.FileCategory
 	res       map[string]int64
 	pending   int
 
@@ -73,7 +74,7 @@ var _ graph.Writer = (*Writer)(nil)
 
 var tableCols = map[string][]string{
 	"files":       {"id", "repo_id", "gen_id", "path", "lang", "hash", "lines", "status", "error", "package", "scip", "facts"},
-	"gen_files":   {"gen_id", "path", "file_id", "size", "mtime", "committed"},
+	"gen_files":   {"gen_id", "path", "file_id", "size", "mtime", "committed", "category"},
 	"gen_skips":   {"gen_id", "path", "reason", "detail", "dir", "size", "mtime"},
 	"symbols":     {"file_id", "ord", "sid", "name", "kind", "container", "start_byte", "end_byte", "start_line", "start_col", "end_line", "end_col", "name_start", "name_end", "name_line", "name_col", "signature", "doc", "type", "extends", "implements", "flags", "parent"},
 	"postings":    {"name", "file_id"},
@@ -93,7 +94,7 @@ const flushRows = 30000
 func newWriter(ctx context.Context, b *Build, conn *pgxpool.Conn, job *Job) (*Writer, error) {
 	w := &Writer{b: b, db: b.db, conn: conn, job: job, gen: b.ID, sids: newInterner(b.db.pool),
 		tables: map[string]*table{}, inserted: map[string]bool{}, touch: map[string][2]int64{},
-		committed: map[string]bool{}, res: map[string]int64{}, embDims: map[int]bool{}}
+		committed: map[string]bool{}, category: map[string]graph.FileCategory{}, res: map[string]int64{}, embDims: map[int]bool{}}
 	w.ids.files.seq, w.ids.chunks.seq, w.ids.res.seq = "file_ids", "chunk_ids", "res_ids"
 	for name, cols := range tableCols {
 		w.tables[name] = &table{name: name, cols: cols}
@@ -220,6 +221,19 @@ func (w *Writer) flush(ctx context.Context) error {
 		}
 		clear(w.committed)
 	}
+	if len(w.category) > 0 {
+		paths := make([]string, 0, len(w.category))
+		vals := make([]int16, 0, len(w.category))
+		for p, v := range w.category {
+			paths, vals = append(paths, p), append(vals, int16(v))
+		}
+		if _, err := w.tx.Exec(ctx, `UPDATE gen_files t SET category = v.c
+			FROM unnest($2::text[], $3::smallint[]) v(path, c)
+			WHERE t.gen_id = $1 AND t.path = v.path COLLATE "C" AND t.category <> v.c`, w.gen, paths, vals); err != nil {
+			return w.fail("record file categories", err)
+		}
+		clear(w.category)
+	}
 	if len(w.res) > 0 {
 		paths := make([]string, 0, len(w.res))
 		ids := make([]int64, 0, len(w.res))
@@ -282,7 +296,7 @@ func (w *Writer) PutFile(ctx context.Context, ff *graph.FileFacts) ([]int64, err
 	w.delSkips = append(w.delSkips, path)
 	w.add("files", fid, w.b.RepoID, w.gen, path, int16(f.Lang), f.Hash, int32(f.Lines), int16(f.Status),
 		clean(f.Error), clean(f.Package), clean(f.SCIP), facts.Encode(ff))
-	w.add("gen_files", w.gen, path, fid, f.Size, f.ModTime, f.Committed)
+	w.add("gen_files", w.gen, path, fid, f.Size, f.ModTime, f.Committed, int16(f.Category))
 	w.inserted[path] = true
 	for i := range ff.Symbols {
 		s := &ff.Symbols[i]
@@ -337,6 +351,12 @@ func (w *Writer) Touch(ctx context.Context, path string, size, modTime int64) er
 // SetCommitted records whether a file equals its blob at the revision.
 func (w *Writer) SetCommitted(ctx context.Context, path string, committed bool) error {
 	w.committed[clean(path)] = committed
+	return nil
+}
+
+// SetCategory records a new category for an indexed file of the generation.
+func (w *Writer) SetCategory(ctx context.Context, path string, c graph.FileCategory) error {
+	w.category[clean(path)] = c
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/gitrepo"
 	"github.com/cairn-dev/cairn/graph/postgres"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/scip"
@@ -103,7 +104,7 @@ func Run(ctx context.Context, db *postgres.DB, o Options) (res Result, err error
 	}
 	root := wk.Root()
 	o.Index.Root = root
-	rev := indexer.Head(ctx, root)
+	rev := gitrepo.Head(ctx, root)
 
 	// One walk of the whole tree per process: the plan (when this process
 	// starts the build) and the SCIP indexes every job must see.

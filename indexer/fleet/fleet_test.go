@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/gitrepo"
 	"github.com/cairn-dev/cairn/graph/postgres"
 	"github.com/cairn-dev/cairn/graph/postgres/pgtest"
 	"github.com/cairn-dev/cairn/indexer"
@@ -237,7 +238,7 @@ func TestHungWorkerJobRetried(t *testing.T) {
 	var entries []walk.Entry
 	wk.Walk(ctx, func(e walk.Entry) error { entries = append(entries, e); return nil }, func(graph.Skip) error { return nil })
 	o := opts(root, "hung")
-	b, err := db.StartBuild(ctx, postgres.BuildOptions{Repo: "m", Root: root, Revision: indexer.Head(ctx, root), Worker: "hung",
+	b, err := db.StartBuild(ctx, postgres.BuildOptions{Repo: "m", Root: root, Revision: gitrepo.Head(ctx, root), Worker: "hung",
 		Lease: 500 * time.Millisecond, NoHeartbeat: true,
 		Plan: func(_ context.Context, base map[string]graph.FileState) ([]postgres.JobSpec, error) {
 			return plan(entries, nil, base, o, time.Now()), nil

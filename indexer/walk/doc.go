@@ -25,4 +25,17 @@
 // indexer calls on content it reads anyway for hashing; the walk itself only
 // stats files, so an incremental run that finds every file unchanged reads
 // nothing but directories.
+//
+// # Categories
+//
+// A kept file's category (graph.FileCategory: test, vendored, docs) is
+// decided here once, one function per fact ([IsTest], [IsVendored],
+// [IsDocs], combined by [Category]), and the indexer stores it with the
+// file; search, packs and impact read the stored category and never decide
+// it again from a path. Generated files need no flag: [Classify] skips them.
+// The rules are those search applied at query time before categories were
+// stored, kept exactly, so that rankings stayed as they were. Whether a
+// Python file is vendored depends on other files (the __init__.py files of
+// the packages around it), so the indexer decides again, over the whole
+// generation, when one of those comes or goes ([VendoredBy]).
 package walk

@@ -8,14 +8,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/gitrepo"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/walk"
 )
@@ -144,25 +143,6 @@ func ReadStatus(stateDir string) (st Status, running bool, err error) {
 	return st, running, nil
 }
 
-// gitDirs returns the worktree's git directory and the common one (they
-// differ for linked worktrees): HEAD lives in the first, refs in the second.
-func gitDirs(ctx context.Context, root string) []string {
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir").Output()
-	if err != nil {
-		return nil
-	}
-	var dirs []string
-	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !slices.Contains(dirs, l) {
-			if r, err := filepath.EvalSymlinks(l); err == nil {
-				l = r
-			}
-			dirs = append(dirs, l)
-		}
-	}
-	return dirs
-}
-
 // Worktree says whether the worktree holds changes an index generation
 // does not: the freshness block of every answer.
 type Worktree struct {
@@ -209,7 +189,7 @@ func Check(ctx context.Context, r graph.Reader, m graph.Meta, o CheckOptions) Wo
 	o.Limit = cmp.Or(o.Limit, 10)
 	var wt Worktree
 	headc := make(chan string, 1) // git runs while the status is read
-	go func() { headc <- indexer.Head(ctx, o.Root) }()
+	go func() { headc <- gitrepo.Head(ctx, o.Root) }()
 	st, running, err := ReadStatus(o.StateDir)
 	wt.Head = <-headc
 	wt.HeadMoved = wt.Head != m.Revision

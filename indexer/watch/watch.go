@@ -21,6 +21,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/gitrepo"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/walk"
 )
@@ -185,9 +186,9 @@ func Start(ctx context.Context, opts Options) (*Watcher, error) {
 		exclude: opts.Index.ExcludeDirs, kick: make(chan struct{}, 1), done: make(chan struct{}), idle: make(chan struct{})}
 	now := time.Now()
 	w.st = Status{PID: os.Getpid(), Root: w.root, Started: now, State: StateStarting, Mode: ModeEvents}
-	w.head = indexer.Head(ctx, w.root)
+	w.head = gitrepo.Head(ctx, w.root)
 	w.st.Head = w.head
-	w.gitDirs = gitDirs(ctx, w.root)
+	w.gitDirs = gitrepo.Dirs(ctx, w.root)
 
 	fsw, err := fsnotify.NewBufferedWatcher(1024)
 	if err != nil {
@@ -589,7 +590,7 @@ func (w *Watcher) loop(ctx context.Context) error {
 			return
 		}
 		if cs.headCheck {
-			if h := indexer.Head(ctx, w.root); h != w.head {
+			if h := gitrepo.Head(ctx, w.root); h != w.head {
 				cs.setFull(fmt.Sprintf("HEAD moved %s → %s", short(w.head), short(h)), time.Now())
 				w.head = h
 			}

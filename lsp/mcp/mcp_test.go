@@ -194,6 +194,12 @@ func TestDefinitionAndAmbiguity(t *testing.T) {
 	if len(cands) != 2 {
 		t.Fatalf("candidates = %v", meta)
 	}
+	for _, c := range cands {
+		c := c.(map[string]any)
+		if c["revision"] == "" || c["qualified_name"] == nil || c["start_line"] == nil || c["language"] == nil {
+			t.Errorf("candidate %v is not a cited symbol view", c)
+		}
+	}
 	id := cands[0].(map[string]any)["symbol_id"].(string)
 	var byID HopsOut
 	if res := call(t, f.cs, "callers", map[string]any{"symbol": id}, &byID); res.IsError {
@@ -229,6 +235,10 @@ func TestReferencesAndImplementations(t *testing.T) {
 	if refs.Total != 1 || refs.References[0].Path != "server/greet.go" || refs.References[0].Role != "call" ||
 		refs.References[0].In != "Banner" || refs.References[0].Revision == "" {
 		t.Fatalf("references(Greet) = %+v", refs)
+	}
+	if len(refs.Definitions) != 1 || refs.DefinitionsTotal != 1 || refs.Definitions[0].QualifiedName != "Greet" ||
+		refs.Definitions[0].Revision == "" || refs.References[0].Column != 43 || refs.References[0].SymbolID != refs.Definitions[0].SymbolID {
+		t.Fatalf("references(Greet): definitions %+v, reference %+v", refs.Definitions, refs.References[0])
 	}
 	var impls HopsOut
 	call(t, f.cs, "implementations", map[string]any{"symbol": "Store"}, &impls)

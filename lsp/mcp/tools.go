@@ -21,7 +21,7 @@ func (s *Server) register() {
 		"Where a name is defined: plain (Serve), qualified (Server.Serve, http.ListenAndServe) or a symbol_id from an earlier answer. Lists every matching definition with signature and doc.",
 		nil, s.definition)
 	addTool(s, "references", "Find references",
-		"Every use of a symbol with its role (call, read, write, import, type) and how sure the match is. Use before changing a symbol's signature or behaviour.",
+		"Every use of a symbol with its role (call, read, write, import, type) and how sure the match is: uses resolved to its definitions, plus unresolved ones spelled alike (name-only); uses of other definitions are left out. Use before changing a symbol's signature or behaviour.",
 		nil, s.references)
 	addTool(s, "callers", "Callers",
 		"Who calls a function or method, directly (depth 1) or transitively, with call sites. The symbol must denote one definition: an ambiguous name returns candidates to choose from.",

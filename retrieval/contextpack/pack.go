@@ -1,15 +1,12 @@
 package contextpack
 
 import (
-	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -17,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/gitrepo"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
@@ -559,41 +557,24 @@ type diffRange struct {
 	start, end int
 }
 
-var hunkRE = regexp.MustCompile(`^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@`)
-
-// diffRanges lists the worktree's changed line ranges since rev.
+// diffRanges lists the worktree's changed line ranges since rev (on the
+// new side; a pure deletion is the line after it; deleted files have none).
 func diffRanges(ctx context.Context, root, rev string) ([]diffRange, error) {
 	if strings.HasPrefix(rev, "-") {
 		return nil, fmt.Errorf("%w: invalid revision %q", ErrInvalidRequest, rev)
 	}
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "diff", "--no-color", "-U0", rev, "--").Output()
+	files, err := gitrepo.Diff(ctx, root, gitrepo.DiffOptions{Rev: rev})
 	if err != nil {
 		return nil, fmt.Errorf("%w: git diff %s: %w", ErrInvalidRequest, rev, err)
 	}
 	var ranges []diffRange
-	cur := ""
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "+++ "):
-			cur = strings.TrimPrefix(strings.TrimPrefix(line, "+++ "), "b/")
-			if cur == "/dev/null" {
-				cur = ""
-			}
-		case strings.HasPrefix(line, "@@") && cur != "":
-			if m := hunkRE.FindStringSubmatch(line); m != nil {
-				start, _ := strconv.Atoi(m[1])
-				n := 1
-				if m[2] != "" {
-					n, _ = strconv.Atoi(m[2])
-				}
-				if n == 0 {
-					n = 1 // a pure deletion: the line after it
-				}
-				ranges = append(ranges, diffRange{cur, start, start + n - 1})
-			}
+	for _, f := range files {
+		if f.Path == "" {
+			continue
+		}
+		for _, h := range f.Hunks {
+			n := max(h.NewLines, 1) // a pure deletion: the line after it
+			ranges = append(ranges, diffRange{f.Path, h.NewStart, h.NewStart + n - 1})
 		}
 	}
 	return ranges, nil

@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
@@ -128,7 +129,11 @@ func build(t testing.TB, root string) (*contextpack.Builder, func()) {
 	if _, err := indexer.Run(ctx, w, indexer.Options{Root: root, StateDir: dir, Sinks: sinks, ExcludeDirs: []string{".cairn"}}); err != nil {
 		t.Fatal(err)
 	}
-	o, err := fuse.OpenEmbedded(ctx, dir, nil)
+	src, err := store.Open(ctx, store.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := fuse.Open(ctx, src, fuse.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

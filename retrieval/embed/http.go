@@ -11,13 +11,15 @@ import (
 	"math"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// HTTPOptions configure an OpenAI-compatible embeddings client.
+// HTTPOptions configure an OpenAI-compatible embeddings client. The
+// library reads no environment: cmd/cairn fills them from CAIRN_EMBED_URL,
+// CAIRN_EMBED_MODEL, CAIRN_EMBED_KEY (or OPENAI_API_KEY) and
+// CAIRN_EMBED_DIMENSIONS.
 type HTTPOptions struct {
 	// URL is the API base, e.g. https://api.openai.com/v1 or
 	// http://localhost:11434/v1; "/embeddings" is appended.
@@ -34,20 +36,6 @@ type HTTPOptions struct {
 	Client  *http.Client
 }
 
-// HTTPFromEnv reads CAIRN_EMBED_URL, CAIRN_EMBED_MODEL and CAIRN_EMBED_KEY
-// (or OPENAI_API_KEY); ok is false when no URL is set.
-func HTTPFromEnv() (HTTPOptions, bool) {
-	o := HTTPOptions{
-		URL:    os.Getenv("CAIRN_EMBED_URL"),
-		Model:  os.Getenv("CAIRN_EMBED_MODEL"),
-		APIKey: cmp.Or(os.Getenv("CAIRN_EMBED_KEY"), os.Getenv("OPENAI_API_KEY")),
-	}
-	if d, err := strconv.Atoi(os.Getenv("CAIRN_EMBED_DIMENSIONS")); err == nil {
-		o.Dimensions = d
-	}
-	return o, o.URL != ""
-}
-
 // HTTP embeds through a remote /v1/embeddings endpoint.
 type HTTP struct {
 	o   HTTPOptions
@@ -60,10 +48,10 @@ var ErrUnreachable = errors.New("embeddings server unreachable")
 // NewHTTP returns a client; it does not contact the server.
 func NewHTTP(o HTTPOptions) (*HTTP, error) {
 	if o.URL == "" {
-		return nil, errors.New("embeddings: no server URL (set CAIRN_EMBED_URL)")
+		return nil, errors.New("embeddings: no server URL")
 	}
 	if o.Model == "" {
-		return nil, errors.New("embeddings: no model (set CAIRN_EMBED_MODEL)")
+		return nil, errors.New("embeddings: no model")
 	}
 	o.Batch = cmp.Or(o.Batch, 64)
 	o.Timeout = cmp.Or(o.Timeout, 60*time.Second)

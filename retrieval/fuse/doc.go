@@ -46,7 +46,10 @@
 // projects kept in the repository (×0.5): under vendor/, third_party/,
 // extern/ and the like, or a Python package named "packages" inside
 // another package (requests/packages/urllib3). An issue about a
-// dependency's exception is fixed where the project uses it.
+// dependency's exception is fixed where the project uses it. These are the
+// file categories the indexer decided and stored (graph.FileCategory, the
+// rules in package indexer/walk); search reads them, and never re-derives
+// them from a path.
 //
 // # Cost
 //
@@ -58,10 +61,18 @@
 // order they were added in. Only the hits returned are explained (why,
 // ranks); the rest are scored and ranked.
 //
+// # Stores
+//
+// Open runs an Engine over a Source — one generation's facts and the
+// directory of its side indexes, from either store (graph/store) — and
+// never names a concrete store. Vector search scans the generation's
+// vectors, or goes to a store's own ANN index (the shared store's HNSW
+// index in PostgreSQL) past ANNThreshold vectors or as OpenOptions.ANN says.
+//
 // # Load
 //
-// An Engine runs at most two searches per core at once (Engine.Slots,
-// CAIRN_SEARCH_SLOTS); the others wait their turn, in arrival order. A
+// An Engine runs at most two searches per core at once (Engine.Slots, which
+// cmd/cairn sets from CAIRN_SEARCH_SLOTS); the others wait their turn, in arrival order. A
 // search is CPU work with short waits on the store: past the cores, more
 // at once only makes each take as long as all of them together, and the
 // costliest drag on longest. Queued instead, sixteen clients on two cores

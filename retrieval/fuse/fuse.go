@@ -8,7 +8,6 @@ import (
 	"path"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -66,88 +65,37 @@ const docPenalty = 0.3
 // traceback) is usually fixed where the project uses it.
 const vendorPenalty = 0.5
 
-// vendorDirs are the directory names under which projects keep copies of
-// other projects' code.
-var vendorDirs = map[string]bool{"vendor": true, "vendors": true, "_vendor": true, "vendored": true,
-	"third_party": true, "thirdparty": true, "third-party": true, "3rdparty": true, "extern": true,
-	"externals": true, "node_modules": true, "bower_components": true}
-
-// codeExts are the extensions of the languages cairn parses.
-var codeExts = map[string]bool{".go": true, ".py": true, ".pyi": true, ".pyx": true, ".ts": true, ".tsx": true, ".mts": true, ".cts": true,
-	".js": true, ".jsx": true, ".mjs": true, ".cjs": true, ".java": true, ".rs": true, ".c": true, ".h": true, ".cc": true,
-	".cpp": true, ".cxx": true, ".hpp": true, ".hh": true}
-
-// penalty is the factor a path's scores are scaled by.
+// penalty is the factor a path's scores are scaled by, from the category
+// the indexer stored for the file (package indexer/walk decides it).
 func (e *Engine) penalty(p string) float64 {
+	c := e.category(p)
 	f := 1.0
-	if isTestPath(p) {
+	if c.Has(graph.FileTest) {
 		f *= testPenalty
 	}
-	if e.isVendored(p) {
+	if c.Has(graph.FileVendored) {
 		f *= vendorPenalty
 	}
-	if !codeExts[path.Ext(p)] {
+	if c.Has(graph.FileDocs) {
 		f *= docPenalty
 	}
 	return f
 }
 
-// isTestPath recognises test files by the conventions of the languages
-// cairn indexes.
-func isTestPath(p string) bool {
-	b := path.Base(p)
-	switch {
-	case strings.HasSuffix(b, "_test.go"), strings.HasPrefix(b, "test_") && strings.HasSuffix(b, ".py"),
-		strings.HasSuffix(b, "_test.py"), b == "conftest.py", strings.Contains(b, ".test."), strings.Contains(b, ".spec."),
-		strings.HasSuffix(b, "Test.java"), strings.HasSuffix(b, "Tests.java"):
-		return true
-	}
-	sp := "/" + p
-	for _, dir := range []string{"/test/", "/tests/", "/testing/", "/__tests__/", "/testdata/"} {
-		if strings.Contains(sp, dir) {
-			return true
-		}
-	}
-	return false
+// category is the stored category of the generation's file p.
+func (e *Engine) category(p string) graph.FileCategory {
+	return e.pathSet()[p]
 }
 
-// isVendored reports whether p lies in a copy of another project: under a
-// directory of vendorDirs, or in a Python package named "packages" inside
-// another package (the idiom of requests and older pip).
-func (e *Engine) isVendored(p string) bool {
-	dir := path.Dir(p)
-	for d := dir; d != "." && d != "/"; d = path.Dir(d) {
-		if vendorDirs[path.Base(d)] {
-			return true
-		}
-	}
-	e.vendorOnce.Do(func() {
-		e.pyVendored = map[string]bool{}
-		have := e.pathSet()
-		for p := range have {
-			d, b := path.Split(p)
-			d = strings.TrimSuffix(d, "/")
-			if b == "__init__.py" && path.Base(d) == "packages" && have[path.Join(path.Dir(d), "__init__.py")] {
-				e.pyVendored[d] = true
-			}
-		}
-	})
-	for d := dir; d != "." && d != "/"; d = path.Dir(d) {
-		if e.pyVendored[d] {
-			return true
-		}
-	}
-	return false
-}
-
-// pathSet is the set of the generation's file paths, made once.
-func (e *Engine) pathSet() map[string]bool {
+// pathSet is the generation's files by path, with their categories, made
+// once.
+func (e *Engine) pathSet() map[string]graph.FileCategory {
 	e.pathsOnce.Do(func() {
 		// (a search has read the file list already; this returns it)
 		files, _ := e.Files(context.Background())
-		e.paths = make(map[string]bool, len(files))
+		e.paths = make(map[string]graph.FileCategory, len(files))
 		for _, f := range files {
-			e.paths[f.Path] = true
+			e.paths[f.Path] = f.Category
 		}
 	})
 	return e.paths
@@ -175,11 +123,7 @@ type Engine struct {
 	filesErr  error
 
 	pathsOnce sync.Once
-	paths     map[string]bool // pathSet
-
-	// the Python packages that are copies of other projects (isVendored)
-	vendorOnce sync.Once
-	pyVendored map[string]bool
+	paths     map[string]graph.FileCategory // pathSet
 
 	rootOnce sync.Once
 	rootDir  string
@@ -194,7 +138,7 @@ type Engine struct {
 // from end to end, with short waits on the store; when many more run than
 // there are cores, each takes as long as all of them together and the
 // costliest queries drag on longest. The default, two slots per core
-// (CAIRN_SEARCH_SLOTS overrides it), keeps the cores busy through the
+// (Slots overrides it; cmd/cairn sets it from CAIRN_SEARCH_SLOTS), keeps the cores busy through the
 // store's round trips: with sixteen clients on two cores and PostgreSQL,
 // it kept the throughput and cut the 95th percentile latency from about
 // 460 to 230 ms (bench/postgres/RESULTS.md).
@@ -203,9 +147,6 @@ func (e *Engine) admit(ctx context.Context) (release func(), err error) {
 		n := e.Slots
 		if n <= 0 {
 			n = 2 * runtime.GOMAXPROCS(0)
-			if v, err := strconv.Atoi(os.Getenv("CAIRN_SEARCH_SLOTS")); err == nil && v > 0 {
-				n = v
-			}
 		}
 		e.slots = make(chan struct{}, n)
 	})
@@ -733,7 +674,7 @@ func (s *search) resolveLinks() []string {
 	out := make([]string, len(s.q.Links))
 	for i, l := range s.q.Links {
 		for ref := l.Ref; ref != ""; {
-			if have[ref] {
+			if _, ok := have[ref]; ok {
 				out[i] = ref
 				break
 			}

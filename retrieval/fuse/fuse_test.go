@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/embedded"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/embed"
@@ -109,7 +111,11 @@ func indexTree(t *testing.T, root string, dim int) *fuse.Opened {
 	if _, err := indexer.Run(ctx, w, indexer.Options{Root: root, StateDir: dir, Sinks: sinks, ExcludeDirs: []string{".cairn"}}); err != nil {
 		t.Fatal(err)
 	}
-	o, err := fuse.OpenEmbedded(ctx, dir, nil)
+	src, err := store.Open(ctx, store.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := fuse.Open(ctx, src, fuse.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,5 +435,71 @@ func TestFoldedCaseBelowExact(t *testing.T) {
 	}
 	if n := names(res.Hits); len(n) < 2 || n[0] != "PrintLabel" || n[1] != "RoundTotal" {
 		t.Fatalf("symbol hits %v, want PrintLabel before RoundTotal", n)
+	}
+}
+
+// recategorized is a writer that stores categories other than the
+// walker's, to show that search reads the stored category and does not
+// decide it again from the path.
+type recategorized struct {
+	*embedded.Writer
+	category map[string]graph.FileCategory
+}
+
+func (w recategorized) PutFile(ctx context.Context, ff *graph.FileFacts) ([]int64, error) {
+	if c, ok := w.category[ff.File.Path]; ok {
+		ff.File.Category = c
+	}
+	return w.Writer.PutFile(ctx, ff)
+}
+
+// TestStoredCategory: search penalises the files the index says are tests,
+// whatever their paths say. With the categories of billing/invoice.go and
+// its test swapped, the test file ranks first (TestIssueFindsTheFunction
+// has the code first with the walker's categories).
+func TestStoredCategory(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	for p, c := range repo {
+		fp := filepath.Join(root, p)
+		os.MkdirAll(filepath.Dir(fp), 0o755)
+		if err := os.WriteFile(fp, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Join(root, ".cairn")
+	ew, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := recategorized{ew, map[string]graph.FileCategory{"billing/invoice.go": graph.FileTest, "billing/invoice_test.go": 0}}
+	sinks := []indexer.Sink{bm25.NewBuilder(nil, nil), vector.NewBuilder(nil, vector.Options{PPMI: embed.PPMIOptions{Dim: 8, MinCount: 1, Oversample: 4}})}
+	if _, err := indexer.Run(ctx, w, indexer.Options{Root: root, StateDir: dir, Sinks: sinks, ExcludeDirs: []string{".cairn"}}); err != nil {
+		t.Fatal(err)
+	}
+	src, err := store.Open(ctx, store.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := fuse.Open(ctx, src, fuse.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	files, err := o.Engine.Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if want, ok := w.category[f.Path]; ok && f.Category != want {
+			t.Errorf("%s stored as %v, want %v", f.Path, f.Category, want)
+		}
+	}
+	res, err := o.Engine.Search(ctx, "Refunds are rounded the wrong way: RoundTotal returns -1 for -1.5 on invoice totals", fuse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) < 2 || res.Files[0].Path != "billing/invoice_test.go" {
+		t.Fatalf("files %+v, want billing/invoice_test.go first (stored as code)", res.Files)
 	}
 }

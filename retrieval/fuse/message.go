@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 )
 
@@ -177,7 +178,7 @@ func (m *messageSearch) files(piece string) ([]string, error) {
 		if slices.Contains(code, p) || slices.Contains(tests, p) {
 			continue
 		}
-		if !isTestPath(p) {
+		if !m.s.e.category(p).Has(graph.FileTest) {
 			code = append(code, p)
 		} else if len(tests) < maxMessageTests {
 			tests = append(tests, p)

@@ -4,27 +4,65 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/embedded"
-	"github.com/cairn-dev/cairn/graph/postgres"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/embed"
 	"github.com/cairn-dev/cairn/retrieval/vector"
 )
 
-// Opened is an engine over an embedded index, with what it holds open.
+// Source is what an Opened engine reads: one generation's facts and the
+// directory of its side indexes (graph/store.Store is one).
+type Source interface {
+	graph.Reader
+	SideDir(ctx context.Context) (string, error)
+	Close() error
+}
+
+// ANNSource is a Source with a nearest-neighbour index of its own (the
+// shared store's HNSW index in PostgreSQL); nil ANN: none.
+type ANNSource interface {
+	ANN() store.ANN
+}
+
+// ANNMode says when vector search goes to the store's ANN index instead of
+// scanning the generation's vectors.
+type ANNMode int
+
+const (
+	// ANNAuto: past ANNThreshold vectors.
+	ANNAuto ANNMode = iota
+	// ANNAlways: whenever the store has an ANN index.
+	ANNAlways
+	// ANNNever: always exact.
+	ANNNever
+)
+
+// OpenOptions configure Open.
+type OpenOptions struct {
+	// QueryEmbedder embeds queries; needed only for vectors made by an
+	// external embedder.
+	QueryEmbedder embed.Embedder
+	// TextOnly leaves the vectors unloaded, for callers that only need the
+	// text index (a trace asks which files hold a key): loading every
+	// vector costs a one-shot command tens of milliseconds.
+	TextOnly bool
+	// ANN chooses between exact vector search and the store's ANN index.
+	ANN ANNMode
+}
+
+// Opened is an engine over one generation of a store, with what it holds
+// open.
 type Opened struct {
 	*Engine
-	Store *embedded.Store // nil over the PostgreSQL store
-	PG    *postgres.Store // nil over the embedded store
+	// Store is the source the engine reads (Engine.R may be a cache over it).
+	Store Source
 	Meta  graph.Meta
 	// Warnings are side indexes that could not be used (the engine runs
 	// without them).
 	Warnings []string
 	text     *bm25.Index
-	sideDir  string // where the side indexes are
 }
 
 // Close releases the store and the side indexes.
@@ -32,91 +70,54 @@ func (o *Opened) Close() {
 	if o.text != nil {
 		o.text.Close()
 	}
-	if o.Store != nil {
-		o.Store.Close()
-	}
-	if o.PG != nil {
-		o.PG.Close()
-	}
+	o.Store.Close()
 }
 
-// OpenEmbedded opens the current generation of the embedded index in dir
-// with its text and vector indexes. queryEmbedder is needed only for
-// vectors made by an external embedder.
-func OpenEmbedded(ctx context.Context, dir string, queryEmbedder embed.Embedder) (*Opened, error) {
-	return openEmbedded(ctx, dir, queryEmbedder, true)
-}
-
-// OpenEmbeddedText is OpenEmbedded without the vectors, for callers that
-// only need the text index (a trace asks which files hold a key): loading
-// every vector costs a one-shot command tens of milliseconds.
-func OpenEmbeddedText(ctx context.Context, dir string) (*Opened, error) {
-	return openEmbedded(ctx, dir, nil, false)
-}
-
-func openEmbedded(ctx context.Context, dir string, queryEmbedder embed.Embedder, vectors bool) (*Opened, error) {
-	s, err := embedded.Open(dir)
+// Open opens an engine over src's generation with its text and vector
+// indexes (found in src.SideDir). Over the shared store, whose side indexes
+// are the very files the indexer built (fetched once per machine), it
+// answers as over the embedded store. Vector search is exact, up to
+// ANNThreshold vectors; beyond that (or with ANNAlways) it uses the
+// store's ANN index when it has one (o.ANN). On failure src is left open.
+func Open(ctx context.Context, src Source, o OpenOptions) (*Opened, error) {
+	m, err := src.Meta(ctx)
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.Meta(ctx)
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	o := &Opened{Engine: &Engine{R: s}, Store: s, Meta: m}
-	if err := o.openSide(s.EpochDir(), queryEmbedder, vectors); err != nil {
-		s.Close()
-		return nil, err
-	}
-	return o, nil
-}
-
-// OpenPostgres opens an engine over a PostgreSQL store's generation. Its
-// text and vector indexes are the very files the indexer built (fetched
-// once per machine into a local cache), so it answers as the embedded
-// store would. Vector search is exact over them, as in the embedded store,
-// up to ANNThreshold vectors; beyond that (or with CAIRN_PG_ANN=1) it uses
-// the HNSW index in PostgreSQL (CAIRN_PG_ANN=0 forces exact search).
-func OpenPostgres(ctx context.Context, s *postgres.Store, queryEmbedder embed.Embedder) (*Opened, error) {
-	m, err := s.Meta(ctx)
+	dir, err := src.SideDir(ctx)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := s.SideDir(ctx)
-	if err != nil {
+	op := &Opened{Engine: &Engine{R: src}, Store: src, Meta: m}
+	if err := op.openSide(dir, o.QueryEmbedder, !o.TextOnly); err != nil {
 		return nil, err
 	}
-	o := &Opened{Engine: &Engine{R: s}, PG: s, Meta: m}
-	if err := o.openSide(dir, queryEmbedder, true); err != nil {
-		return nil, err
-	}
-	if vx, ok := o.Engine.Vectors.(*vector.Index); ok {
-		ann := os.Getenv("CAIRN_PG_ANN")
-		if ann == "1" || (ann != "0" && vx.Len() > ANNThreshold) {
-			o.Engine.Vectors = &pgVectors{s: s, embedder: vx.Embedder()}
+	as, ok := src.(ANNSource)
+	if vx, isVx := op.Engine.Vectors.(*vector.Index); isVx && ok && as.ANN() != nil && o.ANN != ANNNever {
+		if o.ANN == ANNAlways || vx.Len() > ANNThreshold {
+			op.Engine.Vectors = &annVectors{ann: as.ANN(), embedder: vx.Embedder()}
 		}
 	}
-	return o, nil
+	return op, nil
 }
 
-// ANNThreshold is the number of vectors past which the PostgreSQL store
-// searches its HNSW index instead of scanning every vector (see package
-// vector on where exact search stops paying).
+// ANNThreshold is the number of vectors past which a store's ANN index is
+// searched instead of every vector (see package vector on where exact
+// search stops paying).
 const ANNThreshold = 300000
 
-// pgVectors searches chunk embeddings through PostgreSQL's HNSW index.
-type pgVectors struct {
-	s        *postgres.Store
+// annVectors searches chunk embeddings through a store's ANN index.
+type annVectors struct {
+	ann      store.ANN
 	embedder embed.Embedder
 }
 
-func (p *pgVectors) SearchText(ctx context.Context, text string, k int) ([]vector.Scored, error) {
+func (p *annVectors) SearchText(ctx context.Context, text string, k int) ([]vector.Scored, error) {
 	vs, err := p.embedder.Embed(ctx, []string{text})
 	if err != nil {
 		return nil, err
 	}
-	ns, err := p.s.Nearest(ctx, vs[0], k, postgres.SearchOptions{})
+	ns, err := p.ann.Nearest(ctx, vs[0], k)
 	if err != nil {
 		return nil, err
 	}
@@ -127,29 +128,9 @@ func (p *pgVectors) SearchText(ctx context.Context, text string, k int) ([]vecto
 	return out, nil
 }
 
-// OpenVectors adds the generation's vector index to an engine opened
-// without it (OpenEmbeddedText), for a caller that opens vectors only when
-// a search needs them. It must not run beside a search on o.Engine. The
-// warning, when not empty, says why the engine searches without vectors.
-func (o *Opened) OpenVectors(queryEmbedder embed.Embedder) (warning string) {
-	if o.Engine.Vectors != nil || len(vector.Segments(o.Meta.Extra)) == 0 {
-		return ""
-	}
-	vx, err := vector.Open(o.sideDir, o.Meta.Extra, queryEmbedder)
-	if err != nil {
-		return fmt.Sprintf("searching without vectors: %v", err)
-	}
-	o.Engine.Vectors = vx
-	return ""
-}
-
-// HasText reports whether the generation's text index is open.
-func (o *Opened) HasText() bool { return o.text != nil }
-
 // openSide opens the text and vector indexes in dir.
 func (o *Opened) openSide(dir string, queryEmbedder embed.Embedder, vectors bool) error {
 	m := o.Meta
-	o.sideDir = dir
 	text, err := bm25.Open(dir, m.Extra)
 	switch {
 	case errors.Is(err, bm25.ErrNoSegments):
@@ -184,7 +165,7 @@ func (o *Opened) FilesWithTerms(ctx context.Context, terms []string) ([]string, 
 	if more {
 		return nil, fmt.Errorf("more than %d files mention %v", most, terms)
 	}
-	refs, err := o.Store.ChunksByID(ctx, ids)
+	refs, err := o.Engine.R.ChunksByID(ctx, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -1,19 +1,15 @@
 package impact
 
 import (
-	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/gitrepo"
 )
 
 // Diff selects the changes to analyse: against a revision, the staged
@@ -47,38 +43,17 @@ type hunk struct {
 	deleted            bool // the whole file
 }
 
-var reHunk = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
-
-// parseDiff reads `git diff --unified=0` output.
-func parseDiff(out []byte) []hunk {
+// hunksOf lists a diff's changed ranges by file, in git's order: a deleted
+// file as one hunk marked deleted.
+func hunksOf(files []gitrepo.FileDiff) []hunk {
 	var hs []hunk
-	cur, old := "", ""
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "--- "):
-			old = strings.TrimPrefix(strings.TrimPrefix(line[4:], "a/"), "\"")
-		case strings.HasPrefix(line, "+++ "):
-			cur = strings.TrimPrefix(line[4:], "b/")
-			if cur == "/dev/null" && old != "/dev/null" {
-				hs = append(hs, hunk{path: old, deleted: true})
-				cur = ""
-			}
-		case strings.HasPrefix(line, "@@") && cur != "" && cur != "/dev/null":
-			m := reHunk.FindStringSubmatch(line)
-			if m == nil {
-				continue
-			}
-			atoi := func(s string, def int) int {
-				if s == "" {
-					return def
-				}
-				n, _ := strconv.Atoi(s)
-				return n
-			}
-			hs = append(hs, hunk{path: cur, oldStart: atoi(m[1], 0), oldCount: atoi(m[2], 1), newStart: atoi(m[3], 0), newCount: atoi(m[4], 1)})
+	for _, f := range files {
+		if f.Change == gitrepo.Deleted && !f.Binary { // (git gives no lines of a binary file)
+			hs = append(hs, hunk{path: f.OldPath, deleted: true})
+			continue
+		}
+		for _, h := range f.Hunks {
+			hs = append(hs, hunk{path: f.Path, oldStart: h.OldStart, oldCount: h.OldLines, newStart: h.NewStart, newCount: h.NewLines})
 		}
 	}
 	return hs
@@ -93,31 +68,21 @@ func ForDiff(ctx context.Context, r graph.Reader, d Diff, o Options) (*Result, e
 		return nil, err
 	}
 	root := cmp.Or(o.Root, m.Root)
-	args := []string{"-C", root, "diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames"}
-	switch {
-	case d.Staged:
-		args = append(args, "--cached")
-	case d.Rev != "":
-		if strings.HasPrefix(d.Rev, "-") {
-			return nil, fmt.Errorf("%w: %q is not a revision", ErrDiff, d.Rev)
-		}
-		args = append(args, d.Rev)
-	default:
-		args = append(args, "HEAD")
+	if strings.HasPrefix(d.Rev, "-") {
+		return nil, fmt.Errorf("%w: %q is not a revision", ErrDiff, d.Rev)
 	}
-	args = append(args, "--")
-	cmd := exec.CommandContext(ctx, "git", args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	o2 := gitrepo.DiffOptions{Rev: d.Rev, Staged: d.Staged, NoRenames: true}
+	if d.Staged {
+		o2.Rev = "" // the staged changes against HEAD, whatever Rev says
+	}
+	files, err := gitrepo.Diff(ctx, root, o2)
 	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return nil, fmt.Errorf("%w: git diff (%s): %s", ErrDiff, d, strings.TrimSpace(stderr.String()))
+		if ce := (*gitrepo.CommandError)(nil); errors.As(err, &ce) && ce.Exited() {
+			return nil, fmt.Errorf("%w: git diff (%s): %s", ErrDiff, d, ce.Stderr)
 		}
 		return nil, fmt.Errorf("%w: git diff: %w", ErrDiff, err)
 	}
-	hunks := parseDiff(out)
+	hunks := hunksOf(files)
 	var changes []Change
 	var removed, warnings []string
 	seen := map[graph.SymbolID]bool{}

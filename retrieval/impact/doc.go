@@ -2,7 +2,7 @@
 // diff.
 //
 // The changed symbols are either the definitions a name resolves to or,
-// for a diff (git diff --unified=0 against a revision, the index or HEAD),
+// for a diff (gitrepo.Diff against a revision, the index or HEAD),
 // the innermost definitions whose lines the hunks touch, on the indexed
 // content. Each comes as a Change with why it was chosen ("named", "lines
 // 3-5 changed", "file deleted"), which the result states as the changed

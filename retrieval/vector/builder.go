@@ -381,51 +381,89 @@ func (b *Builder) Abort() {
 	}
 }
 
-// Index searches a generation's vectors.
+// Index searches a generation's vectors. Open checks what it can cheaply
+// (the segments and the model file exist, the query embedder matches) and
+// loads the vectors and the built-in model on first use: a one-shot
+// command that never searches (cairn def on a large index) does not pay
+// for reading every vector.
 type Index struct {
-	segs     []*segment
-	embedder embed.Embedder
-	model    string
+	dir       string
+	names     []string
+	model     string
+	modelFile string
+	once      sync.Once
+	err       error // from loading
+	segs      []*segment
+	embedder  embed.Embedder
 }
 
 // ErrNoVectors: the generation has no vectors.
 var ErrNoVectors = errors.New("no vectors in this generation")
 
-// Open loads a generation's vectors. The query embedder is the one that
-// made them: the built-in model from its file, or e (which must report the
-// same model).
+// Open prepares a generation's vectors for search. The query embedder is
+// the one that made them: the built-in model from its file, or e (which
+// must report the same model).
 func Open(epochDir string, meta map[string]string, e embed.Embedder) (*Index, error) {
 	segs := Segments(meta)
 	if len(segs) == 0 {
 		return nil, ErrNoVectors
 	}
-	x := &Index{model: meta[MetaModel]}
+	x := &Index{dir: epochDir, names: segs, model: meta[MetaModel]}
 	if mf := meta[MetaModelFile]; mf != "" && strings.HasPrefix(x.model, "cairn-ppmi") {
-		m, err := embed.LoadPPMI(filepath.Join(epochDir, mf))
-		if err != nil {
-			return nil, err
+		x.modelFile = filepath.Join(epochDir, mf)
+		if _, err := os.Stat(x.modelFile); err != nil {
+			return nil, fmt.Errorf("load embedding model: %w", err)
 		}
-		e = m
+	} else {
+		if e == nil {
+			return nil, fmt.Errorf("vectors made by %s: configure that embedder to search them", x.model)
+		}
+		if e.Model() != x.model {
+			return nil, fmt.Errorf("vectors made by %s, query embedder is %s: re-index", x.model, e.Model())
+		}
+		x.embedder = e
 	}
-	if e == nil {
-		return nil, fmt.Errorf("vectors made by %s: configure that embedder to search them", x.model)
-	}
-	if e.Model() != x.model {
-		return nil, fmt.Errorf("vectors made by %s, query embedder is %s: re-index", x.model, e.Model())
-	}
-	x.embedder = e
 	for _, s := range segs {
-		seg, err := readSegment(filepath.Join(epochDir, s))
-		if err != nil {
-			return nil, err
+		if _, err := os.Stat(filepath.Join(epochDir, s)); err != nil {
+			return nil, fmt.Errorf("vector segment: %w", err)
 		}
-		x.segs = append(x.segs, seg)
 	}
 	return x, nil
 }
 
-// Len is the number of stored vectors (dead ones included).
+// load reads the model and the segments, once.
+func (x *Index) load() error {
+	x.once.Do(func() {
+		if x.modelFile != "" {
+			m, err := embed.LoadPPMI(x.modelFile)
+			if err != nil {
+				x.err = err
+				return
+			}
+			if m.Model() != x.model {
+				x.err = fmt.Errorf("vectors made by %s, model file is %s: re-index", x.model, m.Model())
+				return
+			}
+			x.embedder = m
+		}
+		for _, s := range x.names {
+			seg, err := readSegment(filepath.Join(x.dir, s))
+			if err != nil {
+				x.err = err
+				return
+			}
+			x.segs = append(x.segs, seg)
+		}
+	})
+	return x.err
+}
+
+// Len is the number of stored vectors (dead ones included); 0 when they
+// cannot be loaded.
 func (x *Index) Len() int {
+	if x.load() != nil {
+		return 0
+	}
 	n := 0
 	for _, s := range x.segs {
 		n += len(s.ids)
@@ -434,9 +472,12 @@ func (x *Index) Len() int {
 }
 
 // Search returns the k stored vectors nearest to v (a unit vector).
-func (x *Index) Search(v []float32, k int) []Scored {
+func (x *Index) Search(v []float32, k int) ([]Scored, error) {
+	if err := x.load(); err != nil {
+		return nil, err
+	}
 	if len(x.segs) == 0 || k <= 0 {
-		return nil
+		return nil, nil
 	}
 	q := make([]int8, len(v))
 	qs := quantize(v, q)
@@ -450,17 +491,37 @@ func (x *Index) Search(v []float32, k int) []Scored {
 	for i := len(out) - 1; i >= 0; i-- {
 		out[i] = heap.Pop(h).(Scored)
 	}
-	return out
+	return out, nil
 }
 
 // SearchText embeds text with the index's model and searches.
 func (x *Index) SearchText(ctx context.Context, text string, k int) ([]Scored, error) {
+	if err := x.load(); err != nil {
+		return nil, err
+	}
 	vs, err := x.embedder.Embed(ctx, []string{text})
 	if err != nil {
 		return nil, err
 	}
-	return x.Search(vs[0], k), nil
+	return x.Search(vs[0], k)
 }
 
-// Embedder is the query embedder.
-func (x *Index) Embedder() embed.Embedder { return x.embedder }
+// Embedder is the query embedder (loaded on first use: an embedder whose
+// Embed fails when the model cannot be loaded).
+func (x *Index) Embedder() embed.Embedder {
+	if err := x.load(); err != nil {
+		return failedEmbedder{model: x.model, err: err}
+	}
+	return x.embedder
+}
+
+type failedEmbedder struct {
+	model string
+	err   error
+}
+
+func (f failedEmbedder) Model() string { return f.model }
+func (f failedEmbedder) Dim() int      { return 0 }
+func (f failedEmbedder) Embed(context.Context, []string) ([][]float32, error) {
+	return nil, f.err
+}

@@ -62,7 +62,10 @@ func TestQuantisedSearchMatchesExact(t *testing.T) {
 			}
 			return 1
 		})
-		got := x.Search(qv, 10)
+		got, err := x.Search(qv, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
 		want := map[int64]bool{}
 		for _, e := range exact[:10] {
 			want[e.id] = true
@@ -176,3 +179,44 @@ func TestBuilderExternalWithCache(t *testing.T) {
 type otherEmbedder struct{ fakeEmbedder }
 
 func (o *otherEmbedder) Model() string { return "other:2" }
+
+// TestOpenLoadsOnFirstSearch: Open reads no vector (a one-shot command that
+// never searches does not pay for them), and a segment that cannot be read
+// is an error of the search, not an empty answer.
+func TestOpenLoadsOnFirstSearch(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	fe := &fakeEmbedder{}
+	b := NewBuilder(nil, Options{Embedder: fe})
+	if err := b.Begin(ctx, dir, true); err != nil {
+		t.Fatal(err)
+	}
+	b.Put(ctx, &graph.FileFacts{File: graph.File{Path: "a.go"}, Chunks: []graph.Chunk{{Path: "a.go", Name: "x", Text: "one", Hash: "h1"}}}, []int64{1})
+	meta, err := b.Finish(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seg := filepath.Join(dir, Segments(meta)[0])
+	good, _ := os.ReadFile(seg)
+	os.WriteFile(seg, []byte("garbage"), 0o644)
+	x, err := Open(dir, meta, fe)
+	if err != nil {
+		t.Fatalf("Open read the segment: %v", err)
+	}
+	if _, err := x.SearchText(ctx, "one", 3); err == nil {
+		t.Fatal("a garbage segment searched without error")
+	}
+	os.WriteFile(seg, good, 0o644)
+	x, err = Open(dir, meta, fe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := x.SearchText(ctx, "one", 3)
+	if err != nil || len(hits) != 1 || hits[0].ChunkID != 1 {
+		t.Fatalf("search = %v, %v", hits, err)
+	}
+	os.Remove(seg)
+	if _, err := Open(dir, meta, fe); err == nil {
+		t.Error("Open accepted a missing segment")
+	}
+}

@@ -1,6 +1,8 @@
 // Drives `cairn serve lsp` over stdio with vscode-jsonrpc and the
 // vscode-languageserver-protocol request types, against the fixture
-// repository.   CAIRN=bin REPO=dir node lsp_client.cjs
+// repository.   CAIRN=bin REPO=dir [STORE=postgres://…] node lsp_client.cjs
+// With STORE the server reads the repository's index in that shared store,
+// and neither watches nor re-indexes edits.
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
@@ -9,12 +11,12 @@ const { pathToFileURL } = require("node:url");
 const rpc = require("vscode-jsonrpc/node");
 const P = require("vscode-languageserver-protocol");
 
-const CAIRN = process.env.CAIRN, REPO = process.env.REPO;
+const CAIRN = process.env.CAIRN, REPO = process.env.REPO, STORE = process.env.STORE;
 const uri = (rel) => pathToFileURL(path.join(REPO, rel)).href;
 const at = (rel, line, character) => ({ textDocument: { uri: uri(rel) }, position: { line, character } });
 
 async function main() {
-  const proc = spawn(CAIRN, ["serve", "lsp", "--repo", REPO], { stdio: ["pipe", "pipe", "inherit"] });
+  const proc = spawn(CAIRN, ["serve", "lsp", "--repo", REPO, ...(STORE ? ["--store", STORE] : [])], { stdio: ["pipe", "pipe", "inherit"] });
   const conn = rpc.createMessageConnection(new rpc.StreamMessageReader(proc.stdout), new rpc.StreamMessageWriter(proc.stdin));
   const indexed = [];
   conn.onNotification("cairn/indexed", (p) => indexed.push(p));
@@ -68,6 +70,18 @@ async function main() {
   await conn.sendNotification(P.DidChangeTextDocumentNotification.type, { textDocument: { uri: uri("server/greet.go"), version: 2 }, contentChanges: [{ text: after }] });
   fs.writeFileSync(file, after);
   await conn.sendNotification(P.DidSaveTextDocumentNotification.type, { textDocument: { uri: uri("server/greet.go") } });
+  if (STORE) {
+    // a reader of the shared store: the saved edit is not indexed here
+    await new Promise((r) => setTimeout(r, 1500));
+    const found = (await conn.sendRequest(P.WorkspaceSymbolRequest.type, { query: "Farewell" })).filter((s) => s.name === "Farewell");
+    assert.equal(found.length, 0, "a server over a shared store indexed an edit");
+    assert.equal(indexed.length, 0, "a server over a shared store sent cairn/indexed");
+    await conn.sendRequest(P.ShutdownRequest.type);
+    await conn.sendNotification(P.ExitNotification.type);
+    await new Promise((r) => proc.on("exit", r));
+    console.log("lsp stdio (shared store): ok");
+    return;
+  }
   let found = [];
   for (let i = 0; i < 300 && found.length === 0; i++) {
     await new Promise((r) => setTimeout(r, 50));

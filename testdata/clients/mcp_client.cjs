@@ -1,14 +1,18 @@
 // Drives `cairn serve mcp` with the official MCP TypeScript SDK, over stdio
 // and over streamable HTTP, against the fixture repository.
-//   CAIRN=bin REPO=dir node mcp_client.cjs (stdio|http)
+//   CAIRN=bin REPO=dir [STORE=postgres://…] node mcp_client.cjs (stdio|http)
+// With STORE the server reads the repository's index in that shared store.
 const assert = require("node:assert/strict");
 const { spawn } = require("node:child_process");
 const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
-const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
+const { StdioClientTransport, getDefaultEnvironment } = require("@modelcontextprotocol/sdk/client/stdio.js");
 const { StreamableHTTPClientTransport } = require("@modelcontextprotocol/sdk/client/streamableHttp.js");
 
-const CAIRN = process.env.CAIRN, REPO = process.env.REPO;
+const CAIRN = process.env.CAIRN, REPO = process.env.REPO, STORE = process.env.STORE;
 const mode = process.argv[2];
+const serveArgs = (...extra) => ["serve", "mcp", "--repo", REPO, ...(STORE ? ["--store", STORE] : []), ...extra];
+// the SDK passes a stdio server only a few variables: add the cache's
+const serverEnv = { ...getDefaultEnvironment(), ...(process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {}) };
 
 function text(res) {
   return (res.content || []).filter((c) => c.type === "text").map((c) => c.text).join("");
@@ -75,13 +79,13 @@ async function checks(client) {
 
 async function main() {
   if (mode === "stdio") {
-    const client = await connect(new StdioClientTransport({ command: CAIRN, args: ["serve", "mcp", "--repo", REPO], stderr: "inherit" }));
+    const client = await connect(new StdioClientTransport({ command: CAIRN, args: serveArgs(), env: serverEnv, stderr: "inherit" }));
     await checks(client);
     await client.close();
     console.log("mcp stdio: ok");
     return;
   }
-  const server = spawn(CAIRN, ["serve", "mcp", "--repo", REPO, "--http", "127.0.0.1:0"], { stdio: ["ignore", "inherit", "pipe"] });
+  const server = spawn(CAIRN, serveArgs("--http", "127.0.0.1:0"), { stdio: ["ignore", "inherit", "pipe"] });
   try {
     const url = await new Promise((resolve, reject) => {
       let buf = "";

@@ -9,12 +9,14 @@ import (
 	"os"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/postgres"
+	gstore "github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
@@ -33,24 +35,34 @@ func main() {
 	var o *fuse.Opened
 	var err error
 	start := time.Now()
-	if *store != "" {
-		var s *postgres.Store
-		s, err = postgres.Open(ctx, *store, *repo, postgres.Options{MaxConns: int32(*clients) + 4})
+	if *store != "" && *mode == "recall" {
+		s, err := postgres.Open(ctx, *store, *repo, postgres.Options{MaxConns: int32(*clients) + 4})
 		if err != nil {
 			log.Fatal(err)
 		}
-		if *mode == "recall" {
-			recall(ctx, s, *n)
-			return
-		}
-		o, err = fuse.OpenPostgres(ctx, s, nil)
-	} else {
-		o, err = fuse.OpenEmbedded(ctx, *index, nil)
+		recall(ctx, s, *n)
+		return
 	}
+	src, err := gstore.Open(ctx, gstore.Options{Dir: *index, URL: *store, RepoName: *repo, MaxConns: int32(*clients) + 4})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ann := fuse.ANNAuto
+	switch os.Getenv("CAIRN_PG_ANN") {
+	case "1":
+		ann = fuse.ANNAlways
+	case "0":
+		ann = fuse.ANNNever
+	}
+	o, err = fuse.Open(ctx, src, fuse.OpenOptions{ANN: ann})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer o.Close()
+	// (the library reads no environment; this program keeps honouring it)
+	if v, err := strconv.Atoi(os.Getenv("CAIRN_SEARCH_SLOTS")); err == nil && v > 0 {
+		o.Engine.Slots = v
+	}
 	fmt.Printf("open: %s (%d files, %d chunks)\n", time.Since(start).Round(time.Millisecond), o.Meta.Files, o.Meta.Chunks)
 
 	// Workload: callable definitions (names), and the first lines of their

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
@@ -26,7 +27,11 @@ func main() {
 	flag.Parse()
 	ctx := context.Background()
 	start := time.Now()
-	o, err := fuse.OpenEmbedded(ctx, *dir, nil)
+	src, err := store.Open(ctx, store.Options{Dir: *dir})
+	if err != nil {
+		log.Fatal(err)
+	}
+	o, err := fuse.Open(ctx, src, fuse.OpenOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,0 +1,111 @@
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/cairn-dev/cairn/graph"
+)
+
+// commit writes files (path → function names) as the next generation.
+func commit(t *testing.T, dir string, files map[string][]string) {
+	t.Helper()
+	ctx := context.Background()
+	w, err := NewWriter(ctx, WriterOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Known(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for path, names := range files {
+		ff := &graph.FileFacts{File: graph.File{Path: path, Lang: graph.LangGo, Hash: fmt.Sprint(path, names), Status: graph.ParseOK}}
+		for i, n := range names {
+			ff.Symbols = append(ff.Symbols, graph.Symbol{ID: graph.SymbolID("cairn go p . " + n + "()."), Name: n, Kind: graph.KindFunction,
+				Lang: graph.LangGo, Path: path, Parent: -1, Range: graph.Range{StartByte: uint32(10 * i), EndByte: uint32(10*i + 5)}})
+		}
+		if _, err := w.PutFile(ctx, ff); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Commit(ctx, graph.Meta{Root: "/r"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPinnedStore: many concurrent queries through a pinned store read its
+// generation while incremental commits land in the same database; a
+// cancelled query does not break the others; once unpinned, a store whose
+// generation was replaced fails to pin with ErrMoved, and Changed says so.
+func TestPinnedStore(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	commit(t, dir, map[string][]string{"a.go": {"A"}})
+	s, err := OpenPinned(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Pin(ctx); err != nil {
+		t.Fatal(err)
+	}
+	gen := s.pin.gen
+	commit(t, dir, map[string][]string{"a.go": {"A", "A2"}, "b.go": {"B"}})
+	if changed, err := s.Changed(ctx); err != nil || !changed {
+		t.Fatalf("Changed after a commit = %v, %v", changed, err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for i := range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i%8 == 0 {
+				s.Files(cancelled) // fails or not; must not disturb the others
+				return
+			}
+			syms, err := s.SymbolsInFile(ctx, "a.go")
+			if err == nil && len(syms) != 1 {
+				err = fmt.Errorf("a.go has %d symbols through the pin, want 1", len(syms))
+			}
+			if _, ferr := s.File(ctx, "b.go"); err == nil && !errors.Is(ferr, graph.ErrNotFound) {
+				err = fmt.Errorf("b.go through the pin: %v", ferr)
+			}
+			if m, merr := s.Meta(ctx); err == nil && (merr != nil || m.Generation != gen || m.Files != 1) {
+				err = fmt.Errorf("Meta through the pin: generation %d, %d files, %v", m.Generation, m.Files, merr)
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Unpin()
+	if err := s.Pin(ctx); !errors.Is(err, ErrMoved) {
+		t.Fatalf("Pin after the generation was replaced = %v, want ErrMoved", err)
+	}
+	if _, err := s.Files(ctx); !errors.Is(err, ErrMoved) {
+		t.Fatalf("a query of an unpinned, replaced store = %v, want ErrMoved", err)
+	}
+	// A store opened now reads the new generation.
+	s2, err := OpenPinned(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if syms, err := s2.SymbolsInFile(ctx, "a.go"); err != nil || len(syms) != 2 {
+		t.Fatalf("new store: %d symbols in a.go, %v", len(syms), err)
+	}
+	if changed, err := s2.Changed(ctx); err != nil || changed {
+		t.Fatalf("Changed of a current store = %v, %v", changed, err)
+	}
+}

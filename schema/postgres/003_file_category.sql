@@ -1,0 +1,12 @@
+-- cairn PostgreSQL store, schema version 3: each file's category
+-- (graph.FileCategory flags: 1 test, 2 vendored, 4 docs), decided once by
+-- the indexer and read by search, packs and impact instead of re-deriving
+-- it from the path.
+--
+-- It is kept per generation, beside committed, not with the file version:
+-- whether a file is vendored can depend on other files of the generation
+-- (a Python package named packages inside another package). Generations
+-- built before this migration read as uncategorized; their feature version
+-- (below 9) makes the next build a full one.
+-- cairn:min-reader 1
+ALTER TABLE gen_files ADD COLUMN category smallint NOT NULL DEFAULT 0;
