@@ -59,10 +59,10 @@ func (s *Snapshot) Context(ctx context.Context, o ContextOptions) (*contextpack.
 		format = "markdown"
 	}
 	if format != "markdown" && format != "json" {
-		return nil, Errorf(InvalidArgument, "format must be markdown or json (got %q)", clip(format))
+		return nil, Errorf(InvalidArgument, "format must be markdown or json (got %s)", Quote(format))
 	}
 	if o.Diff != "" && !isRevision(o.Diff) {
-		return nil, Errorf(InvalidArgument, "diff %q is not a revision", clip(o.Diff))
+		return nil, Errorf(InvalidArgument, "diff %s is not a revision", Quote(o.Diff))
 	}
 	for _, f := range o.Focus {
 		if strings.ContainsAny(f, "/\\") || strings.HasPrefix(f, ".") {
@@ -75,7 +75,7 @@ func (s *Snapshot) Context(ctx context.Context, o ContextOptions) (*contextpack.
 	if err != nil {
 		return nil, err
 	}
-	b := &contextpack.Builder{Engine: s.fused(), Root: s.Root, Meta: s.Meta, Tokenizer: tok}
+	b := &contextpack.Builder{Engine: s.fused(), Files: s.Files, Root: s.Root, Meta: s.Meta, Tokenizer: tok}
 	if wt := o.Worktree; wt != nil && wt.Unindexed != nil {
 		b.Unindexed = wt.Unindexed
 		if wt.HeadMoved {

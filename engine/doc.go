@@ -111,15 +111,26 @@
 // contextpack.ErrInvalidRequest and ErrBudgetTooSmall, …) become
 // categories; no error text is matched. Anything else is internal.
 //
-// # The repository boundary
+// # The repository boundary, redaction and bounded errors
 //
-// RepoPath is the only way a request names a file: it refuses absolute
-// paths, paths that climb out with "..", paths inside .git, and paths that
-// resolve through a symlink to somewhere outside the root. ReadSpan reads
-// only files the index holds, redacts credentials as context packs do, and
-// is pinned to a revision: the worktree content when it is the content
-// cited, else the committed blob (git show) for a commit, else a stale_index
-// error.
+// Every read of a worktree file goes through one reader, Snapshot.Files
+// (graph/repofs), which the engine hands to every question that reads
+// files (packs, trace, impact, the message scan of search): it refuses
+// absolute paths, paths that climb out with "..", paths inside .git, and
+// files that resolve through a symlink to somewhere outside the root —
+// checking what it opened, so a file swapped for a link after a check is
+// refused too. RepoPath is the same check for a path a client names.
+// ReadSpan reads only files the index holds and is pinned to a revision:
+// the worktree content when it is the content cited, else the committed
+// blob (git show) for a commit, else a stale_index error.
+//
+// Every text that leaves the engine passes one redactor (graph/redact):
+// signatures and docs are redacted when the indexer extracts them, spans,
+// packs and trace snippets when they are read, error messages when they
+// are made. Errorf quotes an argument at most MaxQuoted (200) bytes and
+// every message is at most MaxMessage bytes (BoundMessage), so a 5 MB
+// argument gets a short error; the servers pass their own errors through
+// BoundMessage too.
 //
 // # Re-indexing and watching
 //

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/watch"
@@ -59,9 +60,10 @@ func (o Options) embedding() Embedding { return Embedding{Name: o.Embedder, HTTP
 
 // Engine serves snapshots of one repository's index.
 type Engine struct {
-	opts Options
-	root string
-	dir  string
+	opts  Options
+	root  string
+	dir   string
+	files *repofs.FS // the repository boundary: every read of a worktree file
 
 	mu        sync.Mutex
 	cur       *handle
@@ -119,7 +121,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Store != "" && !store.IsShared(opts.Store) {
 		return nil, Errorf(InvalidArgument, "%v", &store.URLError{URL: opts.Store})
 	}
-	e := &Engine{opts: opts, root: root, dir: dir}
+	e := &Engine{opts: opts, root: root, dir: dir, files: repofs.New(root)}
 	e.mu.Lock()
 	e.refreshLocked(ctx, true)
 	e.mu.Unlock()
@@ -201,6 +203,7 @@ func (e *Engine) openHandle(ctx context.Context) (*handle, error) {
 	h := &handle{st: st, o: o, r: newCachingReader(st)}
 	o.Engine.R = h.r // search and packs read through the cache too
 	o.Engine.Slots = e.opts.SearchSlots
+	o.Engine.Worktree = e.files
 	return h, nil
 }
 
@@ -264,7 +267,7 @@ func (e *Engine) Acquire(ctx context.Context) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Meta: h.o.Meta, R: h.r, Root: e.root, e: e, h: h,
+	s := &Snapshot{Meta: h.o.Meta, R: h.r, Root: e.root, Files: e.files, e: e, h: h,
 		Fresh: indexer.NewFreshness(e.root, h.r)}
 	if len(h.o.Warnings) == 0 {
 		s.Texts = h.o
@@ -349,6 +352,9 @@ type Snapshot struct {
 	Meta graph.Meta
 	R    graph.Reader
 	Root string
+	// Files reads the worktree's files through the repository boundary
+	// (graph/repofs): every question that reads a file passes it on.
+	Files *repofs.FS
 	// Fresh tells whether indexed files changed since (memoised for this
 	// request only).
 	Fresh *indexer.Freshness

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/redact"
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
 	"github.com/cairn-dev/cairn/retrieval/impact"
 	"github.com/cairn-dev/cairn/retrieval/trace"
@@ -51,13 +52,70 @@ type Error struct {
 	Err error
 }
 
-func (e *Error) Error() string { return string(e.Category) + ": " + e.Message }
+func (e *Error) Error() string { return string(e.Category) + ": " + BoundMessage(e.Message) }
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Errorf makes an *Error.
+// Bounds of what an error message holds. A message quotes an input at
+// most MaxQuoted bytes (redact.MaxQuoted), an error it wraps at most
+// maxWrapped, and is at most MaxMessage bytes in all: a 5 MB argument comes
+// back as a short error, not a 5 MB one.
+const (
+	MaxQuoted  = redact.MaxQuoted
+	maxWrapped = 300
+	MaxMessage = 600
+)
+
+// Quote quotes an input for a message, as %q does, bounded to MaxQuoted
+// bytes and with its secrets redacted.
+func Quote(s string) string { return redact.Quote(s) }
+
+// BoundMessage is the message as it may leave the engine: secrets
+// redacted, at most MaxMessage bytes. Every surface's error path passes it
+// (Error, Classify; the CLI, LSP and MCP servers for errors of their own).
+func BoundMessage(msg string) string {
+	// cut before redacting (a 5 MB message is not scanned whole), with room
+	// so that a secret at the final cut is still seen whole
+	n := len(msg)
+	if n <= MaxMessage {
+		return redact.Text(msg)
+	}
+	if n > 2*MaxMessage {
+		msg = strings.ToValidUTF8(msg[:2*MaxMessage], "")
+	}
+	out := redact.Text(msg)
+	if len(out) <= MaxMessage {
+		return out
+	}
+	cut := MaxMessage
+	for cut > 0 && out[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return out[:cut] + fmt.Sprintf("…[%d bytes]", n)
+}
+
+// Errorf makes an *Error. String arguments are cut to MaxQuoted bytes and
+// error arguments to a few hundred (the cut is marked with the length), so
+// "%q" of a client's input is bounded wherever it is written; the message
+// is then bounded and redacted as BoundMessage.
 func Errorf(c Category, format string, args ...any) *Error {
-	return &Error{Category: c, Message: fmt.Sprintf(format, args...)}
+	return &Error{Category: c, Message: Sprintf(format, args...)}
+}
+
+// Sprintf formats a message as Errorf does: string arguments cut to
+// MaxQuoted bytes, error arguments to a few hundred, the whole bounded and
+// redacted (BoundMessage). Surfaces that make errors of their own use it.
+func Sprintf(format string, args ...any) string {
+	args = append([]any(nil), args...)
+	for i, a := range args {
+		switch v := a.(type) {
+		case string:
+			args[i] = redact.Bound(v, MaxQuoted)
+		case error:
+			args[i] = redact.Bound(v.Error(), maxWrapped)
+		}
+	}
+	return BoundMessage(fmt.Sprintf(format, args...))
 }
 
 // Classify returns err as an *Error, mapping the errors of the store and
@@ -71,35 +129,21 @@ func Classify(err error) *Error {
 		return e
 	}
 	var fe *graph.FormatError
+	msg := BoundMessage(err.Error())
 	switch {
 	case errors.As(err, &fe):
-		return &Error{Category: StaleIndex, Message: fe.Error(), Err: err}
+		return &Error{Category: StaleIndex, Message: msg, Err: err}
 	case errors.Is(err, graph.ErrNoIndex):
-		return &Error{Category: StaleIndex, Message: err.Error(), Err: err}
+		return &Error{Category: StaleIndex, Message: msg, Err: err}
 	case errors.Is(err, graph.ErrNotFound):
-		return &Error{Category: NotFound, Message: err.Error(), Err: err}
+		return &Error{Category: NotFound, Message: msg, Err: err}
 	case errors.Is(err, trace.ErrNoTarget):
-		return &Error{Category: NotFound, Message: err.Error() + "; try search to find how the value is spelled", Err: err}
+		return &Error{Category: NotFound, Message: msg + "; try search to find how the value is spelled", Err: err}
 	case errors.Is(err, impact.ErrDiff), errors.Is(err, contextpack.ErrInvalidRequest),
 		errors.Is(err, contextpack.ErrBudgetTooSmall):
-		return &Error{Category: InvalidArgument, Message: err.Error(), Err: err}
+		return &Error{Category: InvalidArgument, Message: msg, Err: err}
 	}
-	return &Error{Category: Internal, Message: err.Error(), Err: err}
-}
-
-// maxQuoted bounds how much of an argument an error message quotes.
-const maxQuoted = 200
-
-// clip shortens an argument quoted in an error message.
-func clip(s string) string {
-	if len(s) <= maxQuoted {
-		return s
-	}
-	cut := maxQuoted
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
+	return &Error{Category: Internal, Message: msg, Err: err}
 }
 
 // revisionRE is what a git revision an option names may look like: no

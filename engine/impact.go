@@ -81,6 +81,9 @@ func (s *Snapshot) Impact(ctx context.Context, o ImpactOptions) (*ImpactResult, 
 		return nil, err
 	}
 	io := impact.Options{Depth: depth, TestDepth: testDepth, Limit: limit, Root: s.Root, Cite: s.CiteFunc(ctx)}
+	if s.Files != nil {
+		io.Files = s.Files
+	}
 	var res *impact.Result
 	if o.Name != "" {
 		defs, err := s.Resolve(ctx, o.Name, o.Path, o.Kind, !o.All)
@@ -88,12 +91,12 @@ func (s *Snapshot) Impact(ctx context.Context, o ImpactOptions) (*ImpactResult, 
 			return nil, err
 		}
 		if res, err = impact.Analyze(ctx, s.R, impact.Named(defs), io); err != nil {
-			return nil, Classify(fmt.Errorf("impact of %s: %w", clip(o.Name), err))
+			return nil, Classify(fmt.Errorf("impact of %s: %w", Quote(o.Name), err))
 		}
 		res.Target = o.Name
 	} else {
 		if o.Diff != "" && !isRevision(o.Diff) {
-			return nil, Errorf(InvalidArgument, "diff %q is not a revision", clip(o.Diff))
+			return nil, Errorf(InvalidArgument, "diff %s is not a revision", Quote(o.Diff))
 		}
 		if res, err = impact.ForDiff(ctx, s.R, impact.Diff{Rev: o.Diff, Staged: o.Staged}, io); err != nil {
 			return nil, Classify(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph/gitrepo"
+	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/retrieval/impact"
 )
 
@@ -14,7 +15,7 @@ import (
 // shared with impact analysis), else the most frequent authors of its recent commits,
 // prefixed "git:". Empty when neither tells.
 func Owners(ctx context.Context, root, rel string) []string {
-	if owners, found := impact.CodeOwners(root)(rel); found {
+	if owners, found := impact.CodeOwners(repofs.New(root))(rel); found {
 		return owners
 	}
 	authors, err := gitrepo.Authors(ctx, root, rel, 50)

@@ -4,57 +4,47 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/gitrepo"
-	"github.com/cairn-dev/cairn/retrieval/contextpack"
+	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/graph/repofs"
 )
 
 // RepoPath checks a path a client named and returns it repository-relative
-// ('/'-separated, cleaned) and absolute. It refuses, as outside_repository,
+// ('/'-separated, cleaned) and absolute. The check is the repository
+// boundary's (graph/repofs), the one every read of a worktree file passes:
 // absolute paths, paths climbing out with "..", paths into .git, and paths
-// whose real location (symlinks resolved) is not under the root. A path
-// that does not exist is not_found.
+// whose file (symlinks resolved) is not under the root are
+// outside_repository; a path that does not exist is not_found.
 func RepoPath(root, p string) (rel, abs string, err error) {
-	if strings.TrimSpace(p) == "" {
-		return "", "", Errorf(InvalidArgument, "empty path")
+	fsys := repofs.New(root)
+	if _, err := fsys.Stat(p); err != nil {
+		return "", "", pathError(err)
 	}
-	if strings.ContainsRune(p, 0) {
-		return "", "", Errorf(InvalidArgument, "path contains a NUL byte")
+	rel, _ = repofs.Clean(p)
+	return rel, filepath.Join(fsys.Root(), filepath.FromSlash(rel)), nil
+}
+
+// pathError maps the repository boundary's refusals to categories.
+func pathError(err error) *Error {
+	var pe *repofs.Error
+	if !errors.As(err, &pe) {
+		return Classify(err)
 	}
-	slashed := strings.ReplaceAll(p, `\`, "/")
-	if filepath.IsAbs(p) || strings.HasPrefix(slashed, "/") || filepath.VolumeName(p) != "" {
-		return "", "", Errorf(OutsideRepository, "%q is absolute: give a path relative to the repository root", p)
+	c := NotFound
+	switch {
+	case pe.Reason == repofs.Invalid:
+		c = InvalidArgument
+	case pe.Reason.Outside():
+		c = OutsideRepository
+	case pe.Reason == repofs.NotRegular:
+		c = InvalidArgument
 	}
-	rel = path.Clean(slashed)
-	if rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", "", Errorf(OutsideRepository, "%q leaves the repository root", p)
-	}
-	if rel == ".git" || strings.HasPrefix(rel, ".git/") {
-		return "", "", Errorf(OutsideRepository, "%q is inside .git", p)
-	}
-	abs = filepath.Join(root, filepath.FromSlash(rel))
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", "", Errorf(NotFound, "%s does not exist", rel)
-		}
-		return "", "", Errorf(NotFound, "%s: %v", rel, err)
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", "", Classify(err)
-	}
-	if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", "", Errorf(OutsideRepository, "%s resolves (through a symlink) to outside the repository", rel)
-	}
-	return rel, abs, nil
+	return &Error{Category: c, Message: pe.Error()}
 }
 
 // Span limits.
@@ -80,8 +70,8 @@ type Span struct {
 	Truncated     bool `json:"truncated"`
 	NextStartLine int  `json:"next_start_line,omitempty"`
 	// Lines are the lines' text without line breaks.
-	Lines      []string                `json:"-"`
-	Redactions []contextpack.Redaction `json:"redactions,omitempty"`
+	Lines      []string           `json:"-"`
+	Redactions []redact.Redaction `json:"redactions,omitempty"`
 }
 
 var revRE = regexp.MustCompile(`^(?:([0-9a-f]{7,40})(?:\+([0-9a-f]{7,40}))?|content:([0-9a-f]{7,40}))$`)
@@ -96,7 +86,7 @@ func (s *Snapshot) ReadSpan(ctx context.Context, p string, start, end int, revis
 	if end != 0 && end < start {
 		return nil, Errorf(InvalidArgument, "end_line %d is before start_line %d", end, start)
 	}
-	rel, abs, err := RepoPath(s.Root, p)
+	rel, _, err := RepoPath(s.Root, p)
 	if err != nil {
 		return nil, err
 	}
@@ -105,9 +95,9 @@ func (s *Snapshot) ReadSpan(ctx context.Context, p string, start, end int, revis
 		return nil, Errorf(NotFound, "%s is not indexed (it may be ignored, generated or binary; see index_status)", rel)
 	}
 	cited := graph.CiteRevision(s.Meta, f)
-	content, err := os.ReadFile(abs)
+	content, err := s.Files.ReadFile(rel)
 	if err != nil {
-		return nil, Errorf(NotFound, "%s: %v", rel, err)
+		return nil, pathError(err)
 	}
 	hash := graph.BlobHash(content)
 	sp := &Span{Path: rel}
@@ -177,7 +167,7 @@ func (s *Snapshot) ReadSpan(ctx context.Context, p string, start, end int, revis
 		sp.Truncated, sp.NextStartLine = true, stop+1
 	}
 	sp.StartLine, sp.EndLine = start, stop
-	body, reds := contextpack.Redact(rel, start, strings.Join(lines[start-1:stop], "\n"), f.Lang.HasParser())
+	body, reds := redact.Content(rel, start, strings.Join(lines[start-1:stop], "\n"), f.Lang.HasParser())
 	sp.Lines = strings.Split(body, "\n")
 	sp.Redactions = reds
 	return sp, nil

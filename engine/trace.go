@@ -43,6 +43,9 @@ func (s *Snapshot) Trace(ctx context.Context, o TraceOptions) (*TraceResult, err
 		return nil, err
 	}
 	opts := trace.Options{Depth: depth, Root: s.Root, Cite: s.CiteFunc(ctx)}
+	if s.Files != nil {
+		opts.Files = s.Files
+	}
 	if s.Texts != nil {
 		// without it the trace reads every file instead
 		opts.Texts = s.Texts

@@ -7,21 +7,23 @@ import (
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/indexer/walk"
 )
 
 // Freshness tells whether indexed files still match the worktree. Answers
 // mark every location in a file that changed since it was indexed as stale.
 type Freshness struct {
-	root string
-	r    graph.Reader
-	mu   sync.Mutex
-	memo map[string]bool
+	root  string
+	files *repofs.FS
+	r     graph.Reader
+	mu    sync.Mutex
+	memo  map[string]bool
 }
 
 // NewFreshness checks files under root against the index r.
 func NewFreshness(root string, r graph.Reader) *Freshness {
-	return &Freshness{root: root, r: r, memo: map[string]bool{}}
+	return &Freshness{root: root, files: repofs.New(root), r: r, memo: map[string]bool{}}
 }
 
 // Stale reports whether path changed (or vanished) since it was indexed.
@@ -45,15 +47,16 @@ func (f *Freshness) check(ctx context.Context, path string) bool {
 	if err != nil {
 		return true
 	}
-	abs := filepath.Join(f.root, filepath.FromSlash(path))
-	st, err := os.Stat(abs)
+	// Lstat: a file swapped for a symlink differs; its content is then read
+	// through the repository boundary, which refuses a link out.
+	st, err := os.Lstat(filepath.Join(f.root, filepath.FromSlash(path)))
 	if err != nil {
 		return true
 	}
-	if st.Size() == file.Size && st.ModTime().UnixNano() == file.ModTime {
+	if st.Mode().IsRegular() && st.Size() == file.Size && st.ModTime().UnixNano() == file.ModTime {
 		return false
 	}
-	b, err := os.ReadFile(abs)
+	b, err := f.files.ReadFile(path)
 	if err != nil {
 		return true
 	}
@@ -78,6 +81,7 @@ func Changes(ctx context.Context, r graph.Reader, opts walk.Options, limit int) 
 		entries []walk.Entry
 		err     error
 	}
+	repo := repofs.New(wk.Root())
 	wc := make(chan walked, 1)
 	go func() {
 		var es []walk.Entry
@@ -126,7 +130,7 @@ func Changes(ctx context.Context, r graph.Reader, opts walk.Options, limit int) 
 		if ctx.Err() != nil {
 			return paths, n, false, nil
 		}
-		b, err := os.ReadFile(filepath.Join(wk.Root(), filepath.FromSlash(e.Path)))
+		b, err := repo.ReadFile(e.Path)
 		if err != nil || BlobHash(b) != f.Hash {
 			add(e.Path)
 		}

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/indexer/scip"
 	"github.com/cairn-dev/cairn/indexer/treesitter"
 	"github.com/cairn-dev/cairn/indexer/walk"
@@ -403,6 +405,7 @@ func (st *runState) extract(ctx context.Context, w graph.Writer, sinks []Sink, s
 	outCh := make(chan outcome, opts.Workers*2)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	repo := repofs.New(wk.Root())
 	var wg sync.WaitGroup
 	for i := 0; i < opts.Workers; i++ {
 		wg.Add(1)
@@ -411,7 +414,7 @@ func (st *runState) extract(ctx context.Context, w graph.Writer, sinks []Sink, s
 			x := treesitter.New(treesitter.Options{Timeout: opts.ParseTimeout})
 			defer x.Close()
 			for j := range jobCh {
-				out := process(ctx, x, j, wk.Root(), journal, slot, scipSet, isFile)
+				out := process(ctx, x, j, repo, journal, slot, scipSet, isFile)
 				select {
 				case outCh <- out:
 				case <-ctx.Done():
@@ -694,10 +697,10 @@ func lastSlash(s string) int {
 }
 
 // process reads one file and extracts its facts. It runs on a worker.
-func process(ctx context.Context, x *treesitter.Extractor, j job, root string, jr *journal, slot int, set *scip.Set, isFile func(string) bool) outcome {
+func process(ctx context.Context, x *treesitter.Extractor, j job, repo *repofs.FS, jr *journal, slot int, set *scip.Set, isFile func(string) bool) outcome {
 	e := j.entry
 	out := outcome{job: j}
-	content, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
+	content, err := repo.ReadFile(e.Path)
 	if err != nil {
 		out.skip = graph.Skip{Path: e.Path, Reason: graph.SkipUnreadable, Detail: err.Error()}
 		return out
@@ -740,8 +743,26 @@ func process(ctx context.Context, x *treesitter.Extractor, j job, root string, j
 	if ff.File.Lines == 0 {
 		ff.File.Lines = countLines(content)
 	}
+	redactSymbols(ff)
 	out.ff = ff
 	return out
+}
+
+// redactSymbols removes secrets from the signatures and docs of a file's
+// symbols (tree-sitter's and SCIP's) before they are stored: every surface
+// shows them, and none can then show a secret. A signature is code (only
+// string literals count as assigned secrets); a doc is prose.
+func redactSymbols(ff *graph.FileFacts) {
+	p, code := ff.File.Path, ff.File.Lang.HasParser()
+	for i := range ff.Symbols {
+		s := &ff.Symbols[i]
+		if s.Signature != "" {
+			s.Signature = redact.Line(p, s.Signature, code)
+		}
+		if s.Doc != "" {
+			s.Doc = redact.Line(p, s.Doc, false)
+		}
+	}
 }
 
 func countLines(b []byte) int {

@@ -5,14 +5,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/indexer/resolve"
 	"github.com/cairn-dev/cairn/indexer/treesitter"
 )
@@ -297,11 +296,12 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 // goModules reads the repository's go.mod files: module path → directory.
 func goModules(root string, paths []string) map[string]string {
 	mods := map[string]string{}
+	repo := repofs.New(root)
 	for _, p := range paths {
 		if path.Base(p) != "go.mod" {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		b, err := repo.ReadFile(p)
 		if err != nil {
 			continue
 		}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/cairn-dev/cairn/engine"
 )
 
 // message is a JSON-RPC 2.0 request, notification or response.
@@ -94,6 +96,12 @@ func (c *conn) write(m *message) error {
 
 func (c *conn) reply(id *json.RawMessage, result any, err *respError) error {
 	m := &message{ID: id, Error: err}
+	if err != nil {
+		// every error leaves bounded and redacted, whatever made it
+		bounded := *err
+		bounded.Message = engine.BoundMessage(err.Message)
+		m.Error = &bounded
+	}
 	if err == nil {
 		if result == nil {
 			result = json.RawMessage("null")

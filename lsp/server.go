@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/retrieval/embed"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
@@ -426,7 +426,7 @@ func (s *Server) lines(root, rel string, cache map[string]text) text {
 	t, ok := s.docs[rel]
 	s.mu.Unlock()
 	if !ok {
-		if b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
+		if b, err := repofs.New(root).ReadFile(rel); err == nil { // the repository boundary
 			t = splitText(string(b))
 		}
 	}

@@ -12,6 +12,8 @@ const EmbeddedFormat = 2
 // FeatureVersion identifies what the extractor produces. Indexes written with
 // another value are rebuilt from scratch by the next index run.
 //
+// History:
+//
 //	1: the first extractor (embedded store, tree-sitter for Go, Python, TS/TSX/JS, Java, Rust, C, C++)
 //	2: resolution with confidence, edges, Go structural implementations, PageRank
 //	3: SCIP ingestion, precise edges; more receivers resolved
@@ -21,7 +23,8 @@ const EmbeddedFormat = 2
 //	7: supertypes written on one line
 //	8: "Code generated" and "DO NOT EDIT" on two lines of a header skip the file
 //	9: each file's category (test, vendored, docs) decided by the indexer and stored
-const FeatureVersion = 9
+//	10: secrets redacted in the signatures and docs of symbols (graph/redact)
+const FeatureVersion = 10
 
 // EmbeddedSQL creates the tables of one embedded-store generation.
 //

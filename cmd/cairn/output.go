@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/redact"
 	"github.com/cairn-dev/cairn/indexer/walk"
 	"github.com/cairn-dev/cairn/indexer/watch"
 )
@@ -159,6 +160,10 @@ type envelope struct {
 }
 
 func writeJSON(w io.Writer, v any) error {
+	if e, ok := v.(envelope); ok {
+		e.Query = redact.Bound(e.Query, redact.MaxQuoted) // the echo of a 5 MB name is not 5 MB
+		v = e
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

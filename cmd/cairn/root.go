@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer/watch"
@@ -47,12 +48,13 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
+// notFound and usageError quote their arguments bounded (engine.Sprintf).
 func notFound(format string, args ...any) error {
-	return &exitError{code: 3, err: fmt.Errorf(format, args...)}
+	return &exitError{code: 3, err: errors.New(engine.Sprintf(format, args...))}
 }
 
 func usageError(format string, args ...any) error {
-	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+	return &exitError{code: 2, err: errors.New(engine.Sprintf(format, args...))}
 }
 
 // Main runs the cairn command line and returns the exit code.
@@ -71,6 +73,11 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		SilenceErrors: true,
 	}
 	root.SetArgs(args)
+	// cobra suggests commands by edit distance, quadratic in the argument:
+	// a 5 MB "command" took over a minute to refuse.
+	for _, a := range args {
+		root.DisableSuggestions = root.DisableSuggestions || len(a) > 64
+	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	pf := root.PersistentFlags()
@@ -116,7 +123,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(stderr, "cairn:", err)
+	fmt.Fprintln(stderr, "cairn:", engine.BoundMessage(err.Error())) // bounded and redacted
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code

@@ -98,8 +98,14 @@ export class HttpFetcher implements Fetcher {
 // indexes it; it returns the repository root (index in <root>/.cairn).
 func Repo(t testing.TB) string {
 	t.Helper()
+	return repoOf(t, Files)
+}
+
+// repoOf writes files into a new git repository, commits and indexes them.
+func repoOf(t testing.TB, files map[string]string) string {
+	t.Helper()
 	root := t.TempDir()
-	for p, c := range Files {
+	for p, c := range files {
 		abs := filepath.Join(root, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			t.Fatal(err)

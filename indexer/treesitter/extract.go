@@ -20,6 +20,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/redact"
 )
 
 // Options configure an Extractor.
@@ -958,6 +959,9 @@ func (e *extraction) signature(d *rawDef) string {
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	s = strings.TrimRight(s, " {:=")
+	// redacted before the cut, which could leave a secret too short to
+	// be recognised
+	s = redact.Line(e.path, s, true)
 	if len(s) > 300 {
 		s = s[:300]
 		for !utf8.ValidString(s) {

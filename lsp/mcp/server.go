@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/engine"
@@ -72,8 +73,53 @@ func New(opts Options) *Server {
 		heavy: make(chan struct{}, max(1, opts.MaxConcurrent/2))}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "cairn", Title: "cairn code intelligence", Version: cmp.Or(opts.Version, "dev")},
 		&sdk.ServerOptions{Instructions: instructions, Logger: opts.Log})
+	s.srv.AddReceivingMiddleware(boundErrors, capArguments)
 	s.register()
 	return s
+}
+
+// MaxArguments bounds the JSON of one tool call's arguments. Issue texts
+// and stack traces fit many times over; a 5 MB task would keep a heavy slot
+// busy for minutes.
+const MaxArguments = 1 << 20
+
+// capArguments refuses a tool call whose arguments exceed MaxArguments, as
+// invalid_argument, before they are decoded.
+func capArguments(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if r, ok := req.(*sdk.CallToolRequest); ok && r.Params != nil && len(r.Params.Arguments) > MaxArguments {
+			return errorResult(engine.Errorf(engine.InvalidArgument, "the arguments are %d bytes; at most %d are accepted", len(r.Params.Arguments), MaxArguments)), nil
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// boundErrors bounds and redacts the errors the SDK makes itself before a
+// tool runs — an unknown tool's name, an argument that fails the input
+// schema, both quoted whole — as the engine bounds its own
+// (engine.BoundMessage).
+func boundErrors(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		res, err := next(ctx, method, req)
+		var we *jsonrpc.Error
+		switch {
+		case errors.As(err, &we):
+			b := *we
+			b.Message = engine.BoundMessage(we.Message)
+			err = &b
+		case err != nil:
+			err = errors.New(engine.BoundMessage(err.Error()))
+		}
+		if r, ok := res.(*sdk.CallToolResult); ok && r != nil && r.IsError && r.Meta["cairn/error"] == nil {
+			// the SDK's, not errorResult's (whose candidates must stay listed)
+			for _, c := range r.Content {
+				if tc, ok := c.(*sdk.TextContent); ok {
+					tc.Text = engine.BoundMessage(tc.Text)
+				}
+			}
+		}
+		return res, err
+	}
 }
 
 // SDK returns the underlying SDK server (to connect other transports).

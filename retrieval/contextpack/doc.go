@@ -33,9 +33,11 @@
 // echoed (untrusted) so a reader can tell what the pack answers, in at most
 // a 32nd of the budget: the reader has the task, the budget is for code.
 //
-// Content is read from the worktree: a file whose content no longer
-// matches its indexed hash is marked stale. Text that is not code
-// (comments, docs, strings) carries the "untrusted-text" label, and
-// secrets (keys, tokens, private keys, passwords in assignments) are
-// redacted before anything is counted or returned.
+// Content is read from the worktree through Builder.Files, the repository
+// boundary (graph/repofs: nothing outside the root, in .git or behind a
+// link out is read): a file whose content no longer matches its indexed
+// hash is marked stale. Text that is not code (comments, docs, strings)
+// carries the "untrusted-text" label, and secrets (keys, tokens, private
+// keys, passwords in assignments) are redacted (graph/redact) before
+// anything is counted or returned.
 package contextpack

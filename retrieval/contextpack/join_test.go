@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/graph/repofs"
 )
 
 // TestJoinCoversTheGap: two strong candidates a few lines apart join into
@@ -26,13 +28,13 @@ func TestJoinCoversTheGap(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := &Builder{Root: root, Tokenizer: tok}
-	fc := &fileCache{root: root, files: map[string]graph.File{"p.go": {Path: "p.go", Lang: graph.LangGo}}, content: map[string][]string{}}
+	fc := &fileCache{repo: repofs.New(root), files: map[string]graph.File{"p.go": {Path: "p.go", Lang: graph.LangGo}}, content: map[string][]string{}}
 	cands := []cand{
 		{path: "p.go", start: 3, end: 5, kind: KindDefinition, symbol: "f0", reason: "a", score: 0.9, lang: graph.LangGo, sigEnd: 3},
 		{path: "p.go", start: 11, end: 13, kind: KindDefinition, symbol: "f2", reason: "b", score: 0.8, lang: graph.LangGo, sigEnd: 11},
 		{path: "p.go", start: 7, end: 9, kind: KindDefinition, symbol: "f1", reason: "c", score: 0.1, lang: graph.LangGo, sigEnd: 7},
 	}
-	p := &Pack{Budget: 2000, Format: "json", Items: []Item{}, Omitted: []Omitted{}, Redactions: []Redaction{}}
+	p := &Pack{Budget: 2000, Format: "json", Items: []Item{}, Omitted: []Omitted{}, Redactions: []redact.Redaction{}}
 	b.pack(p, cands, fc, tok, 1)
 	seen := map[int]bool{}
 	for _, it := range p.Items {

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,6 +13,8 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/gitrepo"
+	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
@@ -119,17 +119,26 @@ type Pack struct {
 	Omitted    []Omitted `json:"omitted"`
 	// OmittedTotal counts every candidate left out; Omitted lists the
 	// strongest of them (as many as the budget affords a list of).
-	OmittedTotal int         `json:"omitted_total"`
-	Redactions   []Redaction `json:"redactions"`
+	OmittedTotal int                `json:"omitted_total"`
+	Redactions   []redact.Redaction `json:"redactions"`
 }
 
 // SchemaID names the pack format (schema/contextpack.schema.json).
 const SchemaID = "https://cairn.dev/schema/contextpack/v1"
 
+// Files reads repository files (repository-relative paths); graph/repofs
+// implements it, refusing paths and links out of the repository.
+type Files interface {
+	ReadFile(rel string) ([]byte, error)
+}
+
 // Builder builds packs over one index generation.
 type Builder struct {
-	Engine    *fuse.Engine
-	Root      string // repository root (files are read from the worktree)
+	Engine *fuse.Engine
+	// Files reads the worktree's files; default: the repository boundary
+	// over Root (graph/repofs). Root is where git runs (Request.Diff).
+	Files     Files
+	Root      string
 	Meta      graph.Meta
 	Tokenizer Tokenizer
 	// Candidates is how many search hits seed the pack; default 60, more
@@ -190,7 +199,7 @@ func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 		Schema: SchemaID, Task: req.Task, TaskTrust: TrustUntrusted, Budget: req.Budget, Tokenizer: tok.Name(),
 		Format: req.Format, Index: IndexInfo{Generation: b.Meta.Generation, Revision: b.Meta.Revision, Dirty: b.Meta.Dirty,
 			Unindexed: b.Unindexed, Head: b.Head},
-		Items: []Item{}, Omitted: []Omitted{}, Redactions: []Redaction{},
+		Items: []Item{}, Omitted: []Omitted{}, Redactions: []redact.Redaction{},
 	}
 	// The pack's frame (the task echoed, headers) must fit before any item:
 	// a long task is shortened in the echo, a budget too small for even an
@@ -201,7 +210,11 @@ func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 	if err := b.fitFrame(p, tok); err != nil {
 		return nil, err
 	}
-	fc := &fileCache{root: b.Root, files: fileInfo, content: map[string][]string{}}
+	repo := b.Files
+	if repo == nil {
+		repo = repofs.New(b.Root)
+	}
+	fc := &fileCache{repo: repo, files: fileInfo, content: map[string][]string{}}
 	fullShare := req.FullShare
 	if fullShare <= 0 {
 		fullShare = DefaultFullShare
@@ -582,7 +595,7 @@ func diffRanges(ctx context.Context, root, rev string) ([]diffRange, error) {
 
 // fileCache reads worktree files once.
 type fileCache struct {
-	root    string
+	repo    Files
 	files   map[string]graph.File
 	content map[string][]string
 	stale   map[string]bool
@@ -593,7 +606,7 @@ func (fc *fileCache) lines(p string) []string {
 	if ls, ok := fc.content[p]; ok {
 		return ls
 	}
-	b, err := os.ReadFile(filepath.Join(fc.root, filepath.FromSlash(p)))
+	b, err := fc.repo.ReadFile(p)
 	var ls []string
 	if err == nil {
 		ls = strings.Split(strings.TrimSuffix(strings.ToValidUTF8(string(b), "\uFFFD"), "\n"), "\n")
@@ -725,7 +738,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 	overhead += maxOmittedListed(p.Budget) * 40
 	used := overhead
 	itemCost := func(it Item) int { return tok.Count(b.renderItem(it, p.Format)) + 2 }
-	makeItem := func(c cand, degraded bool) (Item, []Redaction) {
+	makeItem := func(c cand, degraded bool) (Item, []redact.Redaction) {
 		start, end, kind := c.start, c.end, c.kind
 		var summary string
 		if degraded {
@@ -750,7 +763,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 			}
 		}
 		f := fc.files[c.path]
-		content, reds := redact(c.path, s, content, f.Lang.HasParser())
+		content, reds := redact.Content(c.path, s, content, f.Lang.HasParser())
 		it := Item{Path: c.path, StartLine: s, EndLine: e, Revision: b.revision(f), Kind: kind, Symbol: c.symbol,
 			Reason: c.reason, Score: math.Round(c.score*1000) / 1000, Trust: trustOf(f.Lang, kind),
 			Stale: fc.isStale(c.path), Content: content}
@@ -760,7 +773,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		it.Tokens = tok.Count(content)
 		return it, reds
 	}
-	var allReds []Redaction
+	var allReds []redact.Redaction
 	var pcost []int // the cost of each picked item
 	// near returns the picked whole item of c's file that c would join
 	// across a gap of at most mergeGap lines (no other item in between).
@@ -908,7 +921,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		for _, ch := range picked {
 			p.Items = append(p.Items, ch.item)
 		}
-		seenRed := map[Redaction]bool{}
+		seenRed := map[redact.Redaction]bool{}
 		for _, rd := range allReds {
 			if seenRed[rd] { // a merged item redacts its parts again
 				continue

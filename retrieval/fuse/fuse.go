@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/internal/ties"
 	"github.com/cairn-dev/cairn/retrieval/query"
@@ -112,6 +113,10 @@ type Engine struct {
 	Text    *bm25.Index    // nil: no text generator
 	Vectors VectorSearcher // nil: no vector generator
 	Weights map[string]float64
+	// Worktree reads the worktree's files (the message scan); default:
+	// the repository boundary (graph/repofs) over the root the generation
+	// was indexed from, when it is on this machine.
+	Worktree Files
 
 	// Slots is how many searches run at once; the others wait, in the
 	// order they came (default: two per core, see admit).
@@ -125,9 +130,9 @@ type Engine struct {
 	pathsOnce sync.Once
 	paths     map[string]graph.FileCategory // pathSet
 
-	rootOnce sync.Once
-	rootDir  string
-	rootErr  error
+	worktreeOnce sync.Once
+	repo         Files
+	repoErr      error
 
 	slotsOnce sync.Once
 	slots     chan struct{}
@@ -161,20 +166,31 @@ func (e *Engine) admit(ctx context.Context) (release func(), err error) {
 	}
 }
 
-// root is the worktree the generation was indexed from, "" when it is not
-// on this machine.
-func (e *Engine) root(ctx context.Context) (string, error) {
-	e.rootOnce.Do(func() {
+// Files reads repository files; graph/repofs implements it, refusing paths
+// and links out of the repository.
+type Files interface {
+	ReadFile(rel string) ([]byte, error)
+}
+
+// worktree reads the worktree's files: e.Worktree, else the repository
+// boundary over the root the generation was indexed from; nil when that
+// root is not on this machine.
+func (e *Engine) worktreeFiles(ctx context.Context) (Files, error) {
+	e.worktreeOnce.Do(func() {
+		if e.Worktree != nil {
+			e.repo = e.Worktree
+			return
+		}
 		m, err := e.R.Meta(context.WithoutCancel(ctx))
 		if err != nil {
-			e.rootErr = err
+			e.repoErr = err
 			return
 		}
 		if st, err := os.Stat(m.Root); err == nil && st.IsDir() {
-			e.rootDir = m.Root
+			e.repo = repofs.New(m.Root)
 		}
 	})
-	return e.rootDir, e.rootErr
+	return e.repo, e.repoErr
 }
 
 // Files lists the generation's files, read from the store once.

@@ -3,8 +3,6 @@ package fuse
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -94,11 +92,11 @@ type messageFinds struct {
 // chunks. Without a worktree on this machine (a shared store indexed
 // elsewhere) it finds nothing.
 func (s *search) scanMessages() ([]messageFind, error) {
-	root, err := s.e.root(s.ctx)
-	if err != nil || root == "" {
+	repo, err := s.e.worktreeFiles(s.ctx)
+	if err != nil || repo == nil {
 		return nil, err
 	}
-	m := messageSearch{s: s, root: root, content: map[string][]byte{}}
+	m := messageSearch{s: s, repo: repo, content: map[string][]byte{}}
 	pieces := map[string]bool{}
 	for i, e := range s.q.Errors {
 		if i == maxMessages {
@@ -153,7 +151,7 @@ const maxMessages = 4
 // messageSearch is the state of one query's message scan.
 type messageSearch struct {
 	s       *search
-	root    string
+	repo    Files
 	content map[string][]byte // files read, nil when unreadable
 	finds   []messageFind
 }
@@ -192,7 +190,7 @@ func (m *messageSearch) read(p string) []byte {
 	if b, ok := m.content[p]; ok {
 		return b
 	}
-	b, err := os.ReadFile(filepath.Join(m.root, filepath.FromSlash(p)))
+	b, err := m.repo.ReadFile(p)
 	if err != nil {
 		b = nil
 	}

@@ -28,6 +28,9 @@
 // Gradle test filters, cargo test names, test files for JavaScript runners
 // — grouped into commands that run exactly the affected tests.
 //
+// CODEOWNERS and the runners' markers (go.mod, package.json, …) are read
+// through Options.Files, the repository boundary (graph/repofs).
+//
 // Owners come from CODEOWNERS (.github/, the root, docs/ or .gitlab/;
 // gitignore-style patterns, the last match wins). The risk summary scores
 // fan-in, public API, breadth, shared contracts and dependents with no

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/repofs"
 )
 
 // Options bound an impact analysis.
@@ -20,13 +21,22 @@ type Options struct {
 	// a test that reaches a changed symbol through a helper chain still
 	// exercises it.
 	TestDepth int
-	// Root is the worktree (default: the root the index was built from);
-	// CODEOWNERS, go.mod and package.json are read from it.
+	// Root is the worktree (default: the root the index was built from),
+	// where git runs (diffs).
 	Root string
+	// Files reads the worktree's CODEOWNERS, go.mod, package.json…;
+	// default: the repository boundary (graph/repofs) over Root.
+	Files Files
 	// Limit caps the symbols visited (default 20,000).
 	Limit int
 	// Cite cites the symbols' locations (revision, stale); nil cites none.
 	Cite graph.CiteFunc
+}
+
+// Files reads repository files; graph/repofs implements it, refusing paths
+// and links out of the repository.
+type Files interface {
+	ReadFile(rel string) ([]byte, error)
 }
 
 // Symbol is a changed or dependent symbol: the one shape of a symbol at
@@ -367,7 +377,11 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 	}
 	sortSymbols(res.Dependents)
 	slices.SortStableFunc(res.Tests, func(a, b Test) int { return cmp.Or(strings.Compare(a.Path, b.Path), a.StartLine-b.StartLine) })
-	sel := newSelectors(root)
+	repo := o.Files
+	if repo == nil {
+		repo = repofs.New(root)
+	}
+	sel := newSelectors(repo)
 	for i := range res.Tests {
 		res.Tests[i].Selector = sel.selector(defs[res.Tests[i].SymbolID])
 	}
@@ -376,7 +390,7 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 		res.Packages = append(res.Packages, p)
 	}
 	sort.Strings(res.Packages)
-	own, err := loadOwners(root)
+	own, err := loadOwners(repo)
 	if err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}

@@ -3,8 +3,6 @@ package impact
 import (
 	"bufio"
 	"bytes"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -20,8 +18,8 @@ type owners struct {
 // CodeOwners reads the repository's CODEOWNERS file (.github/, the root,
 // docs/ or .gitlab/) and returns who owns a repository-relative path under
 // it; found is false when no rule (or no file) covers the path.
-func CodeOwners(root string) func(path string) (owners []string, found bool) {
-	o, _ := loadOwners(root)
+func CodeOwners(files Files) func(path string) (owners []string, found bool) {
+	o, _ := loadOwners(files)
 	return func(p string) ([]string, bool) {
 		if r := o.of(p); r != nil {
 			return r.owners, true
@@ -37,9 +35,9 @@ type ownerRule struct {
 }
 
 // loadOwners reads CODEOWNERS from the places forges look for it.
-func loadOwners(root string) (*owners, error) {
+func loadOwners(files Files) (*owners, error) {
 	for _, p := range []string{".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS", ".gitlab/CODEOWNERS"} {
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		b, err := files.ReadFile(p)
 		if err != nil {
 			continue
 		}

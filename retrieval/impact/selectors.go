@@ -1,9 +1,7 @@
 package impact
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -14,14 +12,14 @@ import (
 // selectors turns tests into the commands that run exactly them, per the
 // conventions of each language's usual runner.
 type selectors struct {
-	root  string
+	files Files
 	found map[string]string // dir+"|"+marker → nearest dir holding the marker
 	lang  map[graph.SymbolID]graph.Language
 	info  map[graph.SymbolID]*graph.Symbol
 }
 
-func newSelectors(root string) *selectors {
-	return &selectors{root: root, found: map[string]string{}, lang: map[graph.SymbolID]graph.Language{}, info: map[graph.SymbolID]*graph.Symbol{}}
+func newSelectors(files Files) *selectors {
+	return &selectors{files: files, found: map[string]string{}, lang: map[graph.SymbolID]graph.Language{}, info: map[graph.SymbolID]*graph.Symbol{}}
 }
 
 // nearest returns the closest directory at or above dir (repository-
@@ -33,7 +31,7 @@ func (s *selectors) nearest(dir, marker string) string {
 	}
 	v := ""
 	for d := dir; ; d = path.Dir(d) {
-		if _, err := os.Stat(filepath.Join(s.root, filepath.FromSlash(d), marker)); err == nil {
+		if _, err := s.files.ReadFile(path.Join(d, marker)); err == nil {
 			v = d
 			break
 		}
@@ -204,7 +202,7 @@ func (s *selectors) commands(tests []Test) []string {
 
 // jsRunner picks the test runner a package.json declares.
 func (s *selectors) jsRunner(base string) string {
-	b, _ := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(base), "package.json"))
+	b, _ := s.files.ReadFile(path.Join(base, "package.json"))
 	switch {
 	case strings.Contains(string(b), "\"vitest\""):
 		return "npx vitest run"

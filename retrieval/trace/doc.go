@@ -51,6 +51,9 @@
 //     reads a wire field whose server-side producer is never set;
 //   - never-read: a field is written and nothing reads or serializes it.
 //
+// Sources are read through Options.Files, the repository boundary
+// (graph/repofs), and every snippet shown is redacted (graph/redact).
+//
 // Cost: the files the text index names for the key are read (and their
 // ASCII lower-cased copies made) by background goroutines while the symbol
 // side queries the index; callers, callees and paths are read once per

@@ -2,12 +2,11 @@ package trace
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/redact"
 )
 
 func (t *tracer) fileFacts(p string) (*graph.FileFacts, error) {
@@ -40,7 +39,7 @@ func (t *tracer) file(p string) (*graph.File, error) {
 
 // readFile reads a worktree file, or nil.
 func (t *tracer) readFile(p string) []byte {
-	b, err := os.ReadFile(filepath.Join(t.root, filepath.FromSlash(p)))
+	b, err := t.fs.ReadFile(p)
 	if err != nil {
 		return nil
 	}
@@ -279,4 +278,18 @@ func lowerASCII(b []byte) []byte {
 		out[i] = c
 	}
 	return out
+}
+
+// snippet is a line of a file as a trace shows it: trimmed, its secrets
+// redacted (graph/redact).
+func (t *tracer) snippet(p string, line int) string {
+	s := strings.TrimSpace(t.lineText(p, line))
+	if s == "" {
+		return s
+	}
+	code := true
+	if f, err := t.file(p); err == nil {
+		code = f.Lang.HasParser()
+	}
+	return redact.Line(p, s, code)
 }

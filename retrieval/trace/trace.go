@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/repofs"
 )
 
 // ErrNoTarget: nothing in the index or the text carries the target.
@@ -26,6 +27,7 @@ type tracer struct {
 	r    graph.Reader
 	o    Options
 	root string
+	fs   Files
 	meta graph.Meta
 
 	target string
@@ -88,7 +90,7 @@ func (t *tracer) prefetchTexts() {
 	terms := t.keyTerms()
 	pre := &textPrefetch{key: t.key, done: make(chan textFiles, 1)}
 	t.pre = pre
-	ctx, texts, root := t.ctx, t.o.Texts, t.root
+	ctx, texts, files := t.ctx, t.o.Texts, t.fs
 	go func() {
 		ps, err := texts.FilesWithTerms(ctx, terms)
 		if err != nil {
@@ -98,7 +100,7 @@ func (t *tracer) prefetchTexts() {
 		sort.Strings(ps)
 		out := make([]readText, len(ps))
 		onEveryCore(len(ps), func(i int) {
-			if b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ps[i]))); err == nil {
+			if b, err := files.ReadFile(ps[i]); err == nil {
 				out[i] = readText{src: b, low: lowerASCII(b)}
 			}
 		})
@@ -130,6 +132,10 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 		facts: map[string]*graph.FileFacts{}, srcs: map[string][]byte{}, stale: map[string]bool{}, lines: map[string][]int{},
 		byID: map[graph.SymbolID]*Carrier{}, byName: map[string][]*Carrier{}, columns: map[string]*Carrier{},
 		siteAt: map[string]bool{}, syms: map[graph.SymbolID]*graph.Symbol{}, files: map[string]*graph.File{}, lows: map[string][]byte{}, entryCache: map[graph.SymbolID]*Entry{}, calleesCache: map[graph.SymbolID][]callee{}, callersCache: map[graph.SymbolID][]graph.Edge{}, pathsCache: map[graph.SymbolID][]CallPath{},
+	}
+	t.fs = o.Files
+	if t.fs == nil {
+		t.fs = repofs.New(t.root)
 	}
 	res := &Result{Target: t.target, Revision: m.Revision, Dirty: m.Dirty}
 	if err := t.parseTarget(); err != nil {
@@ -514,7 +520,7 @@ var loadCalls = map[string]string{"Scan": "row", "ScanRow": "row", "ScanStruct":
 
 func (t *tracer) addSymbolSite(p string, o *graph.Occurrence, c *Carrier, conf graph.Confidence, fn *Func) {
 	s := &Site{Carrier: c.Name, Loc: t.loc(p, o.Range), Confidence: conf.String(), carrier: c}
-	s.Snippet = strings.TrimSpace(t.lineText(p, int(o.Range.StartLine)))
+	s.Snippet = t.snippet(p, int(o.Range.StartLine))
 	s.Func = fn
 	src := t.src(p)
 	switch {
@@ -583,6 +589,9 @@ func isLiteralKey(src []byte, end int) bool {
 // addressPassed reports whether the selector ending in the identifier at
 // start has its address taken as a call argument: Scan(&t.ArtifactURL).
 func addressPassed(src []byte, start int) (call string, ok bool) {
+	if start > len(src) {
+		return "", false // the file is gone, shorter, or refused (repofs)
+	}
 	i := start
 	// back over the receiver chain "t." / "row.t."
 	for i > 0 {
@@ -874,7 +883,7 @@ func (t *tracer) addTextSite(ff *graph.FileFacts, src []byte, ts textSite) {
 		if t.qual != "" && typeMatches(ts.Table, t.qual) {
 			s.Confidence = graph.ConfResolved.String()
 		}
-		s.Snippet = strings.TrimSpace(t.lineText(p, line))
+		s.Snippet = t.snippet(p, line)
 		s.Func = t.enclosingOffset(ff, ts.Offset)
 		t.addSite(s, p, ts.Offset)
 		return
@@ -893,7 +902,7 @@ func (t *tracer) addTextSite(ff *graph.FileFacts, src []byte, ts textSite) {
 	}
 	s := &Site{Access: access(ts.Write), Carrier: c.Name, How: ts.How, Loc: loc, Confidence: graph.ConfNameOnly.String(), carrier: c, Alike: ts.Alike,
 		Persist: ts.Write && (strings.Contains(ts.How, "update") || strings.Contains(ts.How, "create") || strings.Contains(ts.How, "Update") || strings.Contains(ts.How, "Insert"))}
-	s.Snippet = strings.TrimSpace(t.lineText(p, line))
+	s.Snippet = t.snippet(p, line)
 	s.Func = t.enclosingOffset(ff, ts.Offset)
 	t.addSite(s, p, ts.Offset)
 }

@@ -21,11 +21,19 @@ type Options struct {
 	Depth int
 	// Paths is the number of call paths kept per site (default 3).
 	Paths int
-	// Root overrides the worktree the sources are read from (default: the
-	// root the index was built from).
+	// Files reads the worktree's sources (repository-relative paths);
+	// default: the repository boundary (graph/repofs) over Root.
+	Files Files
+	// Root is the worktree (default: the root the index was built from).
 	Root string
 	// Cite gives the revision of a cited file; nil cites none.
 	Cite graph.CiteFunc
+}
+
+// Files reads repository files; graph/repofs implements it, refusing paths
+// and links out of the repository.
+type Files interface {
+	ReadFile(rel string) ([]byte, error)
 }
 
 // Loc is a place in the repository: a position (StartLine = EndLine, and

@@ -1,13 +1,15 @@
-package contextpack
+package redact
 
 import (
+	"fmt"
 	"math"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
-// Redaction records one secret removed from an item.
+// Redaction records one secret removed from a text.
 type Redaction struct {
 	Path string `json:"path"`
 	Line int    `json:"line"`
@@ -190,9 +192,45 @@ func redact(p string, firstLine int, content string, code bool) (string, []Redac
 	return out, found
 }
 
-// Redact replaces credentials in content, lines firstLine… of path, as packs
-// do (code: the file is source code, where only string literals count as
-// assigned secrets). Servers use it for every span they return.
-func Redact(path string, firstLine int, content string, code bool) (string, []Redaction) {
-	return redact(path, firstLine, content, code)
+// Content replaces credentials in content, lines firstLine… of the
+// repository file p, with [REDACTED:kind] and reports where (code: the file
+// is source code, where only string literals count as assigned secrets; a
+// .env file's every value is one). Spans, packs, snippets, signatures and
+// docs all pass it.
+func Content(p string, firstLine int, content string, code bool) (string, []Redaction) {
+	return redact(p, firstLine, content, code)
+}
+
+// Line redacts one line of source (a snippet, a signature, a doc) of the
+// file p: Content without the report.
+func Line(p string, content string, code bool) string {
+	out, _ := redact(p, 1, content, code)
+	return out
+}
+
+// Text redacts free text that is not a file's (an error message): bare
+// values assigned to credential names count, as in configuration.
+func Text(s string) string {
+	out, _ := redact("", 1, s, false)
+	return out
+}
+
+// MaxQuoted bounds the part of an input a message quotes.
+const MaxQuoted = 200
+
+// Quote quotes untrusted input for a message, as %q does, bounded to
+// MaxQuoted bytes (a cut is marked with the input's length) and redacted.
+func Quote(s string) string { return strconv.Quote(Bound(Text(s), MaxQuoted)) }
+
+// Bound cuts s to at most n bytes, on a rune boundary, and marks the cut
+// with s's length.
+func Bound(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("…[%d bytes]", len(s))
 }

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package repofs
+
+const openFlags = 0
