@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -123,6 +124,22 @@ func (w *capWriter) Write(p []byte) (int, error) {
 
 // secretName reports whether an environment variable's name looks like it
 // carries a credential; such a variable never enters a sandbox.
+// hostEnv is the harness's own environment without secret-looking names
+// (and without git's GIT_* when noGit): what the harness's own child
+// processes (git, go mod download) run with, outside the sandbox. The
+// sandboxed commands never see it (bwrap builds theirs from an allowlist).
+func hostEnv(noGit bool) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if secretName(name) || (noGit && strings.HasPrefix(name, "GIT_")) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
 func secretName(name string) bool {
 	n := strings.ToUpper(name)
 	for _, suffix := range []string{"_KEY", "_TOKEN", "_SECRET", "_CREDENTIALS", "_CREDENTIAL", "_PASS", "_PASSWD", "_AUTH"} {

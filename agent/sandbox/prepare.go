@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -53,7 +52,7 @@ func PrepareGo(ctx context.Context, ws *Workspace) error {
 	for _, dir := range mods {
 		cmd := exec.CommandContext(ctx, "go", "mod", "download")
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+		cmd.Env = append(hostEnv(false), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Run(); err != nil {

@@ -264,11 +264,7 @@ func git(ctx context.Context, dir string, env []string, args ...string) (string,
 		"-c", "commit.gpgsign=false", "-c", "user.name=cairn", "-c", "user.email=cairn@localhost",
 		"-c", "core.autocrlf=false"}
 	cmd := exec.CommandContext(ctx, "git", append(base, args...)...)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GIT_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
+	cmd.Env = hostEnv(true)
 	cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0", "GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat")
 	cmd.Env = append(cmd.Env, env...)
 	var stdout, stderr bytes.Buffer

@@ -160,9 +160,15 @@ type envelope struct {
 }
 
 func writeJSON(w io.Writer, v any) error {
-	if e, ok := v.(envelope); ok {
-		e.Query = redact.Bound(e.Query, redact.MaxQuoted) // the echo of a 5 MB name is not 5 MB
+	// the echo of a 5 MB name is not 5 MB
+	switch e := v.(type) {
+	case envelope:
+		e.Query = redact.Bound(e.Query, redact.MaxQuoted)
 		v = e
+	case *envelope:
+		c := *e
+		c.Query = redact.Bound(c.Query, redact.MaxQuoted)
+		v = &c
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -124,7 +124,13 @@ func TestTwoProcessesShareABuild(t *testing.T) {
 		}
 	}
 	a, b := results[0], results[1]
-	if a.Generation != 1 || b.Generation != 1 || !b.Joined || a.Jobs != 4 {
+	if a.Joined && !b.Joined {
+		// the second process won the race to start the build (a loaded
+		// machine can delay the first past its head start): the roles
+		// are what matters, not which goroutine took which
+		a, b = b, a
+	}
+	if a.Generation != 1 || b.Generation != 1 || a.Joined || !b.Joined || a.Jobs != 4 {
 		t.Fatalf("not one build: %+v / %+v", a, b)
 	}
 	if a.JobsDone == 0 || b.JobsDone == 0 || a.JobsDone+b.JobsDone != 4 {
