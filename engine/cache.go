@@ -81,6 +81,41 @@ func (c *cachingReader) File(ctx context.Context, path string) (graph.File, erro
 	return c.Reader.File(ctx, path) // not indexed: the store's error
 }
 
+// SymbolsByIDs answers what the cache holds and asks the store for the
+// rest at once (graph.SymbolsByIDs: one batch where the store can), so
+// that wrapping a store keeps its batch reads (a trace asks for the
+// definitions of every call site's callers in a few batches).
+func (c *cachingReader) SymbolsByIDs(ctx context.Context, ids []graph.SymbolID) (map[graph.SymbolID][]graph.Symbol, error) {
+	out := make(map[graph.SymbolID][]graph.Symbol, len(ids))
+	var miss []graph.SymbolID
+	c.symMu.Lock()
+	for _, id := range ids {
+		if s, ok := c.syms[id]; ok {
+			out[id] = slices.Clone(s)
+		} else {
+			miss = append(miss, id)
+		}
+	}
+	c.symMu.Unlock()
+	if len(miss) == 0 {
+		return out, nil
+	}
+	got, err := graph.SymbolsByIDs(ctx, c.Reader, miss)
+	if err != nil {
+		return nil, err
+	}
+	c.symMu.Lock()
+	if len(c.syms)+len(got) > maxCachedSymbols {
+		clear(c.syms)
+	}
+	for id, s := range got {
+		c.syms[id] = s
+		out[id] = slices.Clone(s)
+	}
+	c.symMu.Unlock()
+	return out, nil
+}
+
 func (c *cachingReader) SymbolsByID(ctx context.Context, id graph.SymbolID) ([]graph.Symbol, error) {
 	c.symMu.Lock()
 	s, ok := c.syms[id]

@@ -87,13 +87,29 @@
 // per item.) Paths take every definition of both names: each path shows
 // which it joins.
 //
+// The analysis questions (search.go, context.go, trace.go, impact.go,
+// status.go) check their own arguments (bounds, paths, revisions) too:
+// Search (fused search; hits are Citations), Context (a budgeted pack:
+// budget, focus paths, format and tokenizer are checked here only), Trace
+// (follow a value), Impact (what a change affects; a name must denote one
+// definition unless ImpactOptions.All), ReadSpan and Status (what the index
+// holds and how fresh it is). Impact's symbols are graph.SymbolViews and
+// a trace's locations trace.Locs (the shape of graph.Citation), all cited
+// through the snapshot.
+//
+// The tokenizer's tables load while a pack's candidates are searched (the
+// vectors, on the first search: package vector).
+//
 // # Errors
 //
 // Every failure a client can act on is an *Error with a Category
 // (not_found, ambiguous with candidates, stale_index, outside_repository,
-// invalid_argument, unsupported); the CLI and both servers map categories
-// to their protocol (exit codes and an "error" object, MCP tool errors, LSP
-// response errors). Anything else is internal.
+// invalid_argument, unsupported); the servers map categories to their
+// protocol (MCP tool errors, LSP response errors) and the CLI to exit
+// codes. Classify is the one place the libraries' typed errors
+// (graph.ErrNotFound, trace.ErrNoTarget, impact.ErrDiff,
+// contextpack.ErrInvalidRequest and ErrBudgetTooSmall, …) become
+// categories; no error text is matched. Anything else is internal.
 //
 // # The repository boundary, redaction and bounded errors
 //

@@ -16,7 +16,6 @@ import (
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/watch"
-	"github.com/cairn-dev/cairn/retrieval/contextpack"
 	"github.com/cairn-dev/cairn/retrieval/embed"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
@@ -268,7 +267,7 @@ func (e *Engine) Acquire(ctx context.Context) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Meta: h.o.Meta, R: h.r, Search: h.o.Engine, Root: e.root, Files: e.files, e: e, h: h,
+	s := &Snapshot{Meta: h.o.Meta, R: h.r, Root: e.root, Files: e.files, e: e, h: h,
 		Fresh: indexer.NewFreshness(e.root, h.r)}
 	if len(h.o.Warnings) == 0 {
 		s.Texts = h.o
@@ -350,10 +349,9 @@ type TextFinder interface {
 
 // Snapshot is one request's view: one committed generation.
 type Snapshot struct {
-	Meta   graph.Meta
-	R      graph.Reader
-	Search *fuse.Engine
-	Root   string
+	Meta graph.Meta
+	R    graph.Reader
+	Root string
 	// Files reads the worktree's files through the repository boundary
 	// (graph/repofs): every question that reads a file passes it on.
 	Files *repofs.FS
@@ -368,19 +366,16 @@ type Snapshot struct {
 	once   sync.Once
 	citeMu sync.Mutex
 	cites  map[string]cite
+	wtOnce sync.Once
+	wt     Worktree
 }
 
 // Release returns the snapshot; the snapshot must not be used after.
 func (s *Snapshot) Release() { s.once.Do(func() { s.e.release(s.h) }) }
 
-// Builder returns a context-pack builder over the snapshot.
-func (s *Snapshot) Builder(tokenizer string) (*contextpack.Builder, error) {
-	tok, err := cachedTokenizer(tokenizer)
-	if err != nil {
-		return nil, Errorf(InvalidArgument, "%v", err)
-	}
-	return &contextpack.Builder{Engine: s.Search, Files: s.Files, Root: s.Root, Meta: s.Meta, Tokenizer: tok}, nil
-}
+// fused is the generation's fused search engine (Search and Context ask
+// it; its vectors load on the first search that needs them).
+func (s *Snapshot) fused() *fuse.Engine { return s.h.o.Engine }
 
 // Cite returns how a location in path is cited: its revision and whether
 // the file changed since it was indexed (memoised for the snapshot).

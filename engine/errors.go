@@ -3,10 +3,14 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/retrieval/contextpack"
+	"github.com/cairn-dev/cairn/retrieval/impact"
+	"github.com/cairn-dev/cairn/retrieval/trace"
 )
 
 // Category is what a client can do about an error.
@@ -43,9 +47,14 @@ type Error struct {
 	Category   Category
 	Message    string
 	Candidates []Candidate
+	// Err is the cause, when a library's typed error (graph.ErrNoIndex,
+	// trace.ErrNoTarget, …) was classified: errors.Is sees it.
+	Err error
 }
 
 func (e *Error) Error() string { return string(e.Category) + ": " + BoundMessage(e.Message) }
+
+func (e *Error) Unwrap() error { return e.Err }
 
 // Bounds of what an error message holds. A message quotes an input at
 // most MaxQuoted bytes (redact.MaxQuoted), an error it wraps at most
@@ -109,7 +118,8 @@ func Sprintf(format string, args ...any) string {
 	return BoundMessage(fmt.Sprintf(format, args...))
 }
 
-// Classify returns err as an *Error, mapping the store's errors.
+// Classify returns err as an *Error, mapping the errors of the store and
+// of the analyses (the one place a library's error becomes a category).
 func Classify(err error) *Error {
 	if err == nil {
 		return nil
@@ -122,11 +132,24 @@ func Classify(err error) *Error {
 	msg := BoundMessage(err.Error())
 	switch {
 	case errors.As(err, &fe):
-		return &Error{Category: StaleIndex, Message: msg}
+		return &Error{Category: StaleIndex, Message: msg, Err: err}
 	case errors.Is(err, graph.ErrNoIndex):
-		return &Error{Category: StaleIndex, Message: msg}
+		return &Error{Category: StaleIndex, Message: msg, Err: err}
 	case errors.Is(err, graph.ErrNotFound):
-		return &Error{Category: NotFound, Message: msg}
+		return &Error{Category: NotFound, Message: msg, Err: err}
+	case errors.Is(err, trace.ErrNoTarget):
+		return &Error{Category: NotFound, Message: msg + "; try search to find how the value is spelled", Err: err}
+	case errors.Is(err, impact.ErrDiff), errors.Is(err, contextpack.ErrInvalidRequest),
+		errors.Is(err, contextpack.ErrBudgetTooSmall):
+		return &Error{Category: InvalidArgument, Message: msg, Err: err}
 	}
-	return &Error{Category: Internal, Message: msg}
+	return &Error{Category: Internal, Message: msg, Err: err}
+}
+
+// revisionRE is what a git revision an option names may look like: no
+// leading dash (an option to git), no range.
+var revisionRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./~^@{}-]*$`)
+
+func isRevision(rev string) bool {
+	return revisionRE.MatchString(rev) && !strings.Contains(rev, "..")
 }

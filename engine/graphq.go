@@ -241,10 +241,10 @@ func (s *Snapshot) querySymbols(ctx context.Context, q string, keep func(*graph.
 		}
 	}
 	add(exact)
-	if len(out) >= most || s.Search == nil {
+	if len(out) >= most || s.h == nil {
 		return out, nil
 	}
-	res, err := s.Search.Search(ctx, q, fuse.Options{Limit: 50, Files: 1, Only: []string{fuse.GenSymbol}})
+	res, err := s.fused().Search(ctx, q, fuse.Options{Limit: 50, Files: 1, Only: []string{fuse.GenSymbol}})
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/cairn-dev/cairn/graph/postgres/pgtest"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/fleet"
-	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
 // TestSharedStore: the engine over PostgreSQL answers from the repository's
@@ -93,7 +92,7 @@ func TestSharedStore(t *testing.T) {
 	if _, err := cur.Resolve(ctx, "Farewell", "", "", true); err != nil {
 		t.Fatalf("new snapshot: %v", err)
 	}
-	hits, err := cur.Search.Search(ctx, "Farewell goodbye", fuse.Options{Limit: 3})
+	hits, err := cur.Search(ctx, engine.SearchOptions{Query: "Farewell goodbye", Limit: 3})
 	if err != nil || len(hits.Hits) == 0 || hits.Hits[0].Path != "server/greet.go" {
 		t.Fatalf("search on the new generation = %+v, %v", hits.Hits, err)
 	}

@@ -63,20 +63,24 @@ for v in base head; do
   [ -f "$OUT/mono-$v.idx/CURRENT" ] || "$bin" index -q --repo "$MONO" --index-dir "$OUT/mono-$v.idx"
 done
 # paired one-shot latency: each run times base then head (then head then
-# base on the next run), so both see the same machine load
+# base on the next run), so both see the same machine load. --all (every
+# definition of an ambiguous name) is what the base did without asking; it
+# is passed to head only.
 paired() { # LABEL N ARGS...
   local label=$1 n=$2; shift 2
+  local head_args=("$@") base_args=()
+  for a in "$@"; do [ "$a" = --all ] || base_args+=("$a"); done
   : > "$OUT/lat-base.txt"; : > "$OUT/lat-head.txt"
   for v in base head; do # one untimed run each: the page cache
-    bin=$OLD; [ $v = head ] && bin=$NEW
-    "$bin" "$@" --repo "$MONO" --index-dir "$OUT/mono-$v.idx" >/dev/null 2>&1 || true
+    bin=$OLD; args=("${base_args[@]}"); [ $v = head ] && bin=$NEW && args=("${head_args[@]}")
+    "$bin" "${args[@]}" --repo "$MONO" --index-dir "$OUT/mono-$v.idx" >/dev/null 2>&1 || true
   done
   for i in $(seq "$n"); do
     order="base head"; [ $((i % 2)) = 0 ] && order="head base"
     for v in $order; do
-      bin=$OLD; [ $v = head ] && bin=$NEW
+      bin=$OLD; args=("${base_args[@]}"); [ $v = head ] && bin=$NEW && args=("${head_args[@]}")
       s=$(date +%s%N)
-      "$bin" "$@" --repo "$MONO" --index-dir "$OUT/mono-$v.idx" >/dev/null 2>"$OUT/err-$v.txt" || echo "  $v FAILED: $(head -c 300 "$OUT/err-$v.txt")"
+      "$bin" "${args[@]}" --repo "$MONO" --index-dir "$OUT/mono-$v.idx" >/dev/null 2>"$OUT/err-$v.txt" || echo "  $v FAILED: $(head -c 300 "$OUT/err-$v.txt")"
       e=$(date +%s%N)
       echo $(( (e - s) / 1000 )) | awk '{printf "%.3f\n", $1/1000}' >> "$OUT/lat-$v.txt"
     done
@@ -93,11 +97,11 @@ echo "== one-shot latency on mono1m, paired, load average $(cut -d' ' -f1-3 /pro
 paired "def ListenAndServe" 20 def ListenAndServe
 paired "def QuerySet.filter --json" 20 def --json QuerySet.filter
 paired "refs Labels.Hash --json" 10 refs --json Labels.Hash
-paired "callers Labels.Hash --depth 2 --json" 10 callers --json --depth 2 Labels.Hash
+paired "callers Labels.Hash --depth 2 --json" 10 callers --json --all --depth 2 Labels.Hash
 paired "search 'ListenAndServe TLS config'" 20 search --json "ListenAndServe TLS config"
 paired "search 'scrape target labels are dropped…'" 20 search --json "scrape target labels are dropped after relabeling"
 paired "context --budget 16000 (flask url_for …)" 10 context --json --budget 16000 "flask url_for builds the wrong URL behind a proxy with SCRIPT_NAME"
 paired "trace Labels.Hash" 10 trace --json Labels.Hash
 paired "trace config.ScrapeInterval" 10 trace --json config.ScrapeInterval
-paired "impact --depth 3 Config.Load" 10 impact --json --depth 3 Config.Load
+paired "impact --depth 3 Config.Load" 10 impact --json --all --depth 3 Config.Load
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
 )
 
@@ -34,57 +34,21 @@ func contextCmd(g *globals) *cobra.Command {
 			default:
 				return usageError("give a TASK or --query-file")
 			}
-			if strings.TrimSpace(task) == "" && len(focus) == 0 && diff == "" {
-				return usageError("empty task")
-			}
-			if budget <= 0 {
-				return usageError("--budget must be a positive number of tokens")
-			}
-			if fullShare <= 0 || fullShare > 1 {
-				return usageError("--full-share must be in (0, 1]")
-			}
 			if g.json {
 				format = "json"
 			}
-			if format != "json" && format != "markdown" {
-				return usageError("--format: want json or markdown")
-			}
-			qe, err := chooseEmbedder(os.Getenv("CAIRN_EMBEDDER"))
+			snap, done, err := g.snapshot(ctx, firstLine(task))
 			if err != nil {
 				return err
 			}
-			// the BPE tables load (a tenth of a second) while the index opens
-			type loaded struct {
-				tok contextpack.Tokenizer
-				err error
-			}
-			tc := make(chan loaded, 1)
-			go func() {
-				tok, err := contextpack.NewTokenizer(tokenizer)
-				tc <- loaded{tok, err}
-			}()
-			o, err := g.openFuse(ctx, qe)
+			defer done()
+			wt := g.indexOf(ctx, snap.Meta, snap.R).Worktree
+			pack, err := snap.Context(ctx, engine.ContextOptions{Task: task, Budget: budget, Focus: focus, Diff: diff,
+				Format: format, Tokenizer: tokenizer, FullShare: fullShare, Worktree: wt})
 			if err != nil {
-				return err
+				return g.fail(firstLine(task), nil, err)
 			}
-			defer o.Close()
-			l := <-tc
-			if l.err != nil {
-				return l.err
-			}
-			tok := l.tok
-			b := &contextpack.Builder{Engine: o.Engine, Root: o.Meta.Root, Meta: o.Meta, Tokenizer: tok}
-			if wt := g.indexOf(ctx, o.Meta, o.R).Worktree; wt.Unindexed != nil {
-				b.Unindexed = wt.Unindexed
-				if wt.HeadMoved {
-					b.Head = wt.Head
-				}
-			}
-			pack, err := b.Build(ctx, contextpack.Request{Task: task, Budget: budget, Focus: focus, Diff: diff, Format: format, FullShare: fullShare})
-			if err != nil {
-				return err
-			}
-			if format == "json" {
+			if pack.Format == "json" {
 				_, err = g.stdout.Write(pack.JSON())
 			} else {
 				_, err = fmt.Fprint(g.stdout, pack.Markdown())
@@ -94,7 +58,7 @@ func contextCmd(g *globals) *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&queryFile, "query-file", "", "read the task from a file")
-	f.IntVar(&budget, "budget", 8000, "token budget of the rendered pack")
+	f.IntVar(&budget, "budget", engine.DefaultBudget, fmt.Sprintf("token budget of the rendered pack (%d-%d)", engine.MinBudget, engine.MaxBudget))
 	f.StringArrayVar(&focus, "focus", nil, "a symbol or file the pack must start from (repeatable)")
 	f.StringVar(&diff, "diff", "", "make the lines changed since this git revision the focus")
 	f.StringVar(&format, "format", "markdown", "json or markdown (--json implies json)")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/cairn-dev/cairn/engine"
@@ -62,6 +63,24 @@ func (g *globals) ask(ctx context.Context, query string, fn func(snap *engine.Sn
 	return nil
 }
 
+// snapshot is ask for the commands whose answer is not an envelope
+// (context, trace, impact, status): it opens the engine and acquires a
+// snapshot (errors through fail); done releases both. The worktree's
+// freshness check starts beside the command's question.
+func (g *globals) snapshot(ctx context.Context, query string) (snap *engine.Snapshot, done func(), err error) {
+	e, err := g.openEngine(ctx)
+	if err != nil {
+		return nil, nil, g.fail(query, nil, err)
+	}
+	snap, err = e.Acquire(ctx)
+	if err != nil {
+		e.Close()
+		return nil, nil, g.fail(query, nil, err)
+	}
+	g.startCheck(snap.R)
+	return snap, func() { snap.Release(); e.Close() }, nil
+}
+
 // errorView is an engine error in a JSON answer.
 type errorView struct {
 	Category   engine.Category    `json:"category"`
@@ -106,7 +125,7 @@ func (g *globals) fail(query string, env *envelope, err error) error {
 // engineOptions are the engine's options the global flags set: the store
 // (--store, --repo-name, CAIRN_PG_ANN) and the index directory.
 func (g *globals) engineOptions() (engine.Options, error) {
-	opts := engine.Options{IndexDir: g.indexDir, EmbedHTTP: embedHTTP(), SearchSlots: searchSlots()}
+	opts := engine.Options{IndexDir: g.indexDir, Embedder: os.Getenv("CAIRN_EMBEDDER"), EmbedHTTP: embedHTTP(), SearchSlots: searchSlots()}
 	if g.shared() {
 		if err := g.checkStore(); err != nil {
 			return opts, err

@@ -1,55 +1,42 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/retrieval/impact"
+	"github.com/cairn-dev/cairn/engine"
 )
 
 func impactCmd(g *globals) *cobra.Command {
 	var depth, testDepth, limit int
-	var diff string
-	var staged, working bool
+	var diff, path, kind string
+	var staged, working, all bool
 	c := &cobra.Command{
 		Use:   "impact (TARGET | --diff REV | --staged | --working)",
 		Short: "what breaks if a symbol or a diff changes: dependents, implementations, tests to run, owners, risk",
 		Long: `impact lists what depends on a symbol (or on the definitions a diff touches):
 transitive dependents with depth and confidence, implementations and overrides,
 the tests that reach the change with commands that run exactly them, packages,
-CODEOWNERS owners and a short risk summary.`,
+CODEOWNERS owners and a short risk summary. TARGET must name one definition
+(narrow it with --path or --kind, or pass a symbol id); --all analyses every
+definition it names.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			modes := 0
-			for _, on := range []bool{len(args) == 1, diff != "", staged, working} {
-				if on {
-					modes++
-				}
-			}
-			if modes != 1 {
-				return usageError("give one of TARGET, --diff REV, --staged, --working")
-			}
-			s, err := g.openStore()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			o := impact.Options{Depth: depth, TestDepth: testDepth, Limit: limit}
-			var res *impact.Result
+			var name string
 			if len(args) == 1 {
-				res, err = impact.ForTarget(ctx, s, args[0], o)
-				if errors.Is(err, graph.ErrNotFound) {
-					return notFound("%v", err)
-				}
-			} else {
-				res, err = impact.ForDiff(ctx, s, impact.Diff{Rev: diff, Staged: staged}, o)
+				name = args[0]
 			}
+			snap, done, err := g.snapshot(ctx, name)
 			if err != nil {
 				return err
+			}
+			defer done()
+			res, err := snap.Impact(ctx, engine.ImpactOptions{Name: name, Path: path, Kind: kind, All: all,
+				Diff: diff, Staged: staged, Working: working, Depth: depth, TestDepth: testDepth, Limit: limit})
+			if err != nil {
+				return g.fail(name, nil, err)
 			}
 			if g.json {
 				return writeJSON(g.stdout, res)
@@ -61,9 +48,12 @@ CODEOWNERS owners and a short risk summary.`,
 		},
 	}
 	f := c.Flags()
-	f.IntVar(&depth, "depth", 3, "levels of dependents listed")
-	f.IntVar(&testDepth, "test-depth", 12, "levels searched for tests that reach the change")
-	f.IntVar(&limit, "limit", 20000, "most symbols visited")
+	f.IntVar(&depth, "depth", engine.DefaultImpactDepth, fmt.Sprintf("levels of dependents listed (at most %d)", engine.MaxImpactDepth))
+	f.IntVar(&testDepth, "test-depth", engine.DefaultTestDepth, fmt.Sprintf("levels searched for tests that reach the change (at most %d)", engine.MaxTestDepth))
+	f.IntVar(&limit, "limit", engine.DefaultImpactLimit, fmt.Sprintf("most symbols visited (at most %d)", engine.MaxImpactLimit))
+	f.BoolVar(&all, "all", false, "when TARGET names several definitions, analyse all of them (else they are listed to choose from)")
+	f.StringVar(&path, "path", "", "with TARGET: only its definitions in this file or under this directory")
+	f.StringVar(&kind, "kind", "", "with TARGET: only its definitions of this kind")
 	f.StringVar(&diff, "diff", "", "analyse the changes since this revision")
 	f.BoolVar(&staged, "staged", false, "analyse the staged changes")
 	f.BoolVar(&working, "working", false, "analyse the working tree's changes against HEAD")

@@ -15,7 +15,6 @@ import (
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/scip"
-	"github.com/cairn-dev/cairn/retrieval/embed"
 )
 
 type indexOptions struct {
@@ -147,13 +146,4 @@ func sideIndexes(ctx context.Context, g *globals, w engine.SideWriter, dir, embe
 		return nil, usageError("--embedder: %s", ee.Message)
 	}
 	return sinks, err
-}
-
-// chooseEmbedder maps --embedder to an Embedder; nil is the built-in one.
-func chooseEmbedder(name string) (embed.Embedder, error) {
-	e, err := engine.ChooseEmbedder(embedding(name))
-	if ee := (*engine.Error)(nil); errors.As(err, &ee) && ee.Category == engine.InvalidArgument {
-		return nil, usageError("%s", ee.Message)
-	}
-	return e, err
 }

@@ -115,29 +115,16 @@ func layerViolations(from, imp string, test bool) []string {
 	return out
 }
 
-// pending are the edges the move to one engine (issue 16) still has to
-// remove; each is allowed until then, and the test fails once one is gone
-// so that the list only shrinks.
-var pending = map[string]bool{
-	"lsp/mcp → indexer/walk":  true,
-	"lsp/mcp → indexer/watch": true,
-}
-
 // TestImportDirection fails on any import edge, of the code or of its
 // tests, against schema ← graph ← indexer, retrieval ← engine ← agent ←
 // lsp, cmd; on a store importing another store or a package outside
 // graph/store naming one; and on an adapter importing the indexer.
 func TestImportDirection(t *testing.T) {
-	seen := map[string]bool{}
 	for _, p := range listPackages(t) {
 		from := rel(p.ImportPath)
 		check := func(imps []string, test bool) {
 			for _, imp := range imps {
 				if !strings.HasPrefix(imp, module+"/") {
-					continue
-				}
-				if edge := from + " → " + rel(imp); pending[edge] && !test {
-					seen[edge] = true
 					continue
 				}
 				for _, why := range layerViolations(from, rel(imp), test) {
@@ -152,11 +139,6 @@ func TestImportDirection(t *testing.T) {
 		check(p.Imports, false)
 		check(p.TestImports, true)
 		check(p.XTestImports, true)
-	}
-	for edge := range pending {
-		if !seen[edge] {
-			t.Errorf("%s is gone: remove it from pending", edge)
-		}
 	}
 }
 

@@ -154,6 +154,9 @@ type envelope struct {
 	Unknown []string `json:"unknown,omitempty"`
 	// Error is the engine's error, when the question had no answer.
 	Error *errorView `json:"error,omitempty"`
+	// Generators are every generator's full ranking (search
+	// --dump-generators).
+	Generators any `json:"generators,omitempty"`
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -17,7 +17,6 @@ import (
 	"github.com/cairn-dev/cairn/indexer/fleet"
 	"github.com/cairn-dev/cairn/indexer/scip"
 	"github.com/cairn-dev/cairn/indexer/watch"
-	"github.com/cairn-dev/cairn/retrieval/embed"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
@@ -46,30 +45,6 @@ func (g *globals) connect(ctx context.Context) (store.Shared, error) {
 		return nil, err
 	}
 	return store.OpenShared(ctx, g.store, store.SharedOptions{})
-}
-
-// openFuse opens the search engine over either store.
-func (g *globals) openFuse(ctx context.Context, qe embed.Embedder) (*fuse.Opened, error) {
-	return g.openSearch(ctx, fuse.OpenOptions{QueryEmbedder: qe, ANN: annMode()})
-}
-
-// openText opens the engine with its text index only (no vectors loaded).
-func (g *globals) openText(ctx context.Context) (*fuse.Opened, error) {
-	return g.openSearch(ctx, fuse.OpenOptions{TextOnly: true})
-}
-
-func (g *globals) openSearch(ctx context.Context, fo fuse.OpenOptions) (*fuse.Opened, error) {
-	s, err := g.openStore()
-	if err != nil {
-		return nil, err
-	}
-	o, err := fuse.Open(ctx, s, fo)
-	if err != nil {
-		s.Close()
-		return nil, fmt.Errorf("open index %s: %w", s.Where(), err)
-	}
-	o.Engine.Slots = searchSlots()
-	return o, nil
 }
 
 // annMode reads CAIRN_PG_ANN: 1 searches a shared store's vectors through

@@ -7,23 +7,21 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
-// hitView is a search result as published.
-type hitView struct {
-	Path      string         `json:"path"`
-	Symbol    string         `json:"symbol,omitempty"` // qualified name, when the hit is a definition
-	SymbolID  graph.SymbolID `json:"symbol_id,omitempty"`
-	Kind      string         `json:"kind"`
-	StartLine uint32         `json:"start_line"`
-	EndLine   uint32         `json:"end_line"`
-	Score     float64        `json:"score"`
-	Why       string         `json:"why"`
-	Ranks     map[string]int `json:"ranks"`
-	Stale     bool           `json:"stale,omitempty"`
+// searchResults lists a search's answer as the command line publishes it:
+// the ranked files first (kind "file", no lines), then the ranked
+// definitions and chunks, each in the engine's shape.
+func searchResults(res *engine.SearchResult) []engine.SearchHit {
+	out := make([]engine.SearchHit, 0, len(res.Files)+len(res.Hits))
+	for _, f := range res.Files {
+		out = append(out, engine.SearchHit{Citation: graph.Citation{Path: f.Path, Revision: f.Revision, Stale: f.Stale},
+			Kind: "file", Score: f.Score, Why: f.Why, Ranks: f.Ranks})
+	}
+	return append(out, res.Hits...)
 }
 
 func searchCmd(g *globals) *cobra.Command {
@@ -51,51 +49,34 @@ func searchCmd(g *globals) *cobra.Command {
 			default:
 				return usageError("give a QUERY or --query-file")
 			}
-			if strings.TrimSpace(q) == "" {
-				return usageError("empty query")
-			}
-			eng, closeAll, m, err := g.openSearchEngine(cmd)
-			if err != nil {
-				return err
-			}
-			defer closeAll()
-			res, err := eng.Search(ctx, q, fuse.Options{Limit: limit, Files: files, Only: only, Dump: dump})
-			if err != nil {
-				return err
-			}
-			iv := g.indexOf(ctx, m, eng.R)
-			fresh := indexer.NewFreshness(m.Root, eng.R)
-			// The ranked files come first (kind "file", no symbol), then the
-			// ranked definitions and chunks.
-			var views []hitView
-			for _, f := range res.Files {
-				views = append(views, hitView{Path: f.Path, Kind: "file", Score: f.Score, Why: f.Why, Ranks: f.Ranks,
-					Stale: fresh.Stale(ctx, f.Path)})
-			}
-			for _, h := range res.Hits {
-				views = append(views, hitView{Path: h.Path, Symbol: h.Name, SymbolID: h.SymbolID, Kind: h.Kind.String(),
-					StartLine: h.StartLine, EndLine: h.EndLine, Score: h.Score, Why: h.Why, Ranks: h.Ranks, Stale: fresh.Stale(ctx, h.Path)})
-			}
 			if dump {
-				return writeJSON(g.stdout, map[string]any{"query": firstLine(q), "index": iv, "results": views, "generators": res.Dump})
+				g.json = true // the JSON answer, with every generator's ranking
 			}
-			if g.json {
-				return writeJSON(g.stdout, envelope{Query: firstLine(q), Index: iv, Results: views})
-			}
-			fmt.Fprintln(g.stdout, "files:")
-			for i, f := range res.Files {
-				fmt.Fprintf(g.stdout, "%2d. %s\t%.4f\t%s%s\n", i+1, f.Path, f.Score, f.Why, staleMark(fresh.Stale(ctx, f.Path)))
-			}
-			fmt.Fprintln(g.stdout, "code:")
-			for i, h := range res.Hits {
-				name := h.Name
-				if name == "" {
-					name = "(file)"
+			return g.ask(ctx, firstLine(q), func(snap *engine.Snapshot, env *envelope) (func(), error) {
+				res, err := snap.Search(ctx, engine.SearchOptions{Query: q, Limit: limit, Files: files, Only: only, Ranks: true, Dump: dump})
+				if err != nil {
+					return nil, err
 				}
-				fmt.Fprintf(g.stdout, "%2d. %s:%d-%d\t%s\t%.4f\t%s%s\n", i+1, h.Path, h.StartLine, h.EndLine, name, h.Score, h.Why,
-					staleMark(fresh.Stale(ctx, h.Path)))
-			}
-			return nil
+				env.Results = searchResults(res)
+				if dump {
+					env.Generators = res.Generators
+				}
+				return func() {
+					fmt.Fprintln(g.stdout, "files:")
+					for i, f := range res.Files {
+						fmt.Fprintf(g.stdout, "%2d. %s\t%.4f\t%s%s\n", i+1, f.Path, f.Score, f.Why, staleMark(f.Stale))
+					}
+					fmt.Fprintln(g.stdout, "code:")
+					for i, h := range res.Hits {
+						name := h.Symbol
+						if name == "" {
+							name = "(file)"
+						}
+						fmt.Fprintf(g.stdout, "%2d. %s:%d-%d\t%s\t%.4f\t%s%s\n", i+1, h.Path, h.StartLine, h.EndLine, name, h.Score, h.Why,
+							staleMark(h.Stale))
+					}
+				}, nil
+			})
 		},
 	}
 	c.Flags().StringVar(&queryFile, "query-file", "", "read the query from a file (an issue, a stack trace)")
@@ -116,20 +97,4 @@ func firstLine(s string) string {
 		s = s[:200]
 	}
 	return s
-}
-
-// openSearchEngine opens the store and its side indexes as a search engine.
-func (g *globals) openSearchEngine(cmd *cobra.Command) (*fuse.Engine, func(), graph.Meta, error) {
-	qe, err := chooseEmbedder(os.Getenv("CAIRN_EMBEDDER"))
-	if err != nil {
-		return nil, nil, graph.Meta{}, err
-	}
-	o, err := g.openFuse(cmd.Context(), qe)
-	if err != nil {
-		return nil, nil, graph.Meta{}, err
-	}
-	for _, w := range o.Warnings {
-		fmt.Fprintln(g.stderr, "cairn: warning:", w)
-	}
-	return o.Engine, o.Close, o.Meta, nil
 }

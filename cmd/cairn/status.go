@@ -2,14 +2,16 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/indexer/watch"
 )
 
@@ -21,75 +23,51 @@ func statusCmd(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			s, err := g.openStore()
+			snap, done, err := g.snapshot(ctx, "")
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			m, err := s.Meta(ctx)
+			defer done()
+			st, err := snap.Status(ctx, engine.StatusOptions{Skips: explain, SkipWorktree: os.Getenv("CAIRN_WORKTREE_CHECK") == "0"})
 			if err != nil {
-				return err
+				return g.fail("", nil, err)
 			}
-			files, err := s.Files(ctx)
-			if err != nil {
-				return err
-			}
-			var problems []map[string]string
-			for _, f := range files {
-				if f.Status != graph.ParseOK && f.Status != graph.ParseTextOnly {
-					problems = append(problems, map[string]string{"path": f.Path, "status": f.Status.String(), "error": f.Error})
-				}
-			}
-			var skips []graph.Skip
-			if explain {
-				if skips, err = s.Skips(ctx); err != nil {
-					return err
-				}
-			}
-			iv := g.indexOf(ctx, m, s)
-			// The watcher keeps its status in the worktree's local index
-			// directory, for the shared store as well.
-			stateDir := s.Where()
-			if g.shared() {
-				stateDir, _ = g.dir()
-			}
-			wst, watching, werr := watch.ReadStatus(stateDir)
+			m := snap.Meta
+			iv := viewIndex(m)
+			iv.Worktree = &st.Worktree
 			if g.json {
-				out := map[string]any{
-					"index_dir": s.Where(), "index": iv, "root": m.Root,
-					"watcher": watcherView{Status: wst, Running: watching},
-					"files":   m.Files, "symbols": m.Symbols, "chunks": m.Chunks,
-					"status": namedCounts(m.Status), "languages": namedCounts(m.Languages),
-					"skipped": namedCounts(m.Skips), "problems": problems,
-				}
-				if explain {
-					var list []map[string]any
-					for _, sk := range skips {
-						list = append(list, map[string]any{"path": sk.Path, "reason": sk.Reason.String(), "detail": sk.Detail, "dir": sk.Dir})
-					}
-					out["skips"] = list
-				}
-				return writeJSON(g.stdout, out)
+				return writeJSON(g.stdout, struct {
+					Index indexView `json:"index"`
+					*engine.StatusResult
+				}{iv, st})
 			}
 			w := g.stdout
-			fmt.Fprintf(w, "index %s (generation %d, revision %s, indexed %s)\n", s.Where(), m.Generation, revShort(m), m.IndexedAt.Local().Format(time.DateTime))
-			fmt.Fprintf(w, "root %s\n", m.Root)
-			fmt.Fprintf(w, "%d files, %d symbols, %d chunks\n", m.Files, m.Symbols, m.Chunks)
-			printCounts(w, "files by status", m.Status)
-			printCounts(w, "files by language", m.Languages)
-			printCounts(w, "skipped by reason", m.Skips)
-			fmt.Fprintf(w, "watcher: %s\n", describeWatcher(wst, watching, werr))
+			fmt.Fprintf(w, "index %s (generation %d, revision %s, indexed %s)\n", st.IndexDir, m.Generation, revShort(m), m.IndexedAt.Local().Format(time.DateTime))
+			fmt.Fprintf(w, "root %s\n", st.Root)
+			fmt.Fprintf(w, "%d files, %d symbols, %d chunks\n", st.Files, st.Symbols, st.Chunks)
+			printCounts(w, "files by status", st.Status)
+			printCounts(w, "files by language", st.Languages)
+			printCounts(w, "skipped by reason", st.Skipped)
+			var werr error
+			if st.Watcher.Error != "" {
+				werr = errors.New(st.Watcher.Error)
+			}
+			fmt.Fprintf(w, "watcher: %s\n", describeWatcher(st.Watcher.Published, st.Watcher.Running, werr))
+			g.worktree, g.indexed = &st.Worktree, m
 			fmt.Fprintf(w, "worktree: %s\n", g.worktreeText())
 			g.worktree = nil // stated here: not again on stderr
-			if len(problems) > 0 {
-				fmt.Fprintf(w, "not fully analysed (%d):\n", len(problems))
-				for _, p := range problems {
-					fmt.Fprintf(w, "  %-8s %s: %s\n", p["status"], p["path"], p["error"])
+			if st.StaleFiles > 0 {
+				fmt.Fprintf(w, "stale: %d indexed %s changed since (%s)\n", st.StaleFiles, plural(st.StaleFiles, "file", "files"), strings.Join(st.StaleExamples, ", "))
+			}
+			if len(st.Problems) > 0 {
+				fmt.Fprintf(w, "not fully analysed (%d):\n", len(st.Problems))
+				for _, p := range st.Problems {
+					fmt.Fprintf(w, "  %-8s %s: %s\n", p.Status, p.Path, p.Error)
 				}
 			}
 			if explain {
-				fmt.Fprintf(w, "skipped paths (%d):\n", len(skips))
-				for _, sk := range skips {
+				fmt.Fprintf(w, "skipped paths (%d):\n", len(st.Skips))
+				for _, sk := range st.Skips {
 					d := ""
 					if sk.Dir {
 						d = "/"
@@ -108,21 +86,8 @@ func statusCmd(g *globals) *cobra.Command {
 	return c
 }
 
-func namedCounts[K interface {
-	comparable
-	fmt.Stringer
-}](m map[K]int) map[string]int {
-	out := map[string]int{}
-	for k, v := range m {
-		out[k.String()] = v
-	}
-	return out
-}
-
-func printCounts[K interface {
-	comparable
-	fmt.Stringer
-}](w interface{ Write([]byte) (int, error) }, title string, m map[K]int) {
+// printCounts prints counts by name, the largest first.
+func printCounts(w interface{ Write([]byte) (int, error) }, title string, m map[string]int) {
 	if len(m) == 0 {
 		return
 	}
@@ -132,7 +97,7 @@ func printCounts[K interface {
 	}
 	var list []kv
 	for k, v := range m {
-		list = append(list, kv{k.String(), v})
+		list = append(list, kv{k, v})
 	}
 	slices.SortFunc(list, func(a, b kv) int {
 		if a.v != b.v {
@@ -148,12 +113,6 @@ func printCounts[K interface {
 		fmt.Fprintf(w, " %s=%d", e.k, e.v)
 	}
 	fmt.Fprintln(w)
-}
-
-// watcherView is the watcher's published status with whether it runs.
-type watcherView struct {
-	watch.Status
-	Running bool `json:"running"`
 }
 
 // describeWatcher says in one line whether a watcher keeps the index fresh,

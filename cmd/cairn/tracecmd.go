@@ -1,11 +1,11 @@
 package main
 
 import (
-	"errors"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/retrieval/trace"
+	"github.com/cairn-dev/cairn/engine"
 )
 
 func traceCmd(g *globals) *cobra.Command {
@@ -28,20 +28,14 @@ or written and never read.`,
 			if mermaid && dot {
 				return usageError("--mermaid and --dot are exclusive")
 			}
-			o, err := g.openText(ctx)
+			snap, done, err := g.snapshot(ctx, args[0])
 			if err != nil {
 				return err
 			}
-			defer o.Close()
-			// without a text index FilesWithTerms says so and the trace
-			// reads every file instead
-			opts := trace.Options{Depth: depth, Texts: o}
-			res, err := trace.Trace(ctx, o.R, args[0], opts)
-			if errors.Is(err, trace.ErrNoTarget) {
-				return notFound("%v", err)
-			}
+			defer done()
+			res, err := snap.Trace(ctx, engine.TraceOptions{Target: args[0], Depth: depth})
 			if err != nil {
-				return err
+				return g.fail(args[0], nil, err)
 			}
 			switch {
 			case g.json:
@@ -57,6 +51,6 @@ or written and never read.`,
 	f := c.Flags()
 	f.BoolVar(&mermaid, "mermaid", false, "print the flows as a Mermaid flowchart")
 	f.BoolVar(&dot, "dot", false, "print the flows as a Graphviz digraph")
-	f.IntVar(&depth, "depth", 8, "longest call path followed")
+	f.IntVar(&depth, "depth", engine.DefaultTraceDepth, fmt.Sprintf("longest call path followed (at most %d)", engine.MaxTraceDepth))
 	return c
 }

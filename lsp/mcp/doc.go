@@ -5,12 +5,14 @@
 // # Tools
 //
 // A small curated set, each a thin adapter: take a snapshot of the index
-// (engine), check the paging arguments, ask one engine question
-// (Snapshot.Definitions, References, Callers, Callees, Implementations,
-// Map, …), page and format. The graph tools answer in the shapes every
-// surface shares (graph.SymbolView, graph.RefView, graph.HopView, each
-// location a graph.Citation; schema/views.schema.json), so a definition,
-// a reference or a caller reads the same here as from `cairn … --json`. Inputs are typed structs whose JSON Schema
+// (engine), check the paging arguments, ask the engine's one function for
+// the question (Snapshot.Definitions, References, Callers, Callees,
+// Implementations, Map, Search, Context, Trace, Impact, ReadSpan, Status,
+// which check their own arguments), page or cut the answer to size, and
+// format. The graph tools answer in the shapes every surface shares
+// (graph.SymbolView, graph.RefView, graph.HopView, each location a
+// graph.Citation; schema/views.schema.json), so a definition, a reference
+// or a caller reads the same here as from `cairn … --json`. Inputs are typed structs whose JSON Schema
 // the SDK infers and validates; outputs are typed too (structuredContent,
 // validated against the declared output schema) and repeated as JSON text
 // for clients that read only text. Descriptions are short and written for
@@ -35,14 +37,17 @@
 //
 // trace and impact return one analysis rather than a list: past the cap
 // their longest lists are halved (flows and call paths first) and
-// "omitted" counts what each lost; "revisions" cites every path they name.
+// "omitted" counts what each lost; every location in them is cited (path,
+// lines, revision, stale) like any other.
 //
 // # Errors
 //
 // Failures a model can act on are tool errors (isError) whose text starts
 // with the category — not_found, ambiguous (with candidates to choose from),
 // stale_index, outside_repository, invalid_argument — and whose _meta
-// carries {"cairn/error": {"category", "candidates"}} for programs. They
+// carries {"cairn/error": {"category", "candidates"}} for programs. The
+// category is the engine's (engine.Classify maps the libraries' typed
+// errors; no error text is matched). They
 // carry no structuredContent, so clients that validate it against the
 // output schema accept them. No tool reads outside the repository root
 // (engine.RepoPath).

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -132,6 +133,34 @@ func TestToolList(t *testing.T) {
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("tools = %v, want %v", got, want)
 	}
+	// The analysis tools keep their arguments (impact gained all).
+	args := map[string]string{
+		"search":        "cursor,limit,query",
+		"build_context": "budget,focus,format,full_share,task,tokenizer",
+		"read_span":     "end_line,path,revision,start_line",
+		"trace":         "depth,target",
+		"impact":        "all,depth,diff,kind,path,staged,symbol,working",
+		"index_status":  "",
+	}
+	for _, tool := range res.Tools {
+		want, ok := args[tool.Name]
+		if !ok {
+			continue
+		}
+		b, _ := json.Marshal(tool.InputSchema)
+		var sc struct {
+			Properties map[string]any `json:"properties"`
+		}
+		json.Unmarshal(b, &sc)
+		var names []string
+		for n := range sc.Properties {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		if got := strings.Join(names, ","); got != want {
+			t.Errorf("%s arguments %s, want %s", tool.Name, got, want)
+		}
+	}
 	// Input schemas are typed: required fields and descriptions.
 	for _, tool := range res.Tools {
 		if tool.Name == "read_span" {
@@ -237,7 +266,7 @@ func TestSearchPagingAndCursors(t *testing.T) {
 		t.Fatalf("page 1 = %+v", p1)
 	}
 	call(t, f.cs, "search", map[string]any{"query": "serve requests store", "limit": 1, "cursor": p1.NextCursor}, &p2)
-	if len(p2.Hits) != 1 || p2.Hits[0] == p1.Hits[0] || len(p2.Files) != 0 {
+	if len(p2.Hits) != 1 || p2.Hits[0].Citation == p1.Hits[0].Citation || len(p2.Files) != 0 {
 		t.Fatalf("page 2 = %+v (page 1 %+v)", p2, p1)
 	}
 	wantError(t, call(t, f.cs, "search", map[string]any{"query": "other words", "limit": 1, "cursor": p1.NextCursor}, nil), engine.InvalidArgument)
@@ -315,6 +344,8 @@ func TestBuildContextMapStatus(t *testing.T) {
 		t.Fatalf("markdown text expected: %.300s", text(res))
 	}
 	wantError(t, call(t, f.cs, "build_context", map[string]any{"task": "x", "budget": 100000}, nil), engine.InvalidArgument)
+	wantError(t, call(t, f.cs, "build_context", map[string]any{"task": "x", "budget": 499}, nil), engine.InvalidArgument)
+	wantError(t, call(t, f.cs, "build_context", map[string]any{"task": "x", "tokenizer": "bogus"}, nil), engine.InvalidArgument)
 	wantError(t, call(t, f.cs, "build_context", map[string]any{"task": "x", "focus": []string{"../../etc/passwd"}}, nil), engine.OutsideRepository)
 
 	var m RepoMapOut
@@ -445,28 +476,39 @@ func TestTraceAndImpact(t *testing.T) {
 	if res.IsError || len(tr.Writes) == 0 || len(tr.Reads) == 0 {
 		t.Fatalf("trace(Server.st) = %s", text(res))
 	}
-	if tr.Revisions["server/server.go"] == "" || tr.Index.Generation == 0 {
-		t.Fatalf("trace citations: %v %+v", tr.Revisions, tr.Index)
+	if w := tr.Writes[0]; w.Revision == "" || w.StartLine < 1 || tr.Index.Generation == 0 {
+		t.Fatalf("trace citations: %+v %+v", w.Loc, tr.Index)
 	}
 	wantError(t, call(t, f.cs, "trace", map[string]any{"target": "no_such_value_anywhere"}, nil), engine.NotFound)
 	wantError(t, call(t, f.cs, "trace", map[string]any{"target": " "}, nil), engine.InvalidArgument)
 
 	var im ImpactOut
 	res = call(t, f.cs, "impact", map[string]any{"symbol": "NewServer"}, &im)
-	if res.IsError || len(im.Changed) != 1 || len(im.Dependents) == 0 || im.Dependents[0].Name != "Run" {
+	if res.IsError || len(im.Changed) != 1 || len(im.Dependents) == 0 || im.Dependents[0].QualifiedName != "Run" {
 		t.Fatalf("impact(NewServer) = %s", text(res))
 	}
-	if im.Revisions["server/server.go"] == "" {
-		t.Fatalf("impact citations: %v", im.Revisions)
+	if c := im.Changed[0]; c.Path != "server/server.go" || c.Revision == "" || c.StartLine < 1 || c.SymbolID == "" {
+		t.Fatalf("impact citations: %+v", c)
 	}
 	os.WriteFile(filepath.Join(f.root, "store", "store.go"), []byte(strings.Replace(enginetest.Files["store/store.go"], "return s.m[key]", "return s.m[key] + \"!\"", 1)), 0o644)
 	res = call(t, f.cs, "impact", map[string]any{"working": true}, &im)
-	if res.IsError || len(im.Changed) == 0 || im.Changed[0].Name != "MemStore.Get" {
+	if res.IsError || len(im.Changed) == 0 || im.Changed[0].QualifiedName != "MemStore.Get" {
 		t.Fatalf("impact(working) = %s", text(res))
 	}
 	wantError(t, call(t, f.cs, "impact", map[string]any{"symbol": "Run", "working": true}, nil), engine.InvalidArgument)
 	wantError(t, call(t, f.cs, "impact", map[string]any{"diff": "--output=/tmp/x"}, nil), engine.InvalidArgument)
 	wantError(t, call(t, f.cs, "impact", map[string]any{"symbol": "Nope"}, nil), engine.NotFound)
+	// git refuses the revision (impact's typed error, not its text)
+	wantError(t, call(t, f.cs, "impact", map[string]any{"diff": "no-such-revision"}, nil), engine.InvalidArgument)
+	// an ambiguous name lists its definitions, unless all are asked for
+	meta := wantError(t, call(t, f.cs, "impact", map[string]any{"symbol": "Serve"}, nil), engine.Ambiguous)
+	if c, _ := meta["candidates"].([]any); len(c) != 2 {
+		t.Fatalf("impact(Serve) candidates = %v", meta["candidates"])
+	}
+	res = call(t, f.cs, "impact", map[string]any{"symbol": "Serve", "all": true}, &im)
+	if res.IsError || len(im.Changed) != 2 || im.Changed[0].Why != "named" {
+		t.Fatalf("impact(Serve, all) = %s", text(res))
+	}
 }
 
 func TestAnalysisCap(t *testing.T) {

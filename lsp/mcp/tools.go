@@ -4,16 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/indexer/walk"
-	"github.com/cairn-dev/cairn/indexer/watch"
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
-	"github.com/cairn-dev/cairn/retrieval/fuse"
 	"github.com/cairn-dev/cairn/schema"
 )
 
@@ -69,37 +65,18 @@ type SearchIn struct {
 	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
 
-// SearchFile is a ranked file.
-type SearchFile struct {
-	Path  string  `json:"path"`
-	Score float64 `json:"score"`
-	Why   string  `json:"why" jsonschema:"which generators found it"`
-}
-
-// SearchHit is a ranked definition or chunk.
-type SearchHit struct {
-	Loc
-	Symbol   string         `json:"symbol,omitempty" jsonschema:"qualified name, when the hit is a definition"`
-	SymbolID graph.SymbolID `json:"symbol_id,omitempty"`
-	Kind     string         `json:"kind"`
-	Score    float64        `json:"score"`
-	Why      string         `json:"why"`
-}
-
 // SearchOut is the output of search.
 type SearchOut struct {
-	Index      IndexView    `json:"index"`
-	Files      []SearchFile `json:"files,omitempty" jsonschema:"ranked files (first page only)"`
-	Hits       []SearchHit  `json:"hits"`
-	NextCursor string       `json:"next_cursor,omitempty"`
+	Index      IndexView           `json:"index"`
+	Files      []engine.SearchFile `json:"files,omitempty" jsonschema:"ranked files (first page only)"`
+	Hits       []engine.SearchHit  `json:"hits"`
+	NextCursor string              `json:"next_cursor,omitempty"`
 }
 
+// maxSearchDepth is how far pages reach down the ranking.
 const maxSearchDepth = 200
 
 func (s *Server) search(ctx context.Context, snap *engine.Snapshot, in SearchIn) (SearchOut, string, error) {
-	if strings.TrimSpace(in.Query) == "" {
-		return SearchOut{}, "", engine.Errorf(engine.InvalidArgument, "empty query")
-	}
 	limit, err := inRange("limit", in.Limit, 10, 1, 50)
 	if err != nil {
 		return SearchOut{}, "", err
@@ -112,31 +89,32 @@ func (s *Server) search(ctx context.Context, snap *engine.Snapshot, in SearchIn)
 	want := min(off+limit, maxSearchDepth)
 	files := 10
 	if off > 0 {
-		files = 1
+		files = 1 // shown on the first page only
 	}
-	res, err := snap.Search.Search(ctx, in.Query, fuse.Options{Limit: want, Files: files})
+	res, err := snap.Search(ctx, engine.SearchOptions{Query: in.Query, Limit: want, Files: files})
 	if err != nil {
 		return SearchOut{}, "", err
 	}
-	c := &citer{ctx: ctx, snap: snap}
 	hits := res.Hits
-	out := page(s, hits, off, limit, "search", key, snap.Meta.Generation, func(p []fuse.Hit, next string) SearchOut {
-		c.stale = 0
-		o := SearchOut{Index: viewIndex(snap), Hits: make([]SearchHit, len(p)), NextCursor: next}
+	out := page(s, hits, off, limit, "search", key, snap.Meta.Generation, func(p []engine.SearchHit, next string) SearchOut {
+		o := SearchOut{Index: viewIndex(snap), Hits: make([]engine.SearchHit, len(p)), NextCursor: next}
 		if off == 0 {
 			for _, f := range res.Files {
-				o.Files = append(o.Files, SearchFile{Path: f.Path, Score: round(f.Score), Why: f.Why})
+				f.Score = round(f.Score)
+				o.Files = append(o.Files, f)
 			}
 		}
 		for i, h := range p {
-			o.Hits[i] = SearchHit{Loc: c.loc(h.Path, int(h.StartLine), int(h.EndLine)), Symbol: h.Name, SymbolID: h.SymbolID,
-				Kind: h.Kind.String(), Score: round(h.Score), Why: h.Why}
+			h.Score = round(h.Score)
+			o.Hits[i] = h
+			if h.Stale {
+				o.Index.StaleResults++
+			}
 		}
 		if next == "" && len(hits) >= want && want < maxSearchDepth {
 			// more may exist beyond what was ranked
 			o.NextCursor = encodeCursor(cursor{Tool: "search", Key: argsKey(key), Gen: snap.Meta.Generation, Off: off + len(p)})
 		}
-		o.Index.StaleResults = c.stale
 		return o
 	})
 	return out, "", nil
@@ -332,7 +310,7 @@ func b2i(b bool) int {
 // ContextIn is the input of build_context.
 type ContextIn struct {
 	Task      string   `json:"task" jsonschema:"the task: a question, a change to make, an issue or a stack trace"`
-	Budget    int      `json:"budget,omitempty" jsonschema:"token budget of the pack, 500-20000 (default 8000)"`
+	Budget    int      `json:"budget,omitempty" jsonschema:"token budget of the pack, 500-64000 (default 8000)"`
 	Focus     []string `json:"focus,omitempty" jsonschema:"symbols or repository-relative files the pack must start from"`
 	Format    string   `json:"format,omitempty" jsonschema:"text rendering: markdown (default) or json"`
 	Tokenizer string   `json:"tokenizer,omitempty" jsonschema:"token counting: cl100k_base (default) or o200k_base"`
@@ -340,42 +318,12 @@ type ContextIn struct {
 }
 
 func (s *Server) buildContext(ctx context.Context, snap *engine.Snapshot, in ContextIn) (*contextpack.Pack, string, error) {
-	if strings.TrimSpace(in.Task) == "" && len(in.Focus) == 0 {
-		return nil, "", engine.Errorf(engine.InvalidArgument, "empty task")
-	}
-	budget, err := inRange("budget", in.Budget, 8000, 500, 20000)
+	pack, err := snap.Context(ctx, engine.ContextOptions{Task: in.Task, Budget: in.Budget, Focus: in.Focus, Format: in.Format,
+		Tokenizer: in.Tokenizer, FullShare: in.FullShare})
 	if err != nil {
 		return nil, "", err
 	}
-	if in.FullShare < 0 || in.FullShare > 1 {
-		return nil, "", engine.Errorf(engine.InvalidArgument, "full_share must be in (0, 1]")
-	}
-	format := in.Format
-	if format == "" {
-		format = "markdown"
-	}
-	if format != "markdown" && format != "json" {
-		return nil, "", engine.Errorf(engine.InvalidArgument, "format must be markdown or json")
-	}
-	for _, f := range in.Focus {
-		if strings.ContainsAny(f, "/\\") || strings.HasPrefix(f, ".") {
-			if _, _, err := engine.RepoPath(snap.Root, f); err != nil {
-				return nil, "", err
-			}
-		}
-	}
-	b, err := snap.Builder(in.Tokenizer)
-	if err != nil {
-		return nil, "", err
-	}
-	pack, err := b.Build(ctx, contextpack.Request{Task: in.Task, Budget: budget, Focus: in.Focus, Format: format, FullShare: in.FullShare})
-	if err != nil {
-		if strings.Contains(err.Error(), "budget") {
-			return nil, "", engine.Errorf(engine.InvalidArgument, "%v", err)
-		}
-		return nil, "", err
-	}
-	if format == "json" {
+	if pack.Format == "json" {
 		return pack, string(pack.JSON()), nil
 	}
 	return pack, pack.Markdown(), nil
@@ -468,65 +416,14 @@ type StatusIn struct{}
 
 // StatusOut is the output of index_status.
 type StatusOut struct {
-	Index     IndexView      `json:"index"`
-	IndexDir  string         `json:"index_dir"`
-	Files     int            `json:"files"`
-	Symbols   int            `json:"symbols"`
-	Chunks    int            `json:"chunks"`
-	Languages map[string]int `json:"languages"`
-	Status    map[string]int `json:"status" jsonschema:"files by parse status"`
-	Skipped   map[string]int `json:"skipped" jsonschema:"paths left out, by reason"`
-	// StaleFiles counts indexed files changed or deleted since indexing.
-	StaleFiles    int      `json:"stale_files" jsonschema:"indexed files changed or deleted since indexing"`
-	StaleExamples []string `json:"stale_examples,omitempty"`
-	// Worktree is the watcher's view (or a bounded scan's): unindexed
-	// changes, pending ones, whether a watcher keeps the index fresh.
-	Worktree watch.Worktree `json:"worktree"`
-	Fresh    bool           `json:"fresh" jsonschema:"no indexed file changed and HEAD did not move"`
-	Advice   string         `json:"advice,omitempty"`
+	Index IndexView `json:"index"`
+	engine.StatusResult
 }
 
 func (s *Server) indexStatus(ctx context.Context, snap *engine.Snapshot, _ StatusIn) (StatusOut, string, error) {
-	m, err := snap.R.Meta(ctx)
+	st, err := snap.Status(ctx, engine.StatusOptions{})
 	if err != nil {
 		return StatusOut{}, "", err
 	}
-	files, err := snap.R.Files(ctx)
-	if err != nil {
-		return StatusOut{}, "", err
-	}
-	o := StatusOut{Index: viewIndex(snap), IndexDir: s.eng.IndexDir(), Files: m.Files, Symbols: m.Symbols, Chunks: m.Chunks,
-		Languages: named(m.Languages), Status: named(m.Status), Skipped: named(m.Skips)}
-	for _, f := range files {
-		if err := ctx.Err(); err != nil {
-			return StatusOut{}, "", err
-		}
-		if snap.Fresh.Stale(ctx, f.Path) {
-			o.StaleFiles++
-			if len(o.StaleExamples) < 20 {
-				o.StaleExamples = append(o.StaleExamples, f.Path)
-			}
-		}
-	}
-	o.Worktree = watch.Check(ctx, snap.R, m, watch.CheckOptions{Root: snap.Root, StateDir: s.eng.IndexDir(),
-		Walk: walk.Options{ExcludeDirs: s.eng.Excludes()}})
-	o.Fresh = o.StaleFiles == 0 && !o.Index.HeadMoved
-	if !o.Fresh {
-		o.Advice = "run `cairn index` (or keep `cairn watch` running) to bring the index up to date; answers in stale files are marked stale"
-		if o.Worktree.Watcher == "running" {
-			o.Advice = "a watcher is indexing the changes; answers in stale files are marked stale until it has"
-		}
-	}
-	return o, "", nil
-}
-
-func named[K interface {
-	comparable
-	fmt.Stringer
-}](m map[K]int) map[string]int {
-	out := make(map[string]int, len(m))
-	for k, v := range m {
-		out[k.String()] = v
-	}
-	return out
+	return StatusOut{Index: viewIndex(snap), StatusResult: *st}, "", nil
 }

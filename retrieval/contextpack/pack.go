@@ -168,13 +168,13 @@ type cand struct {
 // Build makes a pack for req.
 func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 	if req.Budget <= 0 {
-		return nil, fmt.Errorf("budget must be positive")
+		return nil, fmt.Errorf("%w: budget must be positive", ErrInvalidRequest)
 	}
 	if req.Format == "" {
 		req.Format = "json"
 	}
 	if req.Format != "json" && req.Format != "markdown" {
-		return nil, fmt.Errorf("unknown format %q (want json or markdown)", req.Format)
+		return nil, fmt.Errorf("%w: unknown format %q (want json or markdown)", ErrInvalidRequest, req.Format)
 	}
 	tok := b.Tokenizer
 	if tok == nil {
@@ -235,6 +235,11 @@ func maxOmittedListed(budget int) int { return min(max(budget/2000, 3), 10) }
 
 // ErrBudgetTooSmall is returned when not even an empty pack fits.
 var ErrBudgetTooSmall = errors.New("budget too small for a pack")
+
+// ErrInvalidRequest is returned for a request Build cannot make a pack
+// for: a budget that is not positive, an unknown format, a Diff git cannot
+// diff against.
+var ErrInvalidRequest = errors.New("invalid pack request")
 
 // taskShare: the task echo takes at most 1/taskShare of the budget.
 const taskShare = 32
@@ -569,11 +574,11 @@ type diffRange struct {
 // new side; a pure deletion is the line after it; deleted files have none).
 func diffRanges(ctx context.Context, root, rev string) ([]diffRange, error) {
 	if strings.HasPrefix(rev, "-") {
-		return nil, fmt.Errorf("invalid revision %q", rev)
+		return nil, fmt.Errorf("%w: invalid revision %q", ErrInvalidRequest, rev)
 	}
 	files, err := gitrepo.Diff(ctx, root, gitrepo.DiffOptions{Rev: rev})
 	if err != nil {
-		return nil, fmt.Errorf("git diff %s: %w", rev, err)
+		return nil, fmt.Errorf("%w: git diff %s: %w", ErrInvalidRequest, rev, err)
 	}
 	var ranges []diffRange
 	for _, f := range files {

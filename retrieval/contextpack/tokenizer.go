@@ -2,6 +2,7 @@ package contextpack
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -36,11 +37,28 @@ var cl100kRanks = sync.OnceValues(func() (map[string]int, error) {
 	return tiktokenloader.NewOfflineLoader().LoadTiktokenBpe("https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken")
 })
 
+// encodings are the BPE encodings NewTokenizer knows.
+var encodings = []string{tiktoken.MODEL_CL100K_BASE, tiktoken.MODEL_O200K_BASE, tiktoken.MODEL_P50K_BASE,
+	tiktoken.MODEL_P50K_EDIT, tiktoken.MODEL_R50K_BASE}
+
+// TokenizerName checks an encoding name without loading it and returns it
+// as NewTokenizer's tokenizer names itself ("" is cl100k_base).
+func TokenizerName(name string) (string, error) {
+	if name == "" {
+		return tiktoken.MODEL_CL100K_BASE, nil
+	}
+	if !slices.Contains(encodings, name) {
+		return "", fmt.Errorf("unknown tokenizer %q (want cl100k_base or o200k_base)", name)
+	}
+	return name, nil
+}
+
 // NewTokenizer returns the named BPE encoding: cl100k_base (default) or
 // o200k_base.
 func NewTokenizer(name string) (Tokenizer, error) {
-	if name == "" {
-		name = "cl100k_base"
+	name, err := TokenizerName(name)
+	if err != nil {
+		return nil, err
 	}
 	if name == "cl100k_base" {
 		ranks, err := cl100kRanks()

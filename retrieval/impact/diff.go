@@ -29,6 +29,11 @@ func (d Diff) String() string {
 	return "working-tree changes"
 }
 
+// ErrDiff: the diff a Diff selects cannot be read: a revision git does
+// not know (or that is not a revision), a worktree that is not a git
+// repository, no git at all.
+var ErrDiff = errors.New("cannot diff")
+
 // hunk is a changed line range of a file, on the new side (and the old
 // side, for lines that only went away).
 type hunk struct {
@@ -64,7 +69,7 @@ func ForDiff(ctx context.Context, r graph.Reader, d Diff, o Options) (*Result, e
 	}
 	root := cmp.Or(o.Root, m.Root)
 	if strings.HasPrefix(d.Rev, "-") {
-		return nil, fmt.Errorf("revision %q: not a revision", d.Rev)
+		return nil, fmt.Errorf("%w: %q is not a revision", ErrDiff, d.Rev)
 	}
 	o2 := gitrepo.DiffOptions{Rev: d.Rev, Staged: d.Staged, NoRenames: true}
 	if d.Staged {
@@ -73,12 +78,12 @@ func ForDiff(ctx context.Context, r graph.Reader, d Diff, o Options) (*Result, e
 	files, err := gitrepo.Diff(ctx, root, o2)
 	if err != nil {
 		if ce := (*gitrepo.CommandError)(nil); errors.As(err, &ce) && ce.Exited() {
-			return nil, fmt.Errorf("git diff (%s): %s", d, ce.Stderr)
+			return nil, fmt.Errorf("%w: git diff (%s): %s", ErrDiff, d, ce.Stderr)
 		}
-		return nil, fmt.Errorf("git diff: %w", err)
+		return nil, fmt.Errorf("%w: git diff: %w", ErrDiff, err)
 	}
 	hunks := hunksOf(files)
-	var syms []graph.Symbol
+	var changes []Change
 	var removed, warnings []string
 	seen := map[graph.SymbolID]bool{}
 	byFile := map[string][]hunk{}
@@ -114,8 +119,7 @@ func ForDiff(ctx context.Context, r graph.Reader, d Diff, o Options) (*Result, e
 				for _, s := range defs {
 					if !seen[s.ID] && s.Parent < 0 {
 						seen[s.ID] = true
-						s.Doc = "file deleted"
-						syms = append(syms, s)
+						changes = append(changes, Change{Symbol: s, Why: "file deleted"})
 					}
 				}
 				removed = append(removed, p+": deleted")
@@ -135,8 +139,7 @@ func ForDiff(ctx context.Context, r graph.Reader, d Diff, o Options) (*Result, e
 			for _, s := range best {
 				if !seen[s.ID] {
 					seen[s.ID] = true
-					s.Doc = why
-					syms = append(syms, s)
+					changes = append(changes, Change{Symbol: s, Why: why})
 				}
 			}
 		}
@@ -144,13 +147,13 @@ func ForDiff(ctx context.Context, r graph.Reader, d Diff, o Options) (*Result, e
 	if m.Dirty || d.Rev != "" {
 		warnings = append(warnings, "line numbers are mapped onto the indexed content; re-index first if the worktree changed since")
 	}
-	if len(syms) == 0 {
+	if len(changes) == 0 {
 		res := &Result{Target: d.String(), Revision: m.Revision, Dirty: m.Dirty, Removed: removed, Warnings: warnings,
 			Changed: []Symbol{}, Dependents: []Symbol{}, Tests: []Test{}, Commands: []string{}, Packages: []string{}}
 		res.Risk = Risk{Level: "low", Reasons: []string{"no indexed definition changed"}}
 		return res, nil
 	}
-	res, err := Analyze(ctx, r, syms, o)
+	res, err := Analyze(ctx, r, changes, o)
 	if err != nil {
 		return nil, err
 	}

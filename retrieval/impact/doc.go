@@ -4,7 +4,11 @@
 // The changed symbols are either the definitions a name resolves to or,
 // for a diff (gitrepo.Diff against a revision, the index or HEAD),
 // the innermost definitions whose lines the hunks touch, on the indexed
-// content. From them a breadth-first walk follows dependency edges
+// content. Each comes as a Change with why it was chosen ("named", "lines
+// 3-5 changed", "file deleted"), which the result states as the changed
+// symbol's Why. A diff git cannot make is ErrDiff. Every symbol of the
+// result is a graph.SymbolView (without its doc) cited through
+// Options.Cite, with how the change reaches it. From them a breadth-first walk follows dependency edges
 // backwards (calls, references, type uses, reads, writes), each symbol
 // once at its shallowest depth with the weakest confidence on its way and
 // whether an ambiguous edge was crossed. A method is also reached through

@@ -29,6 +29,8 @@ type Options struct {
 	Files Files
 	// Limit caps the symbols visited (default 20,000).
 	Limit int
+	// Cite cites the symbols' locations (revision, stale); nil cites none.
+	Cite graph.CiteFunc
 }
 
 // Files reads repository files; graph/repofs implements it, refusing paths
@@ -37,14 +39,11 @@ type Files interface {
 	ReadFile(rel string) ([]byte, error)
 }
 
-// Symbol is a changed or dependent symbol.
+// Symbol is a changed or dependent symbol: the one shape of a symbol at
+// a place (graph.SymbolView, without its doc), with how the change reaches
+// it.
 type Symbol struct {
-	Name    string         `json:"name"`
-	ID      graph.SymbolID `json:"symbol"`
-	Kind    string         `json:"kind"`
-	Path    string         `json:"path"`
-	Line    int            `json:"line"`
-	Package string         `json:"package,omitempty"`
+	graph.SymbolView
 	// Depth is the number of edges from a changed symbol; Via the kind of
 	// the edge that reached it; Confidence the weakest on the way.
 	Depth      int    `json:"depth,omitempty"`
@@ -54,7 +53,6 @@ type Symbol struct {
 	// Through names the changed symbol (or the interface method it
 	// implements) the dependency runs through.
 	Through string `json:"through,omitempty"`
-	Public  bool   `json:"public,omitempty"`
 	// Why says how a changed symbol was chosen (named, diff lines).
 	Why string `json:"why,omitempty"`
 }
@@ -119,10 +117,7 @@ func ForTarget(ctx context.Context, r graph.Reader, name string, o Options) (*Re
 	if len(defs) == 0 {
 		return nil, fmt.Errorf("%w: no definition of %q", graph.ErrNotFound, name)
 	}
-	for i := range defs {
-		defs[i].Doc = "named"
-	}
-	res, err := Analyze(ctx, r, defs, o)
+	res, err := Analyze(ctx, r, Named(defs), o)
 	if res != nil {
 		res.Target = name
 	}
@@ -140,9 +135,25 @@ type node struct {
 	iface   bool // an interface or base method the previous node implements
 }
 
-// Analyze computes the impact of changing syms (their Doc field, if set,
-// says why each was chosen).
-func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options) (*Result, error) {
+// Change is a symbol whose change is analysed, with why it was chosen:
+// "named", "lines 3-5 changed", "file deleted". Why becomes the Why of the
+// symbol in Result.Changed.
+type Change struct {
+	Symbol graph.Symbol
+	Why    string
+}
+
+// Named makes the changes of definitions a caller named.
+func Named(defs []graph.Symbol) []Change {
+	out := make([]Change, len(defs))
+	for i := range defs {
+		out[i] = Change{Symbol: defs[i], Why: "named"}
+	}
+	return out
+}
+
+// Analyze computes the impact of the changes.
+func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (*Result, error) {
 	o.Depth = cmp.Or(o.Depth, 3)
 	o.TestDepth = max(cmp.Or(o.TestDepth, 12), o.Depth)
 	o.Limit = cmp.Or(o.Limit, 20000)
@@ -171,8 +182,8 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 	var nodes []node
 	seen := map[graph.SymbolID]int{}
 	var roots []graph.SymbolID
-	for i := range syms {
-		s := &syms[i]
+	for i := range changes {
+		s := &changes[i].Symbol
 		if _, ok := seen[s.ID]; ok {
 			continue
 		}
@@ -180,8 +191,8 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 		seen[s.ID] = len(nodes)
 		nodes = append(nodes, node{id: s.ID, parent: -1, conf: graph.ConfPrecise, through: s.QualifiedName()})
 		roots = append(roots, s.ID)
-		v := view(s)
-		v.Why = s.Doc
+		v := view(s, o.Cite)
+		v.Why = changes[i].Why
 		res.Changed = append(res.Changed, v)
 	}
 	// interface methods and base methods the changed ones implement or
@@ -203,7 +214,7 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 		}
 		seen[e.To] = len(nodes)
 		nodes = append(nodes, node{id: e.To, parent: seen[e.From], depth: 0, via: e.Kind, conf: e.Confidence, through: d.QualifiedName()})
-		v := view(d)
+		v := view(d, o.Cite)
 		v.Via, v.Confidence, v.Through = e.Kind.String()+" (upward)", e.Confidence.String(), d.QualifiedName()
 		res.Implementations = append(res.Implementations, v)
 	}
@@ -216,7 +227,7 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 		if h.Def == nil {
 			continue
 		}
-		v := view(h.Def)
+		v := view(h.Def, o.Cite)
 		v.Depth, v.Via, v.Confidence, v.Ambiguous = h.Depth, h.Via.Kind.String(), h.Confidence.String(), h.Ambiguous
 		res.Implementations = append(res.Implementations, v)
 	}
@@ -314,7 +325,8 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 	covered := map[int]bool{}
 	pkgs := map[string]bool{}
 	files := map[string]bool{}
-	for _, s := range syms {
+	for _, c := range changes {
+		s := &c.Symbol
 		files[s.Path] = true
 	}
 	for i := range nodes {
@@ -338,7 +350,7 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 		if n.depth > o.Depth || n.depth == 0 {
 			continue
 		}
-		v := view(d)
+		v := view(d, o.Cite)
 		v.Depth, v.Via, v.Confidence, v.Ambiguous, v.Through = n.depth, n.via.String(), n.conf.String(), n.amb, n.through
 		res.Dependents = append(res.Dependents, v)
 		files[d.Path] = true
@@ -346,31 +358,32 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 			pkgs[cmp.Or(d.Package, path.Dir(d.Path))] = true
 		}
 	}
-	for _, s := range syms {
+	for _, c := range changes {
+		s := &c.Symbol
 		pkgs[cmp.Or(s.Package, path.Dir(s.Path))] = true
 	}
 	for _, d := range res.Dependents {
-		i := seen[d.ID]
-		if !covered[i] && !defs[d.ID].IsTest {
-			res.Risk.Untested = append(res.Risk.Untested, d.Name)
+		i := seen[d.SymbolID]
+		if !covered[i] && !defs[d.SymbolID].IsTest {
+			res.Risk.Untested = append(res.Risk.Untested, d.QualifiedName)
 		}
 	}
 	// tests and the commands that run them
 	for _, i := range testNodes {
 		d := defs[nodes[i].id]
-		t := Test{Symbol: view(d)}
+		t := Test{Symbol: view(d, o.Cite)}
 		t.Depth, t.Via, t.Confidence, t.Through = nodes[i].depth, nodes[i].via.String(), nodes[i].conf.String(), nodes[i].through
 		res.Tests = append(res.Tests, t)
 	}
 	sortSymbols(res.Dependents)
-	slices.SortStableFunc(res.Tests, func(a, b Test) int { return cmp.Or(strings.Compare(a.Path, b.Path), a.Line-b.Line) })
+	slices.SortStableFunc(res.Tests, func(a, b Test) int { return cmp.Or(strings.Compare(a.Path, b.Path), a.StartLine-b.StartLine) })
 	repo := o.Files
 	if repo == nil {
 		repo = repofs.New(root)
 	}
 	sel := newSelectors(repo)
 	for i := range res.Tests {
-		res.Tests[i].Selector = sel.selector(defs[res.Tests[i].ID])
+		res.Tests[i].Selector = sel.selector(defs[res.Tests[i].SymbolID])
 	}
 	res.Commands = sel.commands(res.Tests)
 	for p := range pkgs {
@@ -382,7 +395,8 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 		res.Warnings = append(res.Warnings, err.Error())
 	}
 	changedFiles := map[string]bool{}
-	for _, s := range syms {
+	for _, c := range changes {
+		s := &c.Symbol
 		changedFiles[s.Path] = true
 	}
 	res.Owners = own.cover(files, changedFiles)
@@ -390,7 +404,8 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 	if res.Truncated {
 		res.Unknown = append(res.Unknown, fmt.Sprintf("the walk stopped at %d symbols: dependents and tests beyond are not listed", o.Limit))
 	}
-	for _, s := range syms {
+	for _, c := range changes {
+		s := &c.Symbol
 		f, err := r.File(ctx, s.Path)
 		if err == nil && !f.Status.Analysed() {
 			res.Unknown = append(res.Unknown, fmt.Sprintf("%s: %s", s.Path, f.Status))
@@ -399,14 +414,16 @@ func Analyze(ctx context.Context, r graph.Reader, syms []graph.Symbol, o Options
 	return res, nil
 }
 
-func view(s *graph.Symbol) Symbol {
-	return Symbol{Name: s.QualifiedName(), ID: s.ID, Kind: s.Kind.String(), Path: s.Path, Line: int(s.NameRange.StartLine),
-		Package: s.Package, Public: s.Exported}
+// view publishes a symbol without its doc (a list to act on, not to read).
+func view(s *graph.Symbol, cite graph.CiteFunc) Symbol {
+	v := Symbol{SymbolView: graph.ViewSymbol(s, cite)}
+	v.Doc = ""
+	return v
 }
 
 func sortSymbols(ss []Symbol) {
 	slices.SortStableFunc(ss, func(a, b Symbol) int {
-		return cmp.Or(a.Depth-b.Depth, strings.Compare(a.Path, b.Path), a.Line-b.Line)
+		return cmp.Or(a.Depth-b.Depth, strings.Compare(a.Path, b.Path), a.StartLine-b.StartLine)
 	})
 }
 
@@ -419,7 +436,7 @@ func risk(res *Result, nodes []node) Risk {
 		}
 	}
 	for _, c := range res.Changed {
-		if c.Public {
+		if c.Exported {
 			rk.Public = true
 		}
 	}

@@ -164,19 +164,19 @@ func TestGoImpact(t *testing.T) {
 	}
 	var text bytes.Buffer
 	res.WriteText(&text, 0)
-	tests := names(res.Tests, func(x impact.Test) string { return x.Name })
+	tests := names(res.Tests, func(x impact.Test) string { return x.QualifiedName })
 	want := []string{"BenchmarkValidate", "TestCheckout", "TestHandle", "TestValidate", "TestViaHelper"}
 	if !slices.Equal(tests, want) {
 		t.Errorf("tests %v, want %v\n%s", tests, want, text.String())
 	}
-	deps := names(res.Dependents, func(x impact.Symbol) string { return x.Name })
+	deps := names(res.Dependents, func(x impact.Symbol) string { return x.QualifiedName })
 	for _, d := range []string{"Card.Charge", "helper", "Checkout"} {
 		if !slices.Contains(deps, d) {
 			t.Errorf("dependent %s missing: %v", d, deps)
 		}
 	}
 	for _, d := range res.Dependents {
-		if d.Name == "Card.Charge" && (d.Depth != 1 || d.Via != "calls") {
+		if d.QualifiedName == "Card.Charge" && (d.Depth != 1 || d.Via != "calls") {
 			t.Errorf("Card.Charge at depth %d via %s", d.Depth, d.Via)
 		}
 	}
@@ -237,11 +237,11 @@ func TestImplementations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	impls := names(res.Implementations, func(x impact.Symbol) string { return x.Name })
+	impls := names(res.Implementations, func(x impact.Symbol) string { return x.QualifiedName })
 	if !slices.Contains(impls, "Card.Charge") {
 		t.Errorf("implementations %v", impls)
 	}
-	if !slices.ContainsFunc(res.Tests, func(x impact.Test) bool { return x.Name == "TestCheckout" }) {
+	if !slices.ContainsFunc(res.Tests, func(x impact.Test) bool { return x.QualifiedName == "TestCheckout" }) {
 		t.Errorf("TestCheckout calls through the interface, not selected")
 	}
 }
@@ -282,11 +282,11 @@ func TestDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Changed) != 1 || res.Changed[0].Name != "validate" || !strings.Contains(res.Changed[0].Why, "lines 19-19 changed") {
+	if len(res.Changed) != 1 || res.Changed[0].QualifiedName != "validate" || !strings.Contains(res.Changed[0].Why, "lines 19-19 changed") {
 		t.Fatalf("changed %+v", res.Changed)
 	}
-	if !slices.ContainsFunc(res.Tests, func(x impact.Test) bool { return x.Name == "TestHandle" }) {
-		t.Errorf("tests %v", names(res.Tests, func(x impact.Test) string { return x.Name }))
+	if !slices.ContainsFunc(res.Tests, func(x impact.Test) bool { return x.QualifiedName == "TestHandle" }) {
+		t.Errorf("tests %v", names(res.Tests, func(x impact.Test) string { return x.QualifiedName }))
 	}
 	git("add", "pay/pay.go")
 	res, err = impact.ForDiff(context.Background(), s, impact.Diff{Staged: true}, impact.Options{})

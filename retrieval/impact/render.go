@@ -32,7 +32,7 @@ func (r *Result) WriteText(w io.Writer, maxList int) error {
 		if c.Why != "" {
 			why = "  (" + c.Why + ")"
 		}
-		p("  %-9s %s  %s:%d%s\n", c.Kind, c.Name, c.Path, c.Line, why)
+		p("  %-9s %s  %s:%d%s\n", c.Kind, c.QualifiedName, c.Path, c.StartLine, why)
 	}
 	for _, rm := range r.Removed {
 		p("  removed   %s\n", rm)
@@ -40,7 +40,7 @@ func (r *Result) WriteText(w io.Writer, maxList int) error {
 	if len(r.Implementations) > 0 {
 		p("\nimplementations and overrides (%d):\n", len(r.Implementations))
 		for _, s := range r.Implementations {
-			p("  %s  %s:%d  [%s, %s]\n", s.Name, s.Path, s.Line, s.Via, s.Confidence)
+			p("  %s  %s:%d  [%s, %s]\n", s.QualifiedName, s.Path, s.StartLine, s.Via, s.Confidence)
 		}
 	}
 	p("\ndependents (%d):\n", len(r.Dependents))
@@ -57,7 +57,7 @@ func (r *Result) WriteText(w io.Writer, maxList int) error {
 		if d.Through != "" && len(r.Changed) > 1 {
 			through = " via " + d.Through
 		}
-		p("  %d %s  %s:%d  [%s, %s%s]%s\n", d.Depth, d.Name, d.Path, d.Line, d.Via, d.Confidence, amb, through)
+		p("  %d %s  %s:%d  [%s, %s%s]%s\n", d.Depth, d.QualifiedName, d.Path, d.StartLine, d.Via, d.Confidence, amb, through)
 	}
 	p("\ntests (%d):\n", len(r.Tests))
 	for i, t := range r.Tests {
@@ -65,7 +65,7 @@ func (r *Result) WriteText(w io.Writer, maxList int) error {
 			p("  … %d more\n", len(r.Tests)-maxList)
 			break
 		}
-		p("  %s  %s:%d  (depth %d, %s)\n", t.Name, t.Path, t.Line, t.Depth, t.Confidence)
+		p("  %s  %s:%d  (depth %d, %s)\n", t.QualifiedName, t.Path, t.StartLine, t.Depth, t.Confidence)
 	}
 	if len(r.Commands) > 0 {
 		p("\nrun the affected tests:\n")

@@ -107,7 +107,7 @@ func (s *selectors) commands(tests []Test) []string {
 	javaSel := map[string][]string{}
 	rustNames := map[string][]string{}
 	for _, t := range tests {
-		d := s.info[t.ID]
+		d := s.info[t.SymbolID]
 		if d == nil {
 			continue
 		}

@@ -62,4 +62,8 @@
 // Every site, hop and gap carries a confidence or certainty; when files
 // that mention the key could not be analysed (parse failures, files left
 // out for size), the gaps say "unknown" rather than claiming "none".
+//
+// Every location is a Loc, the shape of graph.Citation (a position: start
+// and end line equal, the column where it starts), its revision given by
+// Options.Cite.
 package trace

@@ -219,7 +219,7 @@ func (t *tracer) loadClients() error {
 				}
 				line, col := t.lineCol(p, m[0])
 				t.clients = append(t.clients, clientCall{method: method, path: normPath(raw), fn: t.enclosingOffset(ff, m[0]),
-					at: Loc{Path: p, Line: line, Col: col, Stale: t.stale[p]}, off: m[0]})
+					at: t.at(p, line, col), off: m[0]})
 			}
 		}
 	}

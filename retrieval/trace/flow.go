@@ -244,5 +244,5 @@ func dedupeFlows(fs []Flow) []Flow {
 
 // describe says in a few words what a site does.
 func describe(s *Site) string {
-	return fmt.Sprintf("%s %s: %s (%s:%d)", s.Access, s.Carrier, s.How, path.Base(s.Path), s.Line)
+	return fmt.Sprintf("%s %s: %s (%s:%d)", s.Access, s.Carrier, s.How, path.Base(s.Path), s.StartLine)
 }

@@ -209,7 +209,7 @@ func (t *tracer) persistGaps() ([]Gap, error) {
 				msg += "; " + strings.Join(others, "; ") + " without " + col.Column
 			}
 			if len(colWrites) > 0 {
-				msg += fmt.Sprintf(" (%s is written only on other paths, e.g. %s:%d)", col.Name, colWrites[0].Path, colWrites[0].Line)
+				msg += fmt.Sprintf(" (%s is written only on other paths, e.g. %s:%d)", col.Name, colWrites[0].Path, colWrites[0].StartLine)
 			}
 			out = append(out, Gap{Kind: "not-persisted", Message: msg, Loc: w.Loc, Func: w.Func, Evidence: ev, Certainty: t.certainty()})
 		}
@@ -345,7 +345,7 @@ func (t *tracer) tableWrites(reach map[graph.SymbolID]bool, table string) ([]Loc
 		body := src[sym.Range.StartByte:sym.Range.EndByte]
 		for _, m := range re.FindAllIndex(body, -1) {
 			line, col := t.lineCol(sym.Path, int(sym.Range.StartByte)+m[0])
-			locs = append(locs, Loc{Path: sym.Path, Line: line, Col: col, Stale: t.stale[sym.Path]})
+			locs = append(locs, t.at(sym.Path, line, col))
 			verb := strings.ToUpper(strings.Fields(string(body[m[0]:m[1]]))[0])
 			what = append(what, fmt.Sprintf("%s (%s:%d) %ss %s", sym.QualifiedName(), path.Base(sym.Path), line, strings.ToLower(verb), table))
 		}
@@ -407,7 +407,7 @@ func (t *tracer) unwrittenUnread() ([]Gap, error) {
 				for _, p := range silent {
 					r := reads[c][0]
 					out = append(out, Gap{Kind: "never-written",
-						Message: fmt.Sprintf("%s (sent as %q) is never set, yet %s reads %s (%s:%d)", p.Name, p.Wire, funcName(r.Func), c.Name, r.Path, r.Line),
+						Message: fmt.Sprintf("%s (sent as %q) is never set, yet %s reads %s (%s:%d)", p.Name, p.Wire, funcName(r.Func), c.Name, r.Path, r.StartLine),
 						Loc:     p.Loc, Evidence: []Loc{r.Loc}, Certainty: t.certainty()})
 				}
 			}

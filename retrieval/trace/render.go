@@ -7,7 +7,7 @@ import (
 )
 
 func (l Loc) String() string {
-	s := fmt.Sprintf("%s:%d", l.Path, l.Line)
+	s := fmt.Sprintf("%s:%d", l.Path, l.StartLine)
 	if l.Stale {
 		s += " (stale)"
 	}

@@ -108,7 +108,16 @@ func (t *tracer) lineText(p string, line int) string {
 
 func (t *tracer) loc(p string, r graph.Range) Loc {
 	t.src(p)
-	return Loc{Path: p, Line: int(r.StartLine), Col: int(r.StartCol) + 1, Stale: t.stale[p]}
+	return t.at(p, int(r.StartLine), int(r.StartCol)+1)
+}
+
+// at cites a position of p (read already, so that its staleness is known).
+func (t *tracer) at(p string, line, col int) Loc {
+	l := Loc{Path: p, StartLine: line, EndLine: line, Column: col, Stale: t.stale[p]}
+	if t.o.Cite != nil {
+		l.Revision, _ = t.o.Cite(p)
+	}
+	return l
 }
 
 func (t *tracer) funcOf(s *graph.Symbol) *Func {
@@ -117,7 +126,7 @@ func (t *tracer) funcOf(s *graph.Symbol) *Func {
 
 // fileFunc stands for a file's top-level code.
 func (t *tracer) fileFunc(p string) *Func {
-	return &Func{Name: p + " (top level)", Loc: Loc{Path: p, Line: 1}}
+	return &Func{Name: p + " (top level)", Loc: t.at(p, 1, 0)}
 }
 
 // enclosingOcc is the function or method an occurrence is in.

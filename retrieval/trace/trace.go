@@ -183,7 +183,7 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 			}
 			return 1
 		}
-		return cmp.Or(strings.Compare(a.Path, b.Path), a.Line-b.Line)
+		return cmp.Or(strings.Compare(a.Path, b.Path), a.StartLine-b.StartLine)
 	})
 	for _, c := range t.carriers {
 		res.Carriers = append(res.Carriers, *c)
@@ -871,7 +871,7 @@ func (t *tracer) candidateFiles() ([]string, error) {
 func (t *tracer) addTextSite(ff *graph.FileFacts, src []byte, ts textSite) {
 	p := ff.File.Path
 	line, col := t.lineCol(p, ts.Offset)
-	loc := Loc{Path: p, Line: line, Col: col, Stale: t.stale[p]}
+	loc := t.at(p, line, col)
 	if ts.Table != "" {
 		c := t.column(ts.Table, ts.Column)
 		if ts.Def {

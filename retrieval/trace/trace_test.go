@@ -42,7 +42,7 @@ func indexTree(t *testing.T, root string) *embedded.Store {
 func locs(ss []trace.Site) []string {
 	var out []string
 	for _, s := range ss {
-		out = append(out, fmt.Sprintf("%s:%d", s.Path, s.Line))
+		out = append(out, fmt.Sprintf("%s:%d", s.Path, s.StartLine))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -103,7 +103,7 @@ func TestFixtures(t *testing.T) {
 			if want, ok := fields(comment, "gaps"); ok {
 				var got []string
 				for _, g := range res.Gaps {
-					got = append(got, fmt.Sprintf("%s@%s:%d", g.Kind, g.Path, g.Line))
+					got = append(got, fmt.Sprintf("%s@%s:%d", g.Kind, g.Path, g.StartLine))
 				}
 				slices.Sort(got)
 				if len(want) == 1 && want[0] == "none" {
@@ -206,10 +206,10 @@ func TestArtifactUnsaved(t *testing.T) {
 		t.Fatalf("no gap:\n%s", text.String())
 	}
 	g := res.Gaps[0]
-	if g.Kind != "not-persisted" || g.Path != "server/handlers.go" || g.Line != 31 || g.Func.Name != "Handler.CompleteTask" {
+	if g.Kind != "not-persisted" || g.Path != "server/handlers.go" || g.StartLine != 31 || g.Func.Name != "Handler.CompleteTask" {
 		t.Fatalf("first gap %+v, want not-persisted at server/handlers.go:31\n%s", g, text.String())
 	}
-	if !slices.ContainsFunc(g.Evidence, func(l trace.Loc) bool { return l.Path == "server/store.go" && l.Line == 12 }) {
+	if !slices.ContainsFunc(g.Evidence, func(l trace.Loc) bool { return l.Path == "server/store.go" && l.StartLine == 12 }) {
 		t.Errorf("the gap does not cite the UPDATE that leaves the column out: %+v", g.Evidence)
 	}
 	for _, g := range res.Gaps {

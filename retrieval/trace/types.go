@@ -26,6 +26,8 @@ type Options struct {
 	Files Files
 	// Root is the worktree (default: the root the index was built from).
 	Root string
+	// Cite gives the revision of a cited file; nil cites none.
+	Cite graph.CiteFunc
 }
 
 // Files reads repository files; graph/repofs implements it, refusing paths
@@ -34,14 +36,11 @@ type Files interface {
 	ReadFile(rel string) ([]byte, error)
 }
 
-// Loc is a place in the repository.
-type Loc struct {
-	Path string `json:"path"`
-	Line int    `json:"line"`
-	Col  int    `json:"col,omitempty"`
-	// Stale: the file changed after it was indexed.
-	Stale bool `json:"stale,omitempty"`
-}
+// Loc is a place in the repository: a position (StartLine = EndLine, and
+// the Column where it starts), cited as every location is (graph.Citation:
+// the revision of its file through Options.Cite; stale when the file
+// changed after it was indexed).
+type Loc graph.Citation
 
 // Func is a function or method (or a file's top-level code when Name is
 // the file).

@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/indexer/walk"
+	"github.com/cairn-dev/cairn/indexer/watch"
+)
+
+// Worktree is the worktree's state against a generation: unindexed
+// changes, a moved HEAD, a watcher's pending changes.
+type Worktree = watch.Worktree
+
+// StatusOptions ask Status what the index holds.
+type StatusOptions struct {
+	// Skips lists every skipped path with its reason.
+	Skips bool
+	// SkipWorktree leaves the worktree unchecked (Worktree.Source
+	// "skipped").
+	SkipWorktree bool
+}
+
+// FileProblem is an indexed file that could not be fully analysed.
+type FileProblem struct {
+	Path   string `json:"path"`
+	Status string `json:"status"`
+	Error  string `json:"error"`
+}
+
+// SkippedPath is a path the index left out, and why.
+type SkippedPath struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
+	Dir    bool   `json:"dir,omitempty"`
+}
+
+// Watcher says whether a watcher keeps the index fresh: a summary of the
+// status it publishes, which Published holds whole.
+type Watcher struct {
+	Published watch.Status `json:"-"`
+	Running   bool         `json:"running"`
+	State     string       `json:"state,omitempty"`
+	// Mode is how it learns of changes (events, or polling when degraded);
+	// Degraded says why events may be missed.
+	Mode      string `json:"mode,omitempty"`
+	Degraded  string `json:"degraded,omitempty"`
+	PID       int    `json:"pid,omitempty"`
+	Pending   int    `json:"pending,omitempty" jsonschema:"changes seen and not yet indexed"`
+	Batches   int    `json:"batches,omitempty"`
+	Commits   int    `json:"commits,omitempty"`
+	LastError string `json:"last_error,omitempty"`
+	// Error: the watcher's status could not be read.
+	Error string `json:"error,omitempty"`
+}
+
+// StatusResult is what the index holds and how fresh it is.
+type StatusResult struct {
+	Root      string         `json:"root"`
+	IndexDir  string         `json:"index_dir"`
+	Files     int            `json:"files"`
+	Symbols   int            `json:"symbols"`
+	Chunks    int            `json:"chunks"`
+	Languages map[string]int `json:"languages"`
+	Status    map[string]int `json:"status" jsonschema:"files by parse status"`
+	Skipped   map[string]int `json:"skipped" jsonschema:"paths left out, by reason"`
+	// Problems are the files not fully analysed.
+	Problems []FileProblem `json:"problems" jsonschema:"indexed files that could not be fully analysed"`
+	// Skips lists the skipped paths (StatusOptions.Skips).
+	Skips []SkippedPath `json:"skips,omitempty"`
+	// StaleFiles counts indexed files changed or deleted since indexing.
+	StaleFiles    int      `json:"stale_files" jsonschema:"indexed files changed or deleted since indexing"`
+	StaleExamples []string `json:"stale_examples,omitempty"`
+	// Worktree is the watcher's view (or a bounded scan's): unindexed
+	// changes, pending ones, whether a watcher keeps the index fresh.
+	Worktree Worktree `json:"worktree"`
+	Watcher  Watcher  `json:"watcher"`
+	// HeadMoved: another commit is checked out than was indexed.
+	HeadMoved bool   `json:"head_moved"`
+	Fresh     bool   `json:"fresh" jsonschema:"no indexed file changed and HEAD did not move"`
+	Advice    string `json:"advice,omitempty"`
+}
+
+// maxStaleExamples bounds StatusResult.StaleExamples.
+const maxStaleExamples = 20
+
+// Status reports what the index holds, what it left out and why, what
+// could not be analysed, and how fresh it is.
+func (s *Snapshot) Status(ctx context.Context, o StatusOptions) (*StatusResult, error) {
+	m := s.Meta
+	files, err := s.R.Files(ctx)
+	if err != nil {
+		return nil, Classify(fmt.Errorf("status: %w", err))
+	}
+	res := &StatusResult{Root: m.Root, IndexDir: s.e.IndexDir(), Files: m.Files, Symbols: m.Symbols, Chunks: m.Chunks,
+		Languages: named(m.Languages), Status: named(m.Status), Skipped: named(m.Skips), Problems: []FileProblem{}}
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, Classify(err)
+		}
+		if f.Status != graph.ParseOK && f.Status != graph.ParseTextOnly {
+			res.Problems = append(res.Problems, FileProblem{Path: f.Path, Status: f.Status.String(), Error: f.Error})
+		}
+		if s.Fresh.Stale(ctx, f.Path) {
+			res.StaleFiles++
+			if len(res.StaleExamples) < maxStaleExamples {
+				res.StaleExamples = append(res.StaleExamples, f.Path)
+			}
+		}
+	}
+	if o.Skips {
+		skips, err := s.R.Skips(ctx)
+		if err != nil {
+			return nil, Classify(fmt.Errorf("status: skipped paths: %w", err))
+		}
+		res.Skips = make([]SkippedPath, len(skips))
+		for i, sk := range skips {
+			res.Skips[i] = SkippedPath{Path: sk.Path, Reason: sk.Reason.String(), Detail: sk.Detail, Dir: sk.Dir}
+		}
+	}
+	if o.SkipWorktree {
+		res.Worktree = Worktree{Source: "skipped"}
+	} else {
+		res.Worktree = s.Worktree(ctx)
+	}
+	st, running, err := watch.ReadStatus(s.e.IndexDir())
+	res.Watcher = Watcher{Published: st, Running: running, State: st.State, Mode: st.Mode, Degraded: st.Degraded, PID: st.PID,
+		Pending: st.Pending, Batches: st.Batches, Commits: st.Commits, LastError: st.LastError}
+	if err != nil {
+		res.Watcher.Error = err.Error()
+	}
+	head := WorktreeHead(s.Root)
+	res.HeadMoved = head != "" && m.Revision != "" && head != m.Revision
+	res.Fresh = res.StaleFiles == 0 && !res.HeadMoved
+	if !res.Fresh {
+		res.Advice = "run `cairn index` (or keep `cairn watch` running) to bring the index up to date; answers in stale files are marked stale"
+		if res.Worktree.Watcher == "running" {
+			res.Advice = "a watcher is indexing the changes; answers in stale files are marked stale until it has"
+		}
+	}
+	return res, nil
+}
+
+// Worktree checks the worktree against the snapshot's generation (the
+// running watcher's view, else a scan bounded in time), once per
+// snapshot.
+func (s *Snapshot) Worktree(ctx context.Context) Worktree {
+	s.wtOnce.Do(func() {
+		s.wt = watch.Check(ctx, s.R, s.Meta, watch.CheckOptions{Root: s.Root, StateDir: s.e.IndexDir(),
+			Walk: walk.Options{ExcludeDirs: s.e.excludes()}})
+	})
+	return s.wt
+}
+
+func named[K interface {
+	comparable
+	fmt.Stringer
+}](m map[K]int) map[string]int {
+	out := make(map[string]int, len(m))
+	for k, v := range m {
+		out[k.String()] = v
+	}
+	return out
+}
