@@ -73,10 +73,13 @@
 // must pass. It passes when at least one fails at the base and all pass on
 // the change; a diff with no test fails.
 //
-// impact_tests: true. Options.Impact (the engine's impact analysis, behind
-// a one-method interface until the engine exposes it) names the test
-// selectors that reach the changed paths; they run as tests checks. With
-// no selector wired the criterion is blocked with that reason.
+// impact_tests: true. Options.Impact names the test selectors that reach
+// the change; they run as tests checks (each in its fresh workspace).
+// EngineImpact is the engine's: it indexes a workspace of the candidate
+// (into RUN/index, beside the worktree), asks Snapshot.Impact for the
+// working tree's changes against the base, and groups the Go tests found
+// by package directory. No tests selected is not_run; with no selector
+// wired the criterion is blocked with that reason.
 //
 // scope: true, and always. Every changed path must match a scope.write glob
 // and no scope.protected glob (doublestar, as agent/task validates them);

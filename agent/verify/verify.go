@@ -162,9 +162,14 @@ func (g *gate) clean(ctx context.Context) error {
 // dependencies fetched before (outside the sandbox, from the base's
 // go.mod files) and the gate's build cache as its per-run cache.
 func (g *gate) workspace(ctx context.Context, name string, patch []byte) (*sandbox.Workspace, error) {
+	return g.workspaceOwned(ctx, name, patch, g.opts.Executor.Owner())
+}
+
+// workspaceOwned is workspace with the files handed to owner (nil: left
+// to the harness, for a workspace only the harness reads).
+func (g *gate) workspaceOwned(ctx context.Context, name string, patch []byte, owner *sandbox.Owner) (*sandbox.Workspace, error) {
 	g.n++
 	runDir := filepath.Join(g.runDir, fmt.Sprintf("%02d-%s", g.n, safeName(name)))
-	owner := g.opts.Executor.Owner()
 	ws, err := sandbox.Create(ctx, g.opts.Repo, g.base, runDir, owner)
 	if err != nil {
 		return nil, fmt.Errorf("verify: %w", err)
@@ -435,7 +440,9 @@ func (g *gate) impactCheck(ctx context.Context, c *Check) {
 		c.Status, c.Reason = Blocked, "impact analysis is not available to the gate (no engine impact selector wired: Options.Impact)"
 		return
 	}
-	ws, err := g.workspace(ctx, c.ID, g.patch)
+	// The engine indexes this workspace as the harness; the tests it
+	// selects run in fresh ones.
+	ws, err := g.workspaceOwned(ctx, c.ID+"-index", g.patch, nil)
 	if err != nil {
 		c.Status, c.Reason = Blocked, err.Error()
 		return
@@ -466,7 +473,7 @@ func (g *gate) impactCheck(ctx context.Context, c *Check) {
 	}
 	c.Tests = all
 	c.Status, c.Reason = judgeTests(all)
-	c.Reason = strings.TrimPrefix(fmt.Sprintf("selected %v; %s", sels, c.Reason), "; ")
+	c.Reason = strings.TrimSuffix(fmt.Sprintf("selected %v; %s", sels, c.Reason), "; ")
 }
 
 // isTestFile reports whether a path is test code or test data.

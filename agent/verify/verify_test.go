@@ -414,3 +414,36 @@ func TestRegressionTestPassingAtBaseFails(t *testing.T) {
 		t.Fatalf("verdict %v, regression %v: %s", r.Verdict, reg.Status, reg.Reason)
 	}
 }
+
+// TestImpactTests: the engine indexes the candidate, its impact on the
+// diff selects the mapper's tests, and they pass; without the engine the
+// criterion is blocked.
+func TestImpactTests(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	addRegressionTest(t, repo)
+	dir, ex := shared(t)
+	c, err := task.Parse([]byte("objective: After a page refresh, a finished task's download link is still shown.\nscope: {write: [\"server/**\"]}\ncriteria:\n  - {id: impact, text: The tests that reach the change pass., check: {impact_tests: true}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := task.Start(context.Background(), c, repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		impact ImpactSelector
+		want   Status
+	}{{EngineImpact{}, Pass}, {nil, Blocked}} {
+		r, err := Verify(context.Background(), Options{Attempt: a, Repo: repo, Candidate: Candidate{Working: repo}, Executor: ex, Dir: dir, Impact: tc.impact})
+		if err != nil {
+			t.Fatal(err)
+		}
+		im := r.Criterion("impact")
+		t.Logf("impact: %v %s", im.Status, im.Reason)
+		if im.Status != tc.want || tc.want == Pass && findTest(im.Tests, "TestToResponseKeepsIDAndStatus") == nil {
+			dump(t, r)
+			t.Fatalf("impact %v (%s), want %v", im.Status, im.Reason, tc.want)
+		}
+	}
+}

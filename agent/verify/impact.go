@@ -1,0 +1,55 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cairn-dev/cairn/engine"
+)
+
+// EngineImpact is the engine's impact analysis as an ImpactSelector: it
+// indexes the workspace (the candidate applied, uncommitted, on the base)
+// into an index beside it, asks Snapshot.Impact for the working tree's
+// changes against HEAD (the base), and turns the Go tests it finds into
+// one selector per package directory. Tests of other languages are not
+// selected until their runners exist.
+type EngineImpact struct{}
+
+func (EngineImpact) ImpactTests(ctx context.Context, dir string, changed []string) ([]string, error) {
+	e, err := engine.Open(ctx, engine.Options{Root: dir, IndexDir: filepath.Join(filepath.Dir(dir), "index")})
+	if err != nil {
+		return nil, fmt.Errorf("open the engine on the workspace: %w", err)
+	}
+	defer e.Close()
+	if _, err := e.Reindex(ctx, nil, time.Minute); err != nil {
+		return nil, fmt.Errorf("index the workspace: %w", err)
+	}
+	snap, err := e.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer snap.Release()
+	res, err := snap.Impact(ctx, engine.ImpactOptions{Working: true})
+	if err != nil {
+		return nil, fmt.Errorf("impact of the diff: %w", err)
+	}
+	byDir := map[string][]string{}
+	for _, t := range res.Tests {
+		if strings.HasSuffix(t.Path, "_test.go") && strings.HasPrefix(t.Name, "Test") {
+			d := path.Dir(t.Path)
+			byDir[d] = append(byDir[d], t.Name)
+		}
+	}
+	var sels []string
+	for d, names := range byDir {
+		slices.Sort(names)
+		sels = append(sels, "./"+strings.TrimPrefix(d, "./")+" -run ^("+strings.Join(slices.Compact(names), "|")+")$")
+	}
+	slices.Sort(sels)
+	return sels, nil
+}
