@@ -79,7 +79,7 @@ report (--json: verdict, criteria[], tamper[], scope[]) and exits 0 on pass,
 				}
 			}
 			rep, err := verify.Verify(ctx, verify.Options{Attempt: attempt, Repo: repo, Candidate: cand,
-				Executor: ex, Dir: dir, Reruns: reruns})
+				Executor: ex, Dir: dir, Reruns: reruns, Impact: verify.EngineImpact{}})
 			if err != nil {
 				return &exitError{code: 1, err: err}
 			}
