@@ -49,9 +49,12 @@
 // events; a package that fails to build (build-fail events, FailedBuild,
 // "[build failed]", "[setup failed]", or no events at all) blocks. A
 // skipped test is never a pass; a test that started and never finished,
-// or that -run names exactly (^(A|B)$) and never ran, is not_run. pytest
-// (--junitxml) and jest/vitest (their JSON reporters) are further Runners:
-// their selectors are recognized and blocked with that reason today.
+// or that -run names exactly (^(A|B)$) and never ran, is not_run. A
+// selector with "::" or a .py path is pytest's: python3 -m pytest with a
+// JUnit XML report (pytest.go; its parser is tested on a report, the
+// command is not, pytest not being installed here). jest/vitest (their
+// JSON reporters) are the next Runners: their selectors block with that
+// reason today.
 //
 // Failing tests are rerun, just them, up to Options.Reruns times (default
 // 2); one that passes on a rerun is flaky and fails the criterion — the
@@ -71,7 +74,8 @@
 // *.test.ts …, testdata/), where each must fail — a package that does not
 // build without the fix counts as failing — and on the change, where each
 // must pass. It passes when at least one fails at the base and all pass on
-// the change; a diff with no test fails.
+// the change; a diff with no test fails, one whose tests are only Python or
+// TS/JS blocks (Go only, for now).
 //
 // impact_tests: true. Options.Impact names the test selectors that reach
 // the change; they run as tests checks (each in its fresh workspace).

@@ -24,9 +24,10 @@ type Runner interface {
 	// Plan is the command for a selector in a workspace; with only set,
 	// the command runs just those tests (a rerun, a regression check).
 	Plan(ws *sandbox.Workspace, selector string, only []TestID) (sandbox.Command, error)
-	// Parse reads a command's result. Build failures are Run.BuildFailed,
-	// not errors; an error means the output is not the runner's.
-	Parse(res *sandbox.Result) (*Run, error)
+	// Parse reads a command's result (and any report file the command
+	// wrote in the workspace). Build failures are Run.BuildFailed, not
+	// errors; an error means the output is not the runner's.
+	Parse(ws *sandbox.Workspace, res *sandbox.Result) (*Run, error)
 }
 
 // TestID names a test: its package (import path for Go) and name.
@@ -48,7 +49,7 @@ func runnerFor(ws *sandbox.Workspace, selector string) (Runner, error) {
 	first := f[0]
 	switch {
 	case strings.Contains(first, "::") || strings.HasSuffix(first, ".py"):
-		return nil, errors.New("selector is pytest's: the pytest runner (--junitxml) is not built yet")
+		return pytestRunner{}, nil
 	case strings.HasSuffix(first, ".ts") || strings.HasSuffix(first, ".js") || strings.HasSuffix(first, ".tsx"):
 		return nil, errors.New("selector is jest/vitest's: those runners are not built yet")
 	}
@@ -198,7 +199,7 @@ type goEvent struct {
 	FailedBuild string
 }
 
-func (goRunner) Parse(res *sandbox.Result) (*Run, error) {
+func (goRunner) Parse(_ *sandbox.Workspace, res *sandbox.Result) (*Run, error) {
 	run := &Run{}
 	type state struct {
 		r      TestResult

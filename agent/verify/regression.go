@@ -58,7 +58,7 @@ func (g *gate) regressionCheck(ctx context.Context, c *Check) {
 	byDir, other := g.changedTests(ctx, cand)
 	if len(byDir) == 0 {
 		if len(other) > 0 {
-			c.Status, c.Reason = Blocked, fmt.Sprintf("the diff changes tests only in %v, whose runners (pytest, jest/vitest) are not built yet", other)
+			c.Status, c.Reason = Blocked, fmt.Sprintf("the diff changes tests only in %v, and the regression check runs Go tests only so far", other)
 			return
 		}
 		c.Status, c.Reason = Fail, "the diff adds or changes no test: nothing shows the change fixes anything"

@@ -256,7 +256,7 @@ func (g *gate) testRun(ctx context.Context, c *Check, ws *sandbox.Workspace, r R
 	if res == nil {
 		return nil, reason
 	}
-	run, err := r.Parse(res)
+	run, err := r.Parse(ws, res)
 	if err != nil {
 		return nil, fmt.Sprintf("%s output: %v", r.Name(), err)
 	}
