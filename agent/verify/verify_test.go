@@ -447,3 +447,27 @@ func TestImpactTests(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingRunnerBlocks: a command that is not there blocks, and the
+// gate does not pass.
+func TestMissingRunnerBlocks(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	dir, ex := shared(t)
+	c, err := task.Parse([]byte("objective: After a page refresh, a finished task's download link is still shown.\nscope: {write: [\"server/**\"]}\ncriteria:\n  - {id: lint, text: The linter passes., check: {command: [no-such-linter, run]}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := task.Start(context.Background(), c, repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Verify(context.Background(), Options{Attempt: a, Repo: repo, Candidate: Candidate{Working: repo}, Executor: ex, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := r.Criterion("lint"); r.Verdict != Blocked || l.Status != Blocked || !strings.Contains(l.Reason, "not found") {
+		dump(t, r)
+		t.Fatalf("verdict %v, lint %v: %s", r.Verdict, l.Status, l.Reason)
+	}
+}
