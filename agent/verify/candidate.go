@@ -18,7 +18,8 @@ import (
 // Candidate is the change the gate judges: exactly one of its fields.
 type Candidate struct {
 	// Working is a worktree of the repository: its changes against the
-	// base as it is now, untracked files included (ignored ones not).
+	// base as it is now, untracked files included (ignored ones and
+	// cairn's own .cairn directory not).
 	Working string
 	// Range is "BASE..HEAD" in the repository; BASE must be the
 	// attempt's base.
@@ -71,7 +72,8 @@ func (c Candidate) patch(ctx context.Context, repo, base string) ([]byte, error)
 	if _, err := gitRun(ctx, c.Working, env, "read-tree", base); err != nil {
 		return nil, fmt.Errorf("candidate: worktree %s: %w", c.Working, err)
 	}
-	if _, err := gitRun(ctx, c.Working, env, "add", "--all", "--", "."); err != nil {
+	// cairn's own directory (the index, run state) is never part of a change.
+	if _, err := gitRun(ctx, c.Working, env, "add", "--all", "--", ".", ":(exclude).cairn"); err != nil {
 		return nil, fmt.Errorf("candidate: worktree %s: %w", c.Working, err)
 	}
 	out, err := gitRun(ctx, c.Working, env, "diff", "--cached", "--binary", "--no-renames", "--full-index", "--no-color", base)
