@@ -120,6 +120,10 @@
 // base runs included, as the sandbox's per-run cache: a cold cache costs
 // minutes on a small machine. A candidate's code could write entries
 // there; the cache is content-addressed, but a gate that must withstand a
-// hostile candidate should give each run its own cache. Commands are not
-// compared with the base (only tests are).
+// hostile candidate should give each run its own cache. Per-test results
+// are read from the runner's own output (go test -json, the JUnit file),
+// which code under test can imitate; the tamper checks and the regression
+// run at the base are what make that costly, not impossible. Commands are
+// not compared with the base (only tests are). The regression check and
+// reruns are Go's only so far.
 package verify
