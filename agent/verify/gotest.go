@@ -271,11 +271,13 @@ func (goRunner) Parse(_ *sandbox.Workspace, res *sandbox.Result) (*Run, error) {
 		}
 	}
 	for pkg := range failed {
-		if pkg != "" {
+		// "m/p [m/p.test]" is the test variant of m/p.
+		if pkg, _, _ = strings.Cut(pkg, " ["); pkg != "" {
 			run.BuildFailed = append(run.BuildFailed, pkg)
 		}
 	}
 	slices.Sort(run.BuildFailed)
+	run.BuildFailed = slices.Compact(run.BuildFailed)
 	if events == 0 && res.ExitCode != 0 {
 		// go test printed no events: the go command itself failed (a
 		// bad pattern, no module) before any package ran.

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairn-dev/cairn/agent/sandbox"
 )
 
 func TestModuleOf(t *testing.T) {
@@ -29,5 +31,66 @@ func TestModuleOf(t *testing.T) {
 		if (err != nil) != tc.wantErr || mod != tc.mod || !cmp.Equal(rel, tc.rel) {
 			t.Errorf("moduleOf(%v) = %q, %v, %v; want %q, %v, error %v", tc.pats, mod, rel, err, tc.mod, tc.rel, tc.wantErr)
 		}
+	}
+}
+
+// testdata/gotest.json is go test -json (Go 1.26) over a package with a
+// passing, a failing, a skipped test and a subtest, and one that does not
+// build.
+func TestGoParse(t *testing.T) {
+	out, err := os.ReadFile("testdata/gotest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := goRunner{}.Parse(nil, &sandbox.Result{Stdout: out, ExitCode: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tr := range run.Tests {
+		got = append(got, tr.Name+" "+string(tr.Outcome))
+	}
+	want := []string{"TestPass pass", "TestFail fail", "TestSkip skip", "TestSub pass", "TestSub/a pass"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("tests (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"m/broken"}, run.BuildFailed); d != "" {
+		t.Errorf("build failures (-want +got):\n%s", d)
+	}
+	// No events at all: the go command failed before any package.
+	run, _ = goRunner{}.Parse(nil, &sandbox.Result{Stdout: []byte("go: no such pattern\n"), ExitCode: 1})
+	if len(run.BuildFailed) == 0 {
+		t.Error("a go test that printed no events is not a build failure")
+	}
+}
+
+func TestJudgeTests(t *testing.T) {
+	tr := func(name string, o Outcome) TestResult { return TestResult{Name: name, Outcome: o} }
+	for _, tc := range []struct {
+		name  string
+		tests []TestResult
+		named []string
+		want  Status
+	}{
+		{"all pass", []TestResult{tr("A", OutcomePass)}, nil, Pass},
+		{"a skip is not a pass", []TestResult{tr("A", OutcomeSkip)}, nil, NotRun},
+		{"pass and skip", []TestResult{tr("A", OutcomePass), tr("B", OutcomeSkip)}, nil, Pass},
+		{"nothing ran", nil, nil, NotRun},
+		{"named never ran", []TestResult{tr("A", OutcomePass)}, []string{"A", "B"}, NotRun},
+		{"named and skipped", []TestResult{tr("A", OutcomePass), tr("B", OutcomeSkip)}, []string{"A", "B"}, Pass},
+		{"fail", []TestResult{tr("A", OutcomePass), tr("B", OutcomeFail)}, nil, Fail},
+		{"flaky", []TestResult{tr("A", OutcomeFlaky)}, nil, Fail},
+		{"pre-existing only", []TestResult{tr("A", OutcomePass), tr("B", OutcomePreExisting)}, nil, Pass},
+		{"started, never finished", []TestResult{tr("A", OutcomePass), tr("B", OutcomeNotRun)}, nil, NotRun},
+	} {
+		if got, why := judgeTests(withNamed(tc.tests, tc.named)); got != tc.want {
+			t.Errorf("%s: %v (%s), want %v", tc.name, got, why, tc.want)
+		}
+	}
+	if d := cmp.Diff([]string{"TestA", "TestB"}, namedTests("./x -run ^(TestA|TestB)$")); d != "" {
+		t.Errorf("namedTests (-want +got):\n%s", d)
+	}
+	if n := namedTests("./x -run TestA"); n != nil {
+		t.Errorf("an unanchored -run names %v", n)
 	}
 }
