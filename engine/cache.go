@@ -18,9 +18,15 @@ import (
 type cachingReader struct {
 	graph.Reader
 
+	// meta is the generation's metadata, read once when the handle opened
+	// (the embedded store's Meta counts rows: tens of milliseconds on a
+	// large index, which impact and diff analyses asked for again)
+	meta *graph.Meta
+
 	filesMu sync.Mutex
 	files   []graph.File
 	byPath  map[string]int
+	one     map[string]graph.File // single files asked for before the list loaded
 
 	symMu sync.Mutex
 	syms  map[graph.SymbolID][]graph.Symbol
@@ -41,6 +47,14 @@ func newCachingReader(r graph.Reader) *cachingReader {
 	return &cachingReader{Reader: r, syms: map[graph.SymbolID][]graph.Symbol{},
 		inFile: map[string][]graph.ChunkRef{}, byID: map[int64]graph.ChunkRef{}, dead: map[int64]bool{},
 		ranks: map[graph.SymbolID]float64{}, unranked: map[graph.SymbolID]bool{}}
+}
+
+// Meta returns the generation's metadata as read when the handle opened.
+func (c *cachingReader) Meta(ctx context.Context) (graph.Meta, error) {
+	if c.meta != nil {
+		return *c.meta, nil
+	}
+	return c.Reader.Meta(ctx)
 }
 
 func (c *cachingReader) load(ctx context.Context) error {
@@ -71,14 +85,38 @@ func (c *cachingReader) Files(ctx context.Context) ([]graph.File, error) {
 	return slices.Clone(c.files), nil
 }
 
+// File answers from the whole list once something loaded it (a search, a
+// pack); until then it asks the store for the one file and keeps the
+// answer, so that a one-shot question citing a few hundred files (impact,
+// trace) does not read every file's row first.
 func (c *cachingReader) File(ctx context.Context, path string) (graph.File, error) {
-	if err := c.load(ctx); err != nil {
-		return graph.File{}, err
+	c.filesMu.Lock()
+	if c.files != nil {
+		i, ok := c.byPath[path]
+		c.filesMu.Unlock()
+		if ok {
+			return c.files[i], nil
+		}
+		return c.Reader.File(ctx, path) // not indexed: the store's error
 	}
-	if i, ok := c.byPath[path]; ok {
-		return c.files[i], nil
+	f, ok := c.one[path]
+	c.filesMu.Unlock()
+	if ok {
+		return f, nil
 	}
-	return c.Reader.File(ctx, path) // not indexed: the store's error
+	f, err := c.Reader.File(ctx, path)
+	if err != nil {
+		return f, err
+	}
+	c.filesMu.Lock()
+	if c.one == nil {
+		c.one = map[string]graph.File{}
+	}
+	if len(c.one) < maxCachedSymbols {
+		c.one[path] = f
+	}
+	c.filesMu.Unlock()
+	return f, nil
 }
 
 // SymbolsByIDs answers what the cache holds and asks the store for the

@@ -201,6 +201,7 @@ func (e *Engine) openHandle(ctx context.Context) (*handle, error) {
 	// Open read the generation; nothing holds it until a request pins it.
 	st.Unpin()
 	h := &handle{st: st, o: o, r: newCachingReader(st)}
+	h.r.meta = &o.Meta
 	o.Engine.R = h.r // search and packs read through the cache too
 	o.Engine.Slots = e.opts.SearchSlots
 	o.Engine.Worktree = e.files

@@ -255,14 +255,20 @@ func cleanRel(rel string) (string, error) {
 	return c, nil
 }
 
-// git runs git with the settings the harness needs on a tree the model has
-// written to: no hooks, no fsmonitor, no pager, no signing, a fixed
-// identity, and none of the caller's GIT_* variables.
+// Git runs git, outside any sandbox, with the settings the harness needs on
+// a tree a model has written to: no hooks, no fsmonitor, no pager, no
+// signing, a fixed identity, unquoted paths, and none of the caller's GIT_*
+// variables or secret-looking ones (env adds variables). The gate's own git
+// work uses it too, so the harness runs git one way.
+func Git(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+	return git(ctx, dir, env, args...)
+}
+
 func git(ctx context.Context, dir string, env []string, args ...string) (string, error) {
 	base := []string{"-C", dir,
 		"-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "safe.directory=*",
 		"-c", "commit.gpgsign=false", "-c", "user.name=cairn", "-c", "user.email=cairn@localhost",
-		"-c", "core.autocrlf=false"}
+		"-c", "core.autocrlf=false", "-c", "core.quotePath=false"}
 	cmd := exec.CommandContext(ctx, "git", append(base, args...)...)
 	cmd.Env = hostEnv(true)
 	cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0", "GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat")

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
@@ -168,26 +167,7 @@ func showBase(ctx context.Context, repo, base, rel string) ([]byte, bool) {
 	return []byte(out), true
 }
 
-// gitRun runs git with the harness's settings for trees a model wrote: no
-// hooks, no fsmonitor, no pager, no signing, none of the caller's GIT_*
-// variables but those env adds.
+// gitRun is the harness's one way of running git (sandbox.Git).
 func gitRun(ctx context.Context, dir string, env []string, args ...string) (string, error) {
-	base := []string{"-C", dir,
-		"-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "safe.directory=*",
-		"-c", "commit.gpgsign=false", "-c", "user.name=cairn", "-c", "user.email=cairn@localhost",
-		"-c", "core.autocrlf=false", "-c", "core.quotePath=false"}
-	cmd := exec.CommandContext(ctx, "git", append(base, args...)...)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GIT_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0", "GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat")
-	cmd.Env = append(cmd.Env, env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return stdout.String(), fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
-	}
-	return stdout.String(), nil
+	return sandbox.Git(ctx, dir, env, args...)
 }
