@@ -935,17 +935,26 @@ func (t *tracer) keyCarrier(kind, name string, lang graph.Language) *Carrier {
 // a struct scanned from a SELECT of the table, or tagged with its columns
 // and named like it.
 func (t *tracer) persistedTypes() {
-	tables := map[string]bool{}
+	seen := map[string]bool{}
+	var tables []string
 	for _, c := range t.columns {
-		tables[c.Table] = true
+		if !seen[c.Table] {
+			seen[c.Table] = true
+			tables = append(tables, c.Table)
+		}
 	}
+	// when several tables match a type (edges and gen_edges for Edge), the
+	// one named closest to it wins: the shortest name, then the first in
+	// order — never whichever a map happened to yield last
+	slices.SortFunc(tables, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b)) })
 	for _, c := range t.carriers {
 		if c.Kind != "field" || c.container == "" {
 			continue
 		}
-		for tbl := range tables {
+		for _, tbl := range tables {
 			if typeMatches(c.container, tbl) && (c.Column != "" || normalize(c.Name[strings.LastIndexByte(c.Name, '.')+1:]) == t.key) {
 				c.Table = tbl
+				break
 			}
 		}
 	}
@@ -955,8 +964,8 @@ func (t *tracer) persistedTypes() {
 			continue
 		}
 		for _, o := range t.sites {
-			if o.carrier != nil && o.carrier.Kind == "column" && o.Func != nil && o.Func.ID == s.Func.ID && o.Load {
-				s.carrier.Table = o.carrier.Table
+			if o.carrier != nil && o.carrier.Kind == "column" && o.Func != nil && o.Func.ID == s.Func.ID && o.Load && s.carrier.Table == "" {
+				s.carrier.Table = o.carrier.Table // the first one found; a table named like the type won above
 			}
 		}
 	}

@@ -334,3 +334,57 @@ func TestAlikeSitesFolded(t *testing.T) {
 		t.Errorf("text rendering does not count the folded sites:\n%.2000s", b.String())
 	}
 }
+
+// TestTableOfTypeIsDeterministic: when two tables match a type's name
+// (edges and gen_edges for Edge, as in a project with two stores), the
+// field is stored in the one named closest to the type, on every run —
+// the choice once depended on a map's order, and the embedded and the
+// PostgreSQL store answered the same trace differently.
+func TestTableOfTypeIsDeterministic(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module shop\n\ngo 1.22\n",
+		"edge.go": `package shop
+
+type Edge struct {
+	Confidence int
+}
+
+func loadLocal(db DB) (Edge, error) {
+	var e Edge
+	err := db.QueryRow("SELECT confidence FROM edges WHERE id = 1").Scan(&e.Confidence)
+	return e, err
+}
+
+func loadShared(db DB) (Edge, error) {
+	var e Edge
+	err := db.QueryRow("SELECT confidence FROM gen_edges WHERE id = 1").Scan(&e.Confidence)
+	return e, err
+}
+
+type DB interface{ QueryRow(q string) Row }
+type Row interface{ Scan(...any) error }
+`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := indexTree(t, root)
+	for range 20 {
+		res, err := trace.Trace(context.Background(), s, "Edge.Confidence", trace.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tables []string
+		for _, c := range res.Carriers {
+			if c.Kind == "field" && c.Name == "Edge.Confidence" {
+				tables = append(tables, c.Table)
+			}
+		}
+		if !slices.Equal(tables, []string{"edges"}) {
+			t.Fatalf("Edge.Confidence stored in %v, want [edges]", tables)
+		}
+	}
+}
