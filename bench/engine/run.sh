@@ -23,8 +23,11 @@ if [ ! -x "$WORK/bin/cairn-$BASE" ]; then
   (cd "$wt" && go build -o "$WORK/bin/cairn-$BASE" ./cmd/cairn)
 fi
 OLD="$WORK/bin/cairn-$BASE"
-(cd "$REPO_ROOT" && go build -o "$WORK/bin/cairn-head" ./cmd/cairn)
-NEW="$WORK/bin/cairn-head"
+# HEAD_BIN names the head binary (another name lets a second run build
+# while a first one still uses its binary)
+HEAD_BIN=${HEAD_BIN:-cairn-head}
+(cd "$REPO_ROOT" && go build -o "$WORK/bin/$HEAD_BIN" ./cmd/cairn)
+NEW="$WORK/bin/$HEAD_BIN"
 
 LOC="$REPO_ROOT/../shared/bench/localization"
 TREES=${LOC_TREES:-$WORK/loc/trees}
