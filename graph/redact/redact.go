@@ -90,6 +90,22 @@ func looksSecret(v string) bool {
 	return len(v) >= 8 && entropy(v) >= 3.0
 }
 
+// credentialName reports whether an assigned name names a credential:
+// assignRE's "auth" also matches author, authors and authority, whose values
+// (a project's author in docs/conf.py) are not secrets; authorization,
+// authorisation and authentication are.
+func credentialName(name string) bool {
+	n := strings.ToLower(name)
+	n = strings.NewReplacer("authoriz", "authz", "authoris", "authz").Replace(n)
+	n = strings.ReplaceAll(n, "author", "")
+	for _, w := range []string{"passw", "secret", "token", "key", "credential", "auth"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // isEnvFile reports files whose values are secrets by convention.
 func isEnvFile(p string) bool {
 	b := path.Base(p)
@@ -139,6 +155,9 @@ func redact(p string, firstLine int, content string, code bool) (string, []Redac
 		}
 	}
 	for _, m := range assigns {
+		if !credentialName(content[m[2]:m[3]]) {
+			continue
+		}
 		last := 4
 		if code {
 			last = 3
