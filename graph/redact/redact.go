@@ -48,7 +48,9 @@ func hinted(content string, hints []string) bool {
 
 // assignRE finds values assigned to credential-like names:
 // password = "…", api_key: '…', SECRET_TOKEN=…
-var assignRE = regexp.MustCompile(`(?i)\b([A-Za-z0-9_.-]*(?:passw(?:or)?d|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth)[A-Za-z0-9_.-]*)["']?\s*(?::=|=|:)\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|([^\s"',;#)]{8,}))`)
+// (A bare value never starts with an opening bracket: `key: (a, b)` in a
+// docstring is an expression, not a secret.)
+var assignRE = regexp.MustCompile(`(?i)\b([A-Za-z0-9_.-]*(?:passw(?:or)?d|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth)[A-Za-z0-9_.-]*)["']?\s*(?::=|=|:)\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|([^\s"',;#)(\[{][^\s"',;#)]{7,}))`)
 
 // assignHint: content names a credential somewhere (assignRE can match).
 func assignHint(content string) bool {

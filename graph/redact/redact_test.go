@@ -44,6 +44,7 @@ func TestKinds(t *testing.T) {
 		{"aws secret from the environment", "settings.py", true, "", `AWS_SECRET_ACCESS_KEY = os.environ["AWS_SECRET_ACCESS_KEY"]`, ""},
 		{"secret expression in code", "a.go", true, "", `apiKey := loadKeyFromVault(ctx)`, ""},
 		{"placeholder", "a.yaml", false, "", `password: changeme-please`, ""},
+		{"a tuple in a docstring is no credential", "hub.py", false, "", `{private_key: (public_key, timestamp)}`, ""},
 		{"an author is no credential", "docs/conf.py", true, "", `author = 'The Astropy Developers'`, ""},
 		{"authors in config", "setup.cfg", false, "", `authors = Jane Q. Developer-Smith`, ""},
 		{"authorization header assigned", "a.py", true, "Bearer " + mixed[:30], `authorization = "Bearer ` + mixed[:30] + `"`, "credential-assignment"},
