@@ -11,7 +11,9 @@
 // executor (agent/sandbox; bubblewrap here). The candidate becomes one
 // binary git patch. Then:
 //
-//  1. Dir/run is removed (and the repository's worktrees pruned): a gate
+//  1. Dir/LOCK is flock(2)ed for the gate's life (one gate per Dir: two
+//     would wipe each other's workspaces; a killed gate's lock goes with
+//     it), then Dir/run is removed (and the repository's worktrees pruned): a gate
 //     killed with SIGKILL leaves workspaces behind, never processes or
 //     mounts (bwrap dies with its parent, its namespaces with it), and the
 //     next run starts clean. Dir/cache is kept: the base results and the Go

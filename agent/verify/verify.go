@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/agent/task"
@@ -85,6 +88,17 @@ func Verify(ctx context.Context, opts Options) (*Report, error) {
 	}
 	g := &gate{opts: opts, contract: opts.Attempt.Contract(), base: opts.Attempt.Commit(),
 		runDir: filepath.Join(dir, "run"), cacheDir: filepath.Join(dir, "cache")}
+	// One gate at a time per directory: each starts by wiping dir/run, which
+	// would pull the workspaces from under another gate running there. The
+	// lock is flock(2)ed, so a gate killed with SIGKILL releases it.
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	lock := flock.New(filepath.Join(dir, "LOCK"))
+	if ok, err := lock.TryLockContext(ctx, 200*time.Millisecond); err != nil || !ok {
+		return nil, fmt.Errorf("verify: wait for another gate using %s: %w", dir, cmp.Or(err, ctx.Err()))
+	}
+	defer lock.Unlock()
 	if err := g.clean(ctx); err != nil {
 		return nil, err
 	}
