@@ -77,3 +77,15 @@ func (a *Attempt) Check() error {
 	}
 	return nil
 }
+
+// Restore is the attempt a run recorded: its contract, the base commit it
+// resolved then and when it started. A resumed run continues that attempt
+// rather than starting a new one (a base revision such as HEAD may name
+// another commit by now).
+func Restore(c *Contract, commit string, started time.Time) (*Attempt, error) {
+	if !commitPattern.MatchString(commit) {
+		return nil, fmt.Errorf("restore attempt: %q is not a full commit id", commit)
+	}
+	frozen := c.Clone()
+	return &Attempt{contract: frozen, hash: frozen.Hash(), commit: commit, started: started.UTC()}, nil
+}

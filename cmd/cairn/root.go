@@ -108,6 +108,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		migrateCmd(g),
 		workerCmd(g),
 		verifyCmd(g),
+		agentCmd(g),
 	)
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil {

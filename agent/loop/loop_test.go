@@ -1,0 +1,510 @@
+package loop_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/agent/llm"
+	"github.com/cairn-dev/cairn/agent/llm/anthropic"
+	"github.com/cairn-dev/cairn/agent/llm/llmtest"
+	"github.com/cairn-dev/cairn/agent/llm/openai"
+	"github.com/cairn-dev/cairn/agent/loop"
+	"github.com/cairn-dev/cairn/agent/sandbox"
+	"github.com/cairn-dev/cairn/agent/state"
+	"github.com/cairn-dev/cairn/agent/task"
+)
+
+const fixtureApp = "../../testdata/apps/artifact-dropped"
+
+// The fixture's contract: the mapper drops the artifact URL.
+const contractYAML = `objective: After a page refresh, a finished task's download link is still shown (Task.ArtifactURL).
+base: HEAD
+scope:
+  write: ["server/**", "web/src/**"]
+  protected: [".github/**", "server/schema.sql"]
+criteria:
+  - id: regression
+    text: A new regression test fails on the base and passes with the change.
+    check: {regression: true}
+  - id: server-tests
+    text: The server's tests pass.
+    check: {tests: "./server/..."}
+  - id: scope
+    text: The change stays within scope.
+    check: {scope: true}
+budgets: {steps: 30}
+`
+
+var (
+	execOnce sync.Once
+	executor sandbox.Executor
+	execErr  error
+)
+
+func sharedExecutor(t testing.TB) sandbox.Executor {
+	t.Helper()
+	execOnce.Do(func() {
+		goroot, modcache, err := sandbox.GoToolchain(context.Background())
+		if err != nil {
+			execErr = err
+			return
+		}
+		executor, execErr = sandbox.Select(context.Background(), sandbox.Options{GoRoot: goroot, GoModCache: modcache})
+	})
+	if execErr != nil {
+		t.Fatalf("bubblewrap and go must run for these tests: %v", execErr)
+	}
+	return executor
+}
+
+func copyTree(t testing.TB, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func fixtureRepo(t testing.TB) string {
+	t.Helper()
+	repo := filepath.Join(t.TempDir(), "repo")
+	copyTree(t, fixtureApp, repo)
+	os.WriteFile(filepath.Join(repo, ".gitignore"), []byte(".cairn/\n"), 0o644)
+	git(t, repo, "init", "-q", "-b", "main")
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "base")
+	return repo
+}
+
+func contract(t testing.TB, text string) *task.Contract {
+	t.Helper()
+	c, err := task.Parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// ---- the scripted model ----
+
+// action is one thing the scripted model does, with a marker that says
+// it has been done: a substring of its input seen in an exchange whose
+// result is known.
+type action struct {
+	tool, input, marker string
+}
+
+const regressionTest = "package main\n\nimport \"testing\"\n\n// A refreshed task keeps its artifact link.\nfunc TestToResponseKeepsArtifactURL(t *testing.T) {\n\tgot := ToResponse(Task{ID: 1, Status: \"done\", ArtifactURL: \"https://x/a.zip\"})\n\tif got.ArtifactURL != \"https://x/a.zip\" {\n\t\tt.Fatalf(\"artifact URL dropped: %+v\", got)\n\t}\n}\n"
+
+func fixActions() []action {
+	test, _ := json.Marshal(map[string]string{"path": "server/mapper_regress_test.go", "content": regressionTest})
+	return []action{
+		{"trace", `{"target":"Task.ArtifactURL"}`, `"target":"Task.ArtifactURL"`},
+		{"read", `{"path":"server/mapper.go"}`, `"path":"server/mapper.go"}`},
+		{"note", `{"kind":"hypothesis","text":"ToResponse copies ID and Status but not ArtifactURL, so the refresh path loses it"}`, `ToResponse copies ID`},
+		{"edit", `{"path":"server/mapper.go","old":"\t\tStatus: t.Status,\n","new":"\t\tStatus: t.Status,\n\t\tArtifactURL: t.ArtifactURL,\n"}`, `ArtifactURL: t.ArtifactURL`},
+		{"create", string(test), `mapper_regress_test.go`},
+		{"run_tests", `{"selector":"./server/..."}`, `"selector":"./server/..."`},
+		{"finish", `{"root_cause":"ToResponse (server/mapper.go) built the response without ArtifactURL, so a reloaded task lost its link","summary":"Map ArtifactURL in ToResponse; regression test TestToResponseKeepsArtifactURL"}`, `"root_cause"`},
+	}
+}
+
+// exchanges are the tool calls a model input shows with their results:
+// tool_use/tool_result pairs of the transcript and the "recent tool calls"
+// section the harness renders from task state.
+type exchange struct{ tool, input, result string }
+
+func exchanges(c *llmtest.Call) []exchange {
+	var out []exchange
+	uses := map[string]*exchange{}
+	for _, m := range c.Messages {
+		for _, b := range m.Content {
+			switch b.Kind {
+			case llm.ToolUse:
+				e := &exchange{tool: b.Name, input: string(b.Input)}
+				uses[b.ID] = e
+			case llm.ToolResult:
+				if e := uses[b.ID]; e != nil {
+					e.result = b.Text
+					out = append(out, *e)
+				}
+			case llm.Text:
+				for _, sec := range strings.Split(b.Text, "\n### step ")[1:] {
+					head, body, _ := strings.Cut(sec, "\n")
+					// "N: tool INPUT → status"
+					_, rest, _ := strings.Cut(head, ": ")
+					tool, in, _ := strings.Cut(rest, " ")
+					out = append(out, exchange{tool: tool, input: in, result: body})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fixer is a scripted model that fixes the fixture: each call it takes the
+// first action whose effect its input does not show yet, so it picks up
+// where a resumed run left off, as a model reading task state would.
+func fixer(acts []action) llmtest.Turn {
+	return func(c *llmtest.Call) llmtest.Reply {
+		ex := exchanges(c)
+		for _, a := range acts {
+			done := false
+			for _, e := range ex {
+				if e.tool == a.tool && strings.Contains(e.input, a.marker) && !strings.Contains(e.result, "outcome is unknown") {
+					done = true
+				}
+			}
+			if !done {
+				return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: a.tool, Input: a.input}}}
+			}
+		}
+		return llmtest.Reply{Text: "all done"}
+	}
+}
+
+func repeatTurn(t llmtest.Turn, n int) []llmtest.Turn {
+	out := make([]llmtest.Turn, n)
+	for i := range out {
+		out[i] = t
+	}
+	return out
+}
+
+func anthropicProvider(t testing.TB, srv *llmtest.Server, retries *loop.RetryLog, prices llm.Prices) llm.Provider {
+	t.Helper()
+	o := llm.Options{BaseURL: srv.AnthropicBaseURL(), APIKey: "test-key", RetryBase: time.Millisecond, Prices: prices}
+	if retries != nil {
+		o.OnRetry = retries.Hook
+	}
+	p, err := anthropic.New("claude-test", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func events(t testing.TB, dir string) []state.Event {
+	t.Helper()
+	v, err := state.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v.Events
+}
+
+func kinds(evs []state.Event, kind string) []state.Event {
+	var out []state.Event
+	for _, e := range evs {
+		if e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestFixesDroppedField is the end-to-end run: through the real Anthropic
+// SDK client over HTTP, the scripted model traces the field, reads the
+// mapper, edits it, adds a regression test, runs the tests and finishes;
+// the gate verifies the change.
+func TestFixesDroppedField(t *testing.T) {
+	repo := fixtureRepo(t)
+	srv := llmtest.New(repeatTurn(fixer(fixActions()), 20)...)
+	defer srv.Close()
+	retries := &loop.RetryLog{}
+	out, err := loop.Run(context.Background(), loop.Options{
+		Repo: repo, Contract: contract(t, contractYAML), Provider: anthropicProvider(t, srv, retries, nil),
+		Executor: sharedExecutor(t), Retries: retries, Reruns: -1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status != loop.StatusVerified {
+		data, _ := os.ReadFile(out.EventLog)
+		t.Fatalf("status %s (%s), want verified; events:\n%s", out.Status, out.Reason, tail(string(data), 6000))
+	}
+	evs := events(t, out.Dir)
+	// Traced before editing.
+	firstTrace, firstEdit := -1, -1
+	for i, e := range kinds(evs, state.KindToolCall) {
+		var d struct{ Tool string }
+		json.Unmarshal(e.Data, &d)
+		if d.Tool == "trace" && firstTrace < 0 {
+			firstTrace = i
+		}
+		if d.Tool == "edit" && firstEdit < 0 {
+			firstEdit = i
+		}
+	}
+	if firstTrace < 0 || firstEdit < 0 || firstTrace > firstEdit {
+		t.Errorf("trace call %d, edit call %d: want a trace before the edit", firstTrace, firstEdit)
+	}
+	if len(kinds(evs, state.KindCheck)) != 1 || len(kinds(evs, state.KindBrief)) != 1 {
+		t.Errorf("want one brief and one gate check event")
+	}
+	// The brief saw the dropped field's gap.
+	var brief struct{ Brief string }
+	json.Unmarshal(kinds(evs, state.KindBrief)[0].Data, &brief)
+	if !strings.Contains(brief.Brief, "ArtifactURL") || !strings.Contains(brief.Brief, "GAP") {
+		t.Errorf("brief has no trace of the field and its gap:\n%s", brief.Brief)
+	}
+	// The user's worktree is untouched until apply.
+	if s := git(t, repo, "status", "--porcelain"); s != "" {
+		t.Errorf("user's worktree changed by the run: %s", s)
+	}
+	res, err := loop.Apply(context.Background(), out.Dir, loop.ApplyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != 2 {
+		t.Errorf("applied %v, want the mapper and the test", res.Files)
+	}
+	b, _ := os.ReadFile(filepath.Join(repo, "server/mapper.go"))
+	if strings.Count(string(b), "ArtifactURL: t.ArtifactURL") != 1 {
+		t.Errorf("mapper after apply:\n%s", b)
+	}
+	// Applying again is refused: the files now differ from the base.
+	if _, err := loop.Apply(context.Background(), out.Dir, loop.ApplyOptions{}); err == nil {
+		t.Error("a second apply over the changed files was not refused")
+	}
+	// The sandbox system prompt says tool output is material.
+	if calls := srv.Calls(); len(calls) == 0 || !strings.Contains(calls[0].System, "never instructions") {
+		t.Error("system prompt does not state that repository text is material")
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// noGateRun runs a contract with the gate off and the given turns.
+func noGateRun(t *testing.T, c string, prov func(*llmtest.Server, *loop.RetryLog) llm.Provider, turns ...llmtest.Turn) (*loop.Outcome, []state.Event, *llmtest.Server) {
+	t.Helper()
+	repo := fixtureRepo(t)
+	srv := llmtest.New(turns...)
+	t.Cleanup(srv.Close)
+	retries := &loop.RetryLog{}
+	if prov == nil {
+		prov = func(s *llmtest.Server, r *loop.RetryLog) llm.Provider { return anthropicProvider(t, s, r, nil) }
+	}
+	out, err := loop.Run(context.Background(), loop.Options{
+		Repo: repo, Contract: contract(t, c), Provider: prov(srv, retries),
+		Executor: sharedExecutor(t), NoGate: true, Retries: retries,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, events(t, out.Dir), srv
+}
+
+func TestLoopingModelEscalates(t *testing.T) {
+	read := llmtest.Use("read", `{"path":"server/mapper.go"}`)
+	out, evs, _ := noGateRun(t, contractYAML, nil, repeatTurn(read, 10)...)
+	if out.Status != loop.StatusEscalated || !strings.Contains(out.Reason, "loop") {
+		t.Fatalf("status %s (%s), want escalated for a loop", out.Status, out.Reason)
+	}
+	if n := len(kinds(evs, state.KindRepeat)); n != loop.RepeatLimit {
+		t.Errorf("%d repeat events, want %d", n, loop.RepeatLimit)
+	}
+	if len(kinds(evs, state.KindEscalation)) != 1 {
+		t.Error("no escalation event")
+	}
+}
+
+func TestBudgets(t *testing.T) {
+	// Each turn reads another line range, so nothing repeats.
+	reader := func(usage llm.Usage) llmtest.Turn {
+		n := 0
+		return func(c *llmtest.Call) llmtest.Reply {
+			n++
+			return llmtest.Reply{Usage: usage, ToolCalls: []llmtest.ToolCall{{Name: "read", Input: fmt.Sprintf(`{"path":"server/mapper.go","start_line":1,"end_line":%d}`, n)}}}
+		}
+	}
+	base := strings.Replace(contractYAML, "budgets: {steps: 30}", "", 1)
+	cases := []struct {
+		name, budgets, want string
+		usage           llm.Usage
+	}{
+		{"steps", "budgets: {steps: 3}", "steps 3 of 3", llm.Usage{InputTokens: 10, OutputTokens: 10}},
+		{"input", "budgets: {input_tokens: 2500}", "input tokens", llm.Usage{InputTokens: 1000, OutputTokens: 10}},
+		{"output", "budgets: {output_tokens: 250}", "output tokens", llm.Usage{InputTokens: 10, OutputTokens: 100}},
+		{"cost", "budgets: {cost_usd: 0.02}", "cost", llm.Usage{InputTokens: 1000, OutputTokens: 1000}},
+	}
+	prices := llm.Prices{"claude-test": {InputPerMTok: 3, OutputPerMTok: 15}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			prov := func(s *llmtest.Server, r *loop.RetryLog) llm.Provider { return anthropicProvider(t, s, r, prices) }
+			out, evs, _ := noGateRun(t, base+tc.budgets+"\n", prov, repeatTurn(reader(tc.usage), 20)...)
+			if out.Status != loop.StatusEscalated || !strings.Contains(out.Reason, tc.want) {
+				t.Fatalf("status %s (%s), want escalated for %q", out.Status, out.Reason, tc.want)
+			}
+			esc := kinds(evs, state.KindEscalation)
+			if len(esc) != 1 || !strings.Contains(string(esc[0].Data), "budget") {
+				t.Errorf("escalation events %v", esc)
+			}
+		})
+	}
+	t.Run("wall", func(t *testing.T) {
+		n := 0
+		slow := func(c *llmtest.Call) llmtest.Reply {
+			n++
+			ch := make(chan struct{})
+			time.AfterFunc(1100*time.Millisecond, func() { close(ch) })
+			return llmtest.Reply{Hold: ch, ToolCalls: []llmtest.ToolCall{{Name: "read", Input: fmt.Sprintf(`{"path":"server/mapper.go","start_line":1,"end_line":%d}`, n)}}}
+		}
+		out, evs, _ := noGateRun(t, base+"budgets: {wall_s: 1}\n", nil, repeatTurn(slow, 5)...)
+		if out.Status != loop.StatusEscalated || !strings.Contains(out.Reason, "wall time") {
+			t.Fatalf("status %s (%s), want escalated for wall time", out.Status, out.Reason)
+		}
+		if len(kinds(evs, state.KindEscalation)) != 1 {
+			t.Error("no escalation event")
+		}
+	})
+}
+
+func TestUnknownToolsAndMalformedArguments(t *testing.T) {
+	out, evs, srv := noGateRun(t, contractYAML, nil,
+		llmtest.Use("rm_rf", `{"path":"/"}`),
+		llmtest.Use("read", `{"path": "server/mapper.go"`), // malformed JSON
+		llmtest.Use("read", `{"path": 42}`),                 // wrong type
+		llmtest.Use("edit", `{"path":"../outside.go","old":"a","new":"b"}`),
+		llmtest.Use("finish", `{"root_cause":"none","summary":"gave up"}`),
+	)
+	if out.Status != loop.StatusUnverified {
+		t.Fatalf("status %s (%s), want unverified", out.Status, out.Reason)
+	}
+	results := kinds(evs, state.KindToolResult)
+	if len(results) != 5 {
+		t.Fatalf("%d tool results, want 5", len(results))
+	}
+	for i, r := range results[:4] {
+		var d struct {
+			IsError bool   `json:"is_error"`
+			Result  string `json:"result"`
+		}
+		json.Unmarshal(r.Data, &d)
+		if !d.IsError {
+			t.Errorf("result %d is not an error: %s", i, d.Result)
+		}
+	}
+	if !strings.Contains(string(results[0].Data), "unknown tool") {
+		t.Errorf("unknown tool answer: %s", results[0].Data)
+	}
+	// The model saw each error as a tool result.
+	calls := srv.Calls()
+	if len(calls) < 2 {
+		t.Fatal("no second call")
+	}
+	if r := calls[1].LastToolResults(); len(r) != 1 || !r[0].IsError || !strings.Contains(r[0].Text, "unknown tool") {
+		t.Errorf("second request's tool result: %+v", r)
+	}
+}
+
+func TestRetriesThenSucceeds(t *testing.T) {
+	out, evs, _ := noGateRun(t, contractYAML, nil,
+		llmtest.Fail(429), llmtest.Fail(500),
+		llmtest.Use("finish", `{"root_cause":"x","summary":"y"}`),
+	)
+	if out.Status != loop.StatusUnverified {
+		t.Fatalf("status %s (%s)", out.Status, out.Reason)
+	}
+	if n := len(kinds(evs, state.KindModelRetry)); n != 2 {
+		t.Errorf("%d retry events, want 2", n)
+	}
+	mc := kinds(evs, state.KindModelCall)
+	if len(mc) != 1 || !strings.Contains(string(mc[0].Data), `"attempts":3`) {
+		t.Errorf("model calls %v", mc)
+	}
+}
+
+func TestProviderFailureAborts(t *testing.T) {
+	out, evs, _ := noGateRun(t, contractYAML, nil, llmtest.Fail(400))
+	if out.Status != loop.StatusAborted || !strings.Contains(out.Reason, "400") {
+		t.Fatalf("status %s (%s), want aborted with the provider's error", out.Status, out.Reason)
+	}
+	if len(kinds(evs, state.KindError)) == 0 {
+		t.Error("no error event")
+	}
+}
+
+func TestNeedsClarification(t *testing.T) {
+	repo := fixtureRepo(t)
+	srv := llmtest.New()
+	defer srv.Close()
+	out, err := loop.Run(context.Background(), loop.Options{
+		Repo: repo, Contract: contract(t, "objective: make it better\ncriteria:\n  - {id: s, text: in scope, check: {scope: true}}\n"),
+		Provider: anthropicProvider(t, srv, nil, nil), Executor: sharedExecutor(t),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status != loop.StatusNeedsClarification || len(out.Questions) == 0 {
+		t.Fatalf("status %s, questions %v", out.Status, out.Questions)
+	}
+	if len(srv.Calls()) != 0 {
+		t.Error("the model was called for a contract that needs clarification")
+	}
+}
+
+// TestOpenAIProvider drives a short run through the OpenAI SDK.
+func TestOpenAIProvider(t *testing.T) {
+	prov := func(s *llmtest.Server, r *loop.RetryLog) llm.Provider {
+		p, err := openai.New("gpt-test", llm.Options{BaseURL: s.OpenAIBaseURL(), APIKey: "k", RetryBase: time.Millisecond, OnRetry: r.Hook})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	out, evs, srv := noGateRun(t, contractYAML, prov,
+		llmtest.Use("definition", `{"name":"ToResponse"}`),
+		llmtest.Use("finish", `{"root_cause":"x","summary":"y"}`),
+	)
+	if out.Status != loop.StatusUnverified {
+		t.Fatalf("status %s (%s)", out.Status, out.Reason)
+	}
+	if srv.Calls()[0].Protocol != "openai" {
+		t.Errorf("protocol %s", srv.Calls()[0].Protocol)
+	}
+	r := srv.Calls()[1].LastToolResults()
+	if len(r) != 1 || r[0].IsError || !strings.Contains(r[0].Text, "mapper.go") {
+		t.Errorf("definition result through openai: %+v", r)
+	}
+	_ = evs
+}
