@@ -72,7 +72,7 @@ func child(mode string) int {
 	return 0
 }
 
-func startChild(t *testing.T, mode, repo, url, run string) (*exec.Cmd, *bytes.Buffer) {
+func startChild(t testing.TB, mode, repo, url, run string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "CAIRN_LOOP_CHILD="+mode, "CAIRN_LOOP_REPO="+repo, "CAIRN_LOOP_URL="+url, "CAIRN_LOOP_RUN="+run)
@@ -86,7 +86,7 @@ func startChild(t *testing.T, mode, repo, url, run string) (*exec.Cmd, *bytes.Bu
 }
 
 // runDir is the one run under the repository.
-func runDir(t *testing.T, repo string) string {
+func runDir(t testing.TB, repo string) string {
 	t.Helper()
 	ents, _ := os.ReadDir(filepath.Join(repo, ".cairn", "runs"))
 	if len(ents) != 1 {
