@@ -153,7 +153,7 @@ func TestNodeRunners(t *testing.T) {
 			if len(run.BuildFailed) != 0 {
 				t.Errorf("build failures %v", run.BuildFailed)
 			}
-			if wrong := findTest(run.Tests, "adds wrong"); !strings.Contains(strings.ToLower(wrong.Output), "expected") || strings.Contains(wrong.Output, "node_modules") || len(wrong.Output) > 2<<10+64 {
+			if wrong := findTest(run.Tests, "adds wrong"); wrong == nil || !strings.Contains(strings.ToLower(wrong.Output), "expected") || strings.Contains(wrong.Output, "node_modules") || len(wrong.Output) > 2<<10+64 {
 				t.Errorf("failure output %q", wrong.Output)
 			}
 
@@ -181,7 +181,7 @@ func TestNodeRunners(t *testing.T) {
 			if d := cmp.Diff([]string{"adds wrong", "sum adds", tc.nested}, run.Expected); d != "" {
 				t.Errorf("expected (-want +got):\n%s", d)
 			}
-			if judged := withNamed(run.Tests, run.Expected); findTest(judged, "sum adds").Outcome != OutcomeNotRun {
+			if judged := withNamed(run.Tests, run.Expected); findTest(judged, "sum adds") == nil || findTest(judged, "sum adds").Outcome != OutcomeNotRun {
 				t.Errorf("a rerun name that matched nothing: %+v", judged)
 			}
 
@@ -198,18 +198,19 @@ func TestNodeRunners(t *testing.T) {
 	}
 }
 
-// TestNodeGate: the gate on the TypeScript fixture; one tests criterion
-// passes, one fails (and is rerun and run at the base), one names a file
-// that does not parse and is blocked.
+// TestNodeGate: the gate on the TypeScript fixture, with a change that
+// breaks sums of negative numbers. The criterion on positive sums passes;
+// the one on signed sums fails (its test passes at the base: not
+// pre-existing); one naming a file that does not parse is blocked.
 func TestNodeGate(t *testing.T) {
 	repo := nodeRepo(t, "vitest")
-	edit(t, repo, "src/sum.ts", "return a + b;", "return b + a;")
+	edit(t, repo, "src/sum.ts", "return a + b;", "return Math.abs(a) + Math.abs(b);")
 	dir, ex := shared(t)
 	c, err := task.Parse([]byte(`objective: Sums stay right.
 scope: {write: ["src/**"]}
 criteria:
-  - {id: sums, text: The sum tests pass., check: {tests: "src/pass.test.ts"}}
-  - {id: wrong, text: The wrong sum passes., check: {tests: "src/fail.test.ts -t 'adds wrong'"}}
+  - {id: positive, text: Positive sums are right., check: {tests: "src/pass.test.ts -t 'adds two numbers'"}}
+  - {id: signed, text: Signed sums are right., check: {tests: "src/pass.test.ts -t \"with signs\""}}
   - {id: broken, text: The broken file passes., check: {tests: "src/broken.test.ts"}}
 `))
 	if err != nil {
@@ -223,16 +224,16 @@ criteria:
 	if err != nil {
 		t.Fatal(err)
 	}
-	sums, wrong, broken := r.Criterion("sums"), r.Criterion("wrong"), r.Criterion("broken")
-	if r.Verdict != Fail || sums.Status != Pass || wrong.Status != Fail || broken.Status != Blocked {
+	positive, signed, broken := r.Criterion("positive"), r.Criterion("signed"), r.Criterion("broken")
+	if r.Verdict != Fail || positive.Status != Pass || signed.Status != Fail || broken.Status != Blocked {
 		dump(t, r)
-		t.Fatalf("verdict %v; sums %v, wrong %v, broken %v", r.Verdict, sums.Status, wrong.Status, broken.Status)
+		t.Fatalf("verdict %v; positive %v, signed %v, broken %v", r.Verdict, positive.Status, signed.Status, broken.Status)
 	}
-	if len(sums.Tests) != 2 || sums.Argv[0] != "node_modules/.bin/vitest" || sums.Backend != sandbox.BackendBwrap {
-		t.Errorf("sums: %+v", sums)
+	if len(positive.Tests) != 1 || positive.Argv[0] != "node_modules/.bin/vitest" || positive.Backend != sandbox.BackendBwrap {
+		t.Errorf("positive: %+v", positive)
 	}
-	if w := findTest(wrong.Tests, "adds wrong"); len(wrong.Tests) != 1 || w.Outcome != OutcomeFail {
-		t.Errorf("wrong: %+v", wrong.Tests)
+	if s := findTest(signed.Tests, "sum with signs adds (a+b)? negatives $1"); s == nil || len(signed.Tests) != 1 || s.Outcome != OutcomeFail || !strings.Contains(s.Output, "expected 3 to be -3") {
+		t.Errorf("signed: %+v", signed.Tests)
 	}
 	if !strings.Contains(broken.Reason, "build failed: src/broken.test.ts") {
 		t.Errorf("broken: %s", broken.Reason)
