@@ -301,3 +301,45 @@ func TestShellWordsAndNames(t *testing.T) {
 		}
 	}
 }
+
+// TestNodePlan: a package below the root runs in its directory with the
+// files made relative to it; reruns name the failing tests exactly; what
+// is missing is said.
+func TestNodePlan(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "web/package.json", `{"devDependencies":{"vitest":"3"}}`)
+	write(t, root, "web/src/a.test.ts", "")
+	write(t, root, "web/src/b.test.ts", "")
+	ws := &sandbox.Workspace{Dir: root}
+	sel := `web/src/a.test.ts -t "adds two"`
+	r, err := runnerFor(ws, sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Plan(ws, sel, nil); err == nil || !strings.Contains(err.Error(), "web/node_modules/.bin/vitest is missing") {
+		t.Errorf("plan without node_modules: %v", err)
+	}
+	if err := r.(preparer).Prepare(context.Background(), ws, t.TempDir()); err == nil || !strings.Contains(err.Error(), "no package-lock.json") {
+		t.Errorf("prepare without a lockfile: %v", err)
+	}
+	write(t, root, "web/node_modules/.bin/vitest", "")
+	cmd, err := r.Plan(ws, sel, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"node_modules/.bin/vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=.cairn-vitest.json", "-t", "adds two", "src/a.test.ts"}
+	if d := cmp.Diff(want, cmd.Argv); d != "" || cmd.Dir != "web" {
+		t.Errorf("plan in %q (-want +got):\n%s", cmd.Dir, d)
+	}
+	cmd, err = r.Plan(ws, sel, []TestID{{"web/src/b.test.ts", "x (y)"}, {"web/src/a.test.ts", "a.b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{"node_modules/.bin/vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=.cairn-vitest.json", "-t", `^(a\.b|x \(y\))$`, "src/a.test.ts", "src/b.test.ts"}
+	if d := cmp.Diff(want, cmd.Argv); d != "" {
+		t.Errorf("rerun plan (-want +got):\n%s", d)
+	}
+	if _, err := r.Plan(ws, "web/src/c.test.ts", nil); err == nil || !strings.Contains(err.Error(), "not in the workspace") {
+		t.Errorf("plan of a missing file: %v", err)
+	}
+}
