@@ -78,7 +78,9 @@
 // pending, skipped, todo and disabled to skip; tests a -t pattern
 // deselected are left out (as -run leaves Go tests out); a file that
 // failed with no test in it (a syntax or import error) or a run that wrote
-// no report is a build failure and blocks. Reruns select the failing
+// no report is a build failure and blocks; a file that failed while none
+// of its tests did (a beforeAll/afterAll hook threw) gets a failing test
+// of its own, so that a passing test beside it never makes it a pass. Reruns select the failing
 // tests exactly: their files and -t ^(NAME|…)$ with the names escaped;
 // such an anchored list of literal names, in a rerun or in the selector,
 // makes every name that never ran not_run. vitest under CI fails a file

@@ -327,6 +327,9 @@ type jestReport struct {
 	} `json:"testResults"`
 }
 
+// fileFailure names the failure of a test file outside its tests.
+const fileFailure = "(the file failed outside its tests)"
+
 // ansi matches the terminal escapes a runner may put in its messages.
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
 
@@ -334,7 +337,8 @@ var ansi = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
 // named by its file (relative to the repository root) and its full name
 // (describe titles and title joined by spaces: what -t matches). A file
 // that failed with no test in it did not load (a syntax or import error):
-// a build failure. With a -t pattern, tests it deselected are left out, as
+// a build failure; one that failed with none of its tests failing failed
+// in a hook, a failing test named fileFailure. With a -t pattern, tests it deselected are left out, as
 // go test -run leaves them out (both runners report them as skipped);
 // fold is jest's case-insensitive match. A pattern that is an anchored
 // list of literal names (what reruns write) makes those names Expected.
@@ -368,7 +372,9 @@ func parseNodeReport(ws *sandbox.Workspace, name, dir string, res *sandbox.Resul
 			run.BuildFailed = append(run.BuildFailed, file)
 			continue
 		}
+		failed := false
 		for _, a := range f.AssertionResults {
+			failed = failed || a.Status == "failed"
 			full := a.FullName
 			if full == "" {
 				full = strings.Join(append(slices.Clone(a.AncestorTitles), a.Title), " ")
@@ -384,6 +390,12 @@ func parseNodeReport(ws *sandbox.Workspace, name, dir string, res *sandbox.Resul
 				t.Output = excerpt(failureText(a.FailureMessages), 2<<10)
 			}
 			run.Tests = append(run.Tests, t)
+		}
+		if f.Status == "failed" && !failed {
+			// The file failed outside its tests (a beforeAll or afterAll
+			// hook threw): a failure of its own, never a pass.
+			run.Tests = append(run.Tests, TestResult{Package: file, Name: fileFailure, Outcome: OutcomeFail,
+				Output: excerpt(failureText([]string{f.Message}), 2<<10)})
 		}
 	}
 	slices.Sort(run.BuildFailed)

@@ -17,8 +17,8 @@ import (
 
 // The node fixtures: testdata/node/jest (CommonJS, a jest.config.js) and
 // testdata/node/vitest (TypeScript, vitest only in devDependencies), each
-// with a passing, a failing, a skipped/todo, a .only, a syntax-error and a
-// flaky test file, and a package-lock.json pinning the runner. Their
+// with a passing, a failing, a skipped/todo, a .only, a syntax-error, a
+// failing-afterAll and a flaky test file, and a package-lock.json pinning the runner. Their
 // node_modules (.ci/deps.sh runs npm ci there) warm the npm cache; the
 // tests install into the workspaces the way the gate does.
 
@@ -128,7 +128,7 @@ func TestNodeRunners(t *testing.T) {
 				dir = "src/"
 			}
 			file := func(name string) string { return dir + name + ".test." + tc.ext }
-			sel := strings.Join([]string{file("pass"), file("fail"), file("skip"), file("only")}, " ")
+			sel := strings.Join([]string{file("pass"), file("fail"), file("skip"), file("only"), file("teardown")}, " ")
 			ws, r, ex := nodeRunnerOn(t, tc.fixture, sel)
 			if r.Name() != tc.runner {
 				t.Fatalf("runner %s, want %s", r.Name(), tc.runner)
@@ -145,6 +145,8 @@ func TestNodeRunners(t *testing.T) {
 				file("skip") + ": runs = pass",
 				file("skip") + ": skipped for now = skip",
 				file("skip") + ": someday = skip",
+				file("teardown") + ": fine = pass",
+				file("teardown") + ": " + fileFailure + " = fail",
 			}
 			slices.Sort(want)
 			if d := cmp.Diff(want, outcomes(run)); d != "" {
