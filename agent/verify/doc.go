@@ -80,10 +80,10 @@
 // failed with no test in it (a syntax or import error) or a run that wrote
 // no report is a build failure and blocks; a file that failed while none
 // of its tests did (a beforeAll/afterAll hook threw) gets a failing test
-// of its own, so that a passing test beside it never makes it a pass. Reruns select the failing
-// tests exactly: their files and -t ^(NAME|…)$ with the names escaped;
-// such an anchored list of literal names, in a rerun or in the selector,
-// makes every name that never ran not_run. vitest under CI fails a file
+// of its own, so that a passing test beside it never makes it a pass.
+// Reruns select the failing tests exactly: their files and -t ^(NAME|…)$
+// with the names escaped; such an anchored list of literal names, in a
+// rerun or in the selector, makes every name that never ran not_run. vitest under CI fails a file
 // with .only (jest runs the focused test and skips the rest). The node
 // binary of the host runs inside the sandbox (it is under /usr, bound
 // read-only); V8's 10 GiB WebAssembly reservation does not fit the
