@@ -203,7 +203,8 @@ func TestNodeRunners(t *testing.T) {
 // TestNodeGate: the gate on the TypeScript fixture, with a change that
 // breaks sums of negative numbers. The criterion on positive sums passes;
 // the one on signed sums fails (its test passes at the base: not
-// pre-existing); one naming a file that does not parse is blocked.
+// pre-existing); one naming a file that does not parse is blocked; a test
+// that fails once is flaky.
 func TestNodeGate(t *testing.T) {
 	repo := nodeRepo(t, "vitest")
 	edit(t, repo, "src/sum.ts", "return a + b;", "return Math.abs(a) + Math.abs(b);")
@@ -214,6 +215,7 @@ criteria:
   - {id: positive, text: Positive sums are right., check: {tests: "src/pass.test.ts -t 'adds two numbers'"}}
   - {id: signed, text: Signed sums are right., check: {tests: "src/pass.test.ts -t \"with signs\""}}
   - {id: broken, text: The broken file passes., check: {tests: "src/broken.test.ts"}}
+  - {id: flaky, text: The flaky test passes., check: {tests: "src/flaky.test.ts"}}
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -239,6 +241,10 @@ criteria:
 	}
 	if !strings.Contains(broken.Reason, "build failed: src/broken.test.ts") {
 		t.Errorf("broken: %s", broken.Reason)
+	}
+	// Rerun by name in its workspace, the flaky test passes: flaky, a fail.
+	if f := r.Criterion("flaky"); f.Status != Fail || len(f.Tests) != 1 || f.Tests[0].Outcome != OutcomeFlaky || f.Tests[0].Reruns != 1 {
+		t.Errorf("flaky: %v %s %+v", f.Status, f.Reason, f.Tests)
 	}
 }
 
