@@ -14,11 +14,23 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 # PostgreSQL 15 + pgvector for the PostgreSQL store's tests (CAIRN_TEST_PG).
 bash "$(dirname "$0")/postgres.sh"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+# npm_ci DIR [FLAG…] installs DIR's package-lock.json into DIR/node_modules,
+# again only when the lock changed since the last install.
+npm_ci() {
+  local dir="$1"
+  shift
+  if ! cmp -s "$dir/package-lock.json" "$dir/node_modules/.cairn-installed-lock" 2>/dev/null; then
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error "$@" >/dev/null &&
+      cp package-lock.json node_modules/.cairn-installed-lock)
+  fi
+}
 # The independent MCP and LSP clients of the serve tests (versions pinned in
-# testdata/clients/package-lock.json); reinstalled only when the lock changes.
-clients="$(cd "$(dirname "$0")/.." && pwd)/testdata/clients"
-if ! cmp -s "$clients/package-lock.json" "$clients/node_modules/.cairn-installed-lock" 2>/dev/null; then
-  (cd "$clients" && npm ci --no-audit --no-fund --loglevel=error >/dev/null &&
-    cp package-lock.json node_modules/.cairn-installed-lock)
-fi
+# testdata/clients/package-lock.json).
+npm_ci "$root/testdata/clients"
+# The jest and vitest fixture packages of the gate's node runners (pinned in
+# their package-lock.json): their tests install into sandbox workspaces with
+# npm ci --prefer-offline, which this fills the npm cache for.
+npm_ci "$root/agent/verify/testdata/node/jest" --ignore-scripts
+npm_ci "$root/agent/verify/testdata/node/vitest" --ignore-scripts
 echo "deps: ok"

@@ -76,4 +76,8 @@
 // PrepareGo runs go mod download in the workspace outside the sandbox,
 // with the host's network and module cache, before any command runs;
 // inside, the tests then run with GOPROXY=off against the read-only cache.
+// PrepareNode installs one npm package's node_modules the same way, from
+// its lockfile only (npm ci --ignore-scripts, cached per lockfile, copied
+// into the workspace): no install script of a dependency runs on the host,
+// and the runners inside need no network.
 package sandbox

@@ -54,9 +54,41 @@
 // or that -run names exactly (^(A|B)$) and never ran, is not_run. A
 // selector with "::" or a .py path is pytest's: python3 -m pytest with a
 // JUnit XML report (pytest.go; its parser is tested on a report, the
-// command is not, pytest not being installed here). jest/vitest (their
-// JSON reporters) are the next Runners: their selectors block with that
-// reason today.
+// command is not, pytest not being installed here).
+//
+// A selector naming JS/TS files (.js .jsx .ts .tsx .mjs .cjs .mts .cts,
+// relative to the repository root) or starting with -t PATTERN is jest's
+// or vitest's (node.go, jest.go, vitest.go); its words are split as a
+// shell splits them (-t "adds two numbers" is one pattern), and no flag
+// but -t is taken. The files' package — the nearest directory above them
+// with a package.json, one for all — is the command's directory and picks
+// the runner, first rule that finds either wins and finding both is an
+// error: jest.config.* or vitest.config.*; a "jest" key in package.json;
+// jest or vitest in (dev)dependencies; jest or vitest in scripts.test.
+// Before the first command in a workspace the harness installs that
+// package's node_modules outside the sandbox (sandbox.PrepareNode: npm ci
+// --ignore-scripts from its lockfile, once per lockfile under
+// Dir/cache/node, copied into each workspace; no lockfile blocks). The
+// command is the package's own node_modules/.bin/jest or vitest — never a
+// download — with its JSON report written to .cairn-jest.json or
+// .cairn-vitest.json in the package (jest --ci --json --outputFile
+// --runTestsByPath, vitest run --reporter=json --outputFile.json, both with
+// CI=true). A test is its file and its full name (describe titles and
+// title joined by spaces, what -t matches); passed/failed map to pass/fail,
+// pending, skipped, todo and disabled to skip; tests a -t pattern
+// deselected are left out (as -run leaves Go tests out); a file that
+// failed with no test in it (a syntax or import error) or a run that wrote
+// no report is a build failure and blocks; a file that failed while none
+// of its tests did (a beforeAll/afterAll hook threw) gets a failing test
+// of its own, so that a passing test beside it never makes it a pass.
+// Reruns select the failing tests exactly: their files and -t ^(NAME|…)$
+// with the names escaped; such an anchored list of literal names, in a
+// rerun or in the selector, makes every name that never ran not_run. vitest under CI fails a file
+// with .only (jest runs the focused test and skips the rest). The node
+// binary of the host runs inside the sandbox (it is under /usr, bound
+// read-only); V8's 10 GiB WebAssembly reservation does not fit the
+// address-space limit, so the commands run with
+// NODE_OPTIONS=--disable-wasm-trap-handler (Node ≥ 20.15).
 //
 // Failing tests are rerun, just them, up to Options.Reruns times (default
 // 2); one that passes on a rerun is flaky and fails the criterion — the
@@ -126,6 +158,11 @@
 // are read from the runner's own output (go test -json, the JUnit file),
 // which code under test can imitate; the tamper checks and the regression
 // run at the base are what make that costly, not impossible. Commands are
-// not compared with the base (only tests are). The regression check and
-// reruns are Go's only so far.
+// not compared with the base (only tests are). The regression check is
+// Go's only so far; reruns are Go's, jest's and vitest's (not pytest's).
+// jest/vitest: npm lockfiles only (no yarn or pnpm), no npm workspaces
+// (a lockfile above the package is not used), no dependency's install
+// script runs (a package that needs one to work is broken in the
+// sandbox); the change's own package.json or lockfile edits are not
+// installed (the install is the base's, as Go's modules are).
 package verify

@@ -3,6 +3,7 @@ package verify
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,8 +18,8 @@ import (
 )
 
 // Runner turns a test selector into a command and its output into
-// per-test results. Go's is implemented; pytest (--junitxml) and
-// jest/vitest (their JSON reporters) slot in beside it.
+// per-test results: go test -json, pytest (--junitxml), jest and vitest
+// (their JSON reports).
 type Runner interface {
 	Name() string
 	// Plan is the command for a selector in a workspace; with only set,
@@ -40,7 +41,16 @@ type Run struct {
 	Expected    []string // names the selector asked for by name
 }
 
-// runnerFor picks the runner a selector is written for.
+// preparer is a Runner that installs what its command needs in a fresh
+// workspace, outside the sandbox, before its first Plan there (jest and
+// vitest: the package's node_modules). cache is the gate's Dir/cache.
+type preparer interface {
+	Prepare(ctx context.Context, ws *sandbox.Workspace, cache string) error
+}
+
+// runnerFor picks the runner a selector is written for: pytest's node ids
+// and .py paths, jest's or vitest's JS/TS files and -t (which of the two
+// the package decides: nodeRunnerFor), Go's package patterns otherwise.
 func runnerFor(ws *sandbox.Workspace, selector string) (Runner, error) {
 	f := strings.Fields(selector)
 	if len(f) == 0 {
@@ -50,8 +60,8 @@ func runnerFor(ws *sandbox.Workspace, selector string) (Runner, error) {
 	switch {
 	case strings.Contains(first, "::") || strings.HasSuffix(first, ".py"):
 		return pytestRunner{}, nil
-	case strings.HasSuffix(first, ".ts") || strings.HasSuffix(first, ".js") || strings.HasSuffix(first, ".tsx"):
-		return nil, errors.New("selector is jest/vitest's: those runners are not built yet")
+	case isNodeSelector(selector):
+		return nodeRunnerFor(ws.Dir, selector)
 	}
 	return goRunner{}, nil
 }

@@ -295,6 +295,10 @@ func (g *gate) testsCheck(ctx context.Context, c *Check, selector string) {
 		c.Status, c.Reason = Blocked, err.Error()
 		return
 	}
+	if err := g.prepare(ctx, r, ws); err != nil {
+		c.Status, c.Reason = Blocked, err.Error()
+		return
+	}
 	cmd, err := r.Plan(ws, selector, nil)
 	if err != nil {
 		c.Status, c.Reason = Blocked, err.Error()
@@ -312,8 +316,19 @@ func (g *gate) testsCheck(ctx context.Context, c *Check, selector string) {
 	g.rerun(ctx, c, ws, r, selector)
 	g.preExisting(ctx, c, r, selector)
 	c.Argv, c.Dir, c.ExitCode = argv, dir, exit
-	c.Tests = withNamed(c.Tests, namedTests(selector))
+	c.Tests = withNamed(c.Tests, append(namedTests(selector), run.Expected...))
 	c.Status, c.Reason = judgeTests(c.Tests)
+}
+
+// prepare installs what the runner needs in a fresh workspace (see
+// preparer).
+func (g *gate) prepare(ctx context.Context, r Runner, ws *sandbox.Workspace) error {
+	if p, ok := r.(preparer); ok {
+		if err := p.Prepare(ctx, ws, g.cacheDir); err != nil {
+			return fmt.Errorf("verify: %s: %w", r.Name(), err)
+		}
+	}
+	return nil
 }
 
 // withNamed adds a not_run result for every test the selector names that
@@ -423,6 +438,9 @@ func (g *gate) baseResults(ctx context.Context, r Runner, selector string) *base
 	}
 	b = baseRun{Version: CacheVersion, Base: g.base}
 	ws, err := g.workspace(ctx, "base", nil)
+	if err == nil {
+		err = g.prepare(ctx, r, ws)
+	}
 	if err != nil {
 		b.Blocked = err.Error()
 		return &b
