@@ -66,6 +66,11 @@ func (p *provider) Complete(ctx context.Context, req llm.Request) (*llm.Response
 	}
 	resp, err := llm.Retry(ctx, Name, p.opts, func(ctx context.Context) (*llm.Response, error) {
 		c, err := p.chat.New(ctx, params)
+		var apiErr *sdk.Error
+		if errors.As(err, &apiErr) && apiErr.Message != "" {
+			// The SDK's message names only the status; the server's says why.
+			return nil, fmt.Errorf("%w: %s", err, apiErr.Message)
+		}
 		if err != nil {
 			return nil, err
 		}
