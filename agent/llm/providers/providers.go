@@ -31,3 +31,29 @@ func Open(spec string, o llm.Options) (llm.Provider, error) {
 	}
 	return nil, fmt.Errorf("model %q: unknown provider %q, want one of %s", spec, kind, strings.Join(Names, ", "))
 }
+
+// FromEnv fills o's empty BaseURL and APIKey for spec's provider from
+// getenv (the command passes os.Getenv; libraries never read the
+// environment): ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY (else
+// ANTHROPIC_AUTH_TOKEN), or OPENAI_BASE_URL and OPENAI_API_KEY. Fields
+// already set win.
+func FromEnv(spec string, getenv func(string) string, o llm.Options) llm.Options {
+	kind, _, _ := strings.Cut(strings.TrimSpace(spec), ":")
+	var base, key string
+	switch kind {
+	case anthropic.Name:
+		base, key = getenv("ANTHROPIC_BASE_URL"), getenv("ANTHROPIC_API_KEY")
+		if key == "" {
+			key = getenv("ANTHROPIC_AUTH_TOKEN")
+		}
+	case openai.Name:
+		base, key = getenv("OPENAI_BASE_URL"), getenv("OPENAI_API_KEY")
+	}
+	if o.BaseURL == "" {
+		o.BaseURL = base
+	}
+	if o.APIKey == "" {
+		o.APIKey = key
+	}
+	return o
+}

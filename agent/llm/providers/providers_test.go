@@ -445,3 +445,61 @@ func TestOpenSpecs(t *testing.T) {
 		t.Errorf("Open with a colon in the model: %v %v", p, err)
 	}
 }
+
+// TestEnvironmentIgnored: the providers take keys and URLs from Options
+// only; the SDKs' own environment lookups are off, so a variable the command
+// did not pass never reaches a request.
+func TestEnvironmentIgnored(t *testing.T) {
+	for k, v := range map[string]string{
+		"ANTHROPIC_API_KEY": "sk-from-env", "ANTHROPIC_AUTH_TOKEN": "tok-from-env", "ANTHROPIC_BASE_URL": "http://127.0.0.1:9",
+		"ANTHROPIC_CUSTOM_HEADERS": "X-Leak: env", "OPENAI_API_KEY": "sk-from-env", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+		"OPENAI_ORG_ID": "org-env", "OPENAI_CUSTOM_HEADERS": "X-Leak: env",
+	} {
+		t.Setenv(k, v)
+	}
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) {
+			srv := llmtest.New(llmtest.Say("hi"))
+			defer srv.Close()
+			base := srv.AnthropicBaseURL()
+			if proto == llmtest.OpenAI {
+				base = srv.OpenAIBaseURL()
+			}
+			p, err := providers.Open(proto+":"+testModel, llm.Options{BaseURL: base, RetryBase: time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Complete(context.Background(), llm.Request{Messages: []llm.Message{userText("hello")}}); err != nil {
+				t.Fatalf("keyless call to a local server: %v", err)
+			}
+			h := srv.Calls()[0].Header
+			for name, vs := range h {
+				for _, v := range vs {
+					if strings.Contains(v, "env") {
+						t.Errorf("header %s: %q came from the environment", name, v)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestFromEnv(t *testing.T) {
+	env := map[string]string{"ANTHROPIC_BASE_URL": "http://a", "ANTHROPIC_AUTH_TOKEN": "tok", "OPENAI_BASE_URL": "http://o/v1", "OPENAI_API_KEY": "sk-o"}
+	get := func(k string) string { return env[k] }
+	for _, tc := range []struct {
+		spec      string
+		in        llm.Options
+		base, key string
+	}{
+		{"anthropic:m", llm.Options{}, "http://a", "tok"},
+		{"openai:m", llm.Options{}, "http://o/v1", "sk-o"},
+		{"openai:m", llm.Options{BaseURL: "http://flag/v1"}, "http://flag/v1", "sk-o"},
+		{"gemini:m", llm.Options{}, "", ""},
+	} {
+		got := providers.FromEnv(tc.spec, get, tc.in)
+		if got.BaseURL != tc.base || got.APIKey != tc.key {
+			t.Errorf("FromEnv(%s) = %q %q, want %q %q", tc.spec, got.BaseURL, got.APIKey, tc.base, tc.key)
+		}
+	}
+}
