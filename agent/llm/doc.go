@@ -13,7 +13,8 @@
 //     Error.Attempts and reported through Options.OnRetry, and no wait runs
 //     past the context: a wait that would cross ctx's deadline is not started,
 //     and a cancelled context ends the wait at once. Retried: 408, 409, 429,
-//     5xx (incl. Anthropic's 529) and connection errors; Retry-After /
+//     5xx (incl. Anthropic's 529) and connection errors, unless the server
+//     says x-should-retry: false (or forces one with true); Retry-After /
 //     retry-after-ms is obeyed over the exponential backoff
 //     (RetryBase·2^(n-1), jitter in [½, 1], capped at MaxBackoff).
 //   - A tool_use's Input is what the model sent, byte for byte, even when it

@@ -156,3 +156,19 @@ func TestRetryEdges(t *testing.T) {
 		t.Errorf("cancelled mid-wait: %v after %v", err, time.Since(start))
 	}
 }
+
+func TestShouldRetry(t *testing.T) {
+	for _, tc := range []struct {
+		code int
+		h    http.Header
+		want bool
+	}{
+		{429, nil, true}, {500, nil, true}, {529, nil, true}, {408, nil, true}, {400, nil, false}, {401, nil, false}, {404, nil, false},
+		{500, http.Header{"X-Should-Retry": {"false"}}, false},
+		{400, http.Header{"X-Should-Retry": {"true"}}, true},
+	} {
+		if got := llm.ShouldRetry(tc.code, tc.h); got != tc.want {
+			t.Errorf("ShouldRetry(%d, %v) = %v", tc.code, tc.h, got)
+		}
+	}
+}

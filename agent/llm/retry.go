@@ -28,6 +28,19 @@ func RetryableStatus(code int) bool {
 		code == http.StatusTooManyRequests || code >= 500
 }
 
+// ShouldRetry decides for an HTTP error answer: the server's x-should-retry
+// header ("true" or "false", which both vendors send) when present, else
+// RetryableStatus.
+func ShouldRetry(code int, h http.Header) bool {
+	switch h.Get("X-Should-Retry") {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	return RetryableStatus(code)
+}
+
 // ParseRetryAfter reads retry-after-ms (milliseconds, as both vendors send)
 // or Retry-After (seconds or an HTTP date). 0 when absent or unreadable.
 func ParseRetryAfter(h http.Header, now time.Time) time.Duration {

@@ -10,8 +10,10 @@
 // answer" is three turns. A turn is a function of the Call it answers —
 // the request parsed into llm.Message, with its raw body and headers — so a
 // turn can depend on the tool results the client sent. When the script runs
-// out the server answers 500 "llmtest: script exhausted after N calls", so a
-// test that makes one call too many fails loudly. Usage a turn leaves zero
+// out the server answers 500 "llmtest: script exhausted after N calls" with
+// x-should-retry: false, so a test that makes one call too many fails loudly
+// and at once (the providers honour the header; a 500 the script asks for is
+// retried as usual). Usage a turn leaves zero
 // is estimated as bytes/4.
 //
 // All state is in the server, so the client may be another process (a

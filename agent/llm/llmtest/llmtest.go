@@ -191,6 +191,8 @@ func (s *Server) handle(protocol string) http.HandlerFunc {
 			return
 		}
 		if turn == nil {
+			// Not worth retrying: the script will not grow by itself.
+			w.Header().Set("X-Should-Retry", "false")
 			writeError(w, protocol, http.StatusInternalServerError, "", fmt.Sprintf("llmtest: script exhausted after %d calls", consumed))
 			return
 		}

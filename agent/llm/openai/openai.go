@@ -214,6 +214,7 @@ func classify(err error) llm.Failure {
 	if errors.As(err, &apiErr) {
 		f := llm.Failure{StatusCode: apiErr.StatusCode, Retryable: llm.RetryableStatus(apiErr.StatusCode)}
 		if apiErr.Response != nil {
+			f.Retryable = llm.ShouldRetry(apiErr.StatusCode, apiErr.Response.Header)
 			f.RetryAfter = llm.ParseRetryAfter(apiErr.Response.Header, time.Now())
 		}
 		return f

@@ -418,7 +418,8 @@ func TestScriptExhausted(t *testing.T) {
 		t.Run(proto, func(t *testing.T) {
 			srv := llmtest.New(llmtest.Say("one"))
 			defer srv.Close()
-			p := open(t, proto, srv, llm.Options{MaxRetries: -1})
+			var log retryLog
+			p := open(t, proto, srv, llm.Options{OnRetry: log.on})
 			if _, err := p.Complete(context.Background(), llm.Request{Messages: []llm.Message{userText("hello")}}); err != nil {
 				t.Fatal(err)
 			}
@@ -427,8 +428,9 @@ func TestScriptExhausted(t *testing.T) {
 				t.Fatalf("error %v, want the exhaustion message", err)
 			}
 			var e *llm.Error
-			if !errors.As(err, &e) || e.StatusCode != 500 || e.Attempts != 1 {
-				t.Errorf("error %+v", e)
+			// x-should-retry: false — an exhausted script is not retried.
+			if !errors.As(err, &e) || e.StatusCode != 500 || e.Attempts != 1 || e.Retryable || len(log.attempts) != 0 {
+				t.Errorf("error %+v, %d retries", e, len(log.attempts))
 			}
 		})
 	}
