@@ -27,7 +27,8 @@ func (t *toolbox) wall() time.Duration {
 // clip keeps at most n bytes of out (on a rune boundary), redacted, and
 // says how much there was.
 func clip(out []byte, n int) string {
-	s := strings.ToValidUTF8(string(out), "\uFFFD")
+	// redacted whole first: a cut must not split a secret past recognition
+	s, _ := redact.Content("output.log", 1, strings.ToValidUTF8(string(out), "\uFFFD"), false)
 	if len(s) > n {
 		// the tail says more than the head of a failing command
 		cut := len(s) - n
@@ -36,8 +37,7 @@ func clip(out []byte, n int) string {
 		}
 		s = fmt.Sprintf("[%d bytes before this were cut]\n", cut) + s[cut:]
 	}
-	text, _ := redact.Content("output.log", 1, s, false)
-	return text
+	return s
 }
 
 // changesSince re-indexes and records the files a command changed: those

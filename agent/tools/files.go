@@ -381,16 +381,19 @@ func (t *toolbox) edit() Tool {
 				return refuse("%s", problem)
 			}
 			content := string(b)
-			switch n := strings.Count(content, in.Old); {
-			case n == 0 && in.New != "" && strings.Contains(content, in.New):
-				at := strings.Index(content, in.New)
-				return answer(region(rel, content, at, len(in.New), "already_applied"))
-			case n == 0:
+			fresh, applied := occurrences(content, in.Old, in.New)
+			switch {
+			case len(fresh) == 0 && len(applied) > 0:
+				return answer(region(rel, content, applied[0], len(in.New), "already_applied"))
+			case len(fresh) == 0:
 				return refuse("old does not occur in %s.%s Read the file again and copy old exactly.", rel, closest(rel, content, in.Old))
-			case n > 1:
-				return refuse("old occurs %d times in %s, at lines %s: add surrounding lines to old so that it matches once.", n, rel, matchLines(content, in.Old))
+			case len(fresh) == 1 && len(applied) > 0:
+				return refuse("This edit is already applied at line %d of %s, and old also occurs at line %d: if that one is meant too, add surrounding lines to old so that it cannot be mistaken for the applied one.",
+					lineOf(content, applied[0]), rel, lineOf(content, fresh[0]))
+			case len(fresh) > 1:
+				return refuse("old occurs %d times in %s, at lines %s: add surrounding lines to old so that it matches once.", len(fresh), rel, lineList(content, fresh))
 			}
-			at := strings.Index(content, in.Old)
+			at := fresh[0]
 			next := content[:at] + in.New + content[at+len(in.Old):]
 			if bad, err := checkSyntax(ctx, rel, b, []byte(next)); err != nil {
 				return policy.Result{}, fmt.Errorf("syntax check of %s: %w", rel, err)
@@ -432,19 +435,47 @@ func region(rel, content string, at, n int, status string) editOut {
 	return out
 }
 
-// matchLines lists the first lines of old's occurrences (at most 20).
-func matchLines(content, old string) string {
-	var at []string
-	off := 0
-	for len(at) < 20 {
+// occurrences finds where old starts in content (overlapping matches
+// included: each makes old ambiguous), split into the fresh ones and the
+// ones that sit inside an occurrence of new at old's place in new — an
+// edit already applied (new = "a" + old + "b" leaves old in the file).
+// applied also holds the start of new itself when old does not occur.
+func occurrences(content, old, new string) (fresh, applied []int) {
+	k := strings.Index(new, old)
+	for off := 0; off <= len(content); {
 		i := strings.Index(content[off:], old)
 		if i < 0 {
 			break
 		}
-		at = append(at, fmt.Sprint(strings.Count(content[:off+i], "\n")+1))
-		off += i + max(len(old), 1)
+		p := off + i
+		if k >= 0 && p-k >= 0 && p-k+len(new) <= len(content) && content[p-k:p-k+len(new)] == new {
+			applied = append(applied, p-k)
+		} else {
+			fresh = append(fresh, p)
+		}
+		off = p + 1
 	}
-	return strings.Join(at, ", ")
+	if len(fresh) == 0 && len(applied) == 0 && new != "" {
+		if i := strings.Index(content, new); i >= 0 {
+			applied = append(applied, i)
+		}
+	}
+	return fresh, applied
+}
+
+func lineOf(content string, at int) int { return strings.Count(content[:at], "\n") + 1 }
+
+// lineList lists the lines of the offsets (at most 20).
+func lineList(content string, at []int) string {
+	var s []string
+	for i, a := range at {
+		if i == 20 {
+			s = append(s, "…")
+			break
+		}
+		s = append(s, fmt.Sprint(lineOf(content, a)))
+	}
+	return strings.Join(s, ", ")
 }
 
 // closest finds the region of content most like old: the window of as many

@@ -225,7 +225,9 @@ func (t *tool[In]) decode(input json.RawMessage) (In, error) {
 }
 
 func (t *tool[In]) fieldSchema(name string) map[string]any {
-	name, _, _ = strings.Cut(name, ".")
+	if i := strings.IndexAny(name, ".["); i >= 0 {
+		name = name[:i]
+	}
 	for _, f := range t.fields {
 		if f.name == name {
 			return f.schema
