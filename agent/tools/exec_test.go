@@ -1,11 +1,16 @@
 package tools
 
 import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/agent/policy"
 	"github.com/cairn-dev/cairn/agent/sandbox"
 )
 
@@ -73,5 +78,38 @@ func TestShell(t *testing.T) {
 	f.ok(t, "shell", `{"argv": ["cat", "server/config.go"]}`, &out)
 	if strings.Contains(out.Stdout, fakeSecret) {
 		t.Errorf("secret in shell output: %s", out.Stdout)
+	}
+}
+
+// TestGuarded: the tools' declared effects are what the policy decides
+// on — the gate's go test command is allowed, a command outside the
+// allowlist and a write to CI configuration are refused before they run.
+func TestGuarded(t *testing.T) {
+	f := newFixture(t, Env{})
+	chk, err := policy.NewChecker(policy.Default(), f.ws.Dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []policy.Event
+	audit := policy.AuditorFunc(func(_ context.Context, e policy.Event) error { events = append(events, e); return nil })
+	guard := func(name string) policy.Tool { return policy.Guard(f.tools[name], chk, audit) }
+	ctx := context.Background()
+	res, err := guard("run_tests").Run(ctx, json.RawMessage(`{"selector": "./server -run ^TestToResponseKeepsID$"}`))
+	if err != nil || res.IsError {
+		t.Fatalf("guarded run_tests: %v %s", err, res.Content)
+	}
+	res, err = guard("shell").Run(ctx, json.RawMessage(`{"argv": ["rm", "-rf", "server"]}`))
+	if err != nil || !res.IsError || !strings.Contains(string(res.Content), "Refused by policy") {
+		t.Fatalf("guarded rm: %v %s", err, res.Content)
+	}
+	res, err = guard("create").Run(ctx, json.RawMessage(`{"path": ".github/workflows/ci.yml", "content": "on: push\n"}`))
+	if err != nil || !res.IsError {
+		t.Fatalf("guarded create in .github: %v %s", err, res.Content)
+	}
+	if _, err := os.Stat(filepath.Join(f.ws.Dir, "server/mapper.go")); err != nil {
+		t.Error("the refused command ran")
+	}
+	if len(events) != 3 || events[0].Decision.Verdict != policy.Allow || events[1].Decision.Verdict != policy.Deny {
+		t.Errorf("audit %+v", events)
 	}
 }
