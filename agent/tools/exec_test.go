@@ -1,0 +1,115 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/agent/policy"
+	"github.com/cairn-dev/cairn/agent/sandbox"
+)
+
+// TestRunTests: per-test outcomes of a real go test run in the sandbox —
+// one test passes, one fails (the dropped field), one skips — then the
+// fix makes the failing one pass.
+func TestRunTests(t *testing.T) {
+	f := newFixture(t, Env{})
+	var out runTestsOut
+	res := f.call(t, "run_tests", `{"selector": "./server/..."}`)
+	if res.IsError {
+		t.Fatalf("run_tests: %s", res.Content)
+	}
+	mustDecode(t, res.Content, &out)
+	if out.Runner != "go" || out.Passed != 1 || out.Failed != 1 || out.Skipped != 1 || !slices.Equal(out.Failing, []string{"TestToResponseKeepsArtifactURL"}) {
+		t.Fatalf("run_tests at the base: %s", res.Content)
+	}
+	fail := out.Tests[slices.IndexFunc(out.Tests, func(x testOut) bool { return x.Name == "TestToResponseKeepsArtifactURL" })]
+	if fail.Outcome != "fail" || !strings.Contains(fail.Output, "want the stored one") {
+		t.Errorf("the failing test: %+v", fail)
+	}
+	if !slices.ContainsFunc(out.Tests, func(x testOut) bool { return x.Name == "TestToResponseKeepsID" && x.Outcome == "pass" }) {
+		t.Errorf("the passing test is not listed: %+v", out.Tests)
+	}
+	if len(f.rec.tested) != 1 || f.rec.tested[0].failed != 1 || f.rec.tested[0].passed != 1 {
+		t.Errorf("recorded %+v", f.rec.tested)
+	}
+
+	f.ok(t, "edit", args("path", "server/mapper.go", "old", "\t\tStatus: t.Status,\n", "new", fixedMapper), nil)
+	f.ok(t, "run_tests", `{"selector": "./server -run ^TestToResponse"}`, &out)
+	if out.Passed != 2 || out.Failed != 0 || out.Skipped != 0 {
+		t.Errorf("after the fix: %+v", out)
+	}
+
+	// a package that does not build is reported as such, with its output
+	f.ok(t, "create", args("path", "server/broken.go", "content", "package main\n\nvar x int = \"s\"\n"), nil)
+	f.ok(t, "run_tests", `{"selector": "./server/..."}`, &out)
+	if len(out.BuildFailed) == 0 || !strings.Contains(out.Output, "broken.go") {
+		t.Errorf("build failure: %+v", out)
+	}
+}
+
+func TestShell(t *testing.T) {
+	f := newFixture(t, Env{MaxOutput: 200, Limits: sandbox.Limits{Wall: 30 * time.Second}})
+	var out shellOut
+	f.ok(t, "shell", `{"argv": ["bash", "-c", "seq 1 1000; echo oops >&2; exit 3"]}`, &out)
+	if out.ExitCode != 3 || !out.Truncated || out.StdoutBytes != 3893 || !strings.HasSuffix(out.Stdout, "1000\n") ||
+		len(out.Stdout) > 150 || out.Stderr != "oops\n" || out.Backend != sandbox.BackendBwrap {
+		t.Errorf("shell: %+v", out)
+	}
+	// a file a command changes is re-indexed and recorded
+	f.ok(t, "shell", `{"argv": ["bash", "-c", "printf 'package main\\n\\nfunc FromShell() {}\\n' > server/shell.go"]}`, &out)
+	if !slices.Equal(out.Changed, []string{"server/shell.go"}) || !slices.Contains(f.rec.modified, "server/shell.go") {
+		t.Errorf("changed %v, modified %v", out.Changed, f.rec.modified)
+	}
+	var def definitionOut
+	f.ok(t, "definition", args("name", "FromShell"), &def)
+	// the timeout is capped by the limits, and a command killed at it says so
+	start := time.Now()
+	f.ok(t, "shell", `{"argv": ["sleep", "60"], "timeout_s": 1}`, &out)
+	if !out.TimedOut || time.Since(start) > 20*time.Second {
+		t.Errorf("timeout: %+v after %v", out, time.Since(start))
+	}
+	// output with a secret is redacted
+	f.ok(t, "shell", `{"argv": ["cat", "server/config.go"]}`, &out)
+	if strings.Contains(out.Stdout, fakeSecret) {
+		t.Errorf("secret in shell output: %s", out.Stdout)
+	}
+}
+
+// TestGuarded: the tools' declared effects are what the policy decides
+// on — the gate's go test command is allowed, a command outside the
+// allowlist and a write to CI configuration are refused before they run.
+func TestGuarded(t *testing.T) {
+	f := newFixture(t, Env{})
+	chk, err := policy.NewChecker(policy.Default(), f.ws.Dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []policy.Event
+	audit := policy.AuditorFunc(func(_ context.Context, e policy.Event) error { events = append(events, e); return nil })
+	guard := func(name string) policy.Tool { return policy.Guard(f.tools[name], chk, audit) }
+	ctx := context.Background()
+	res, err := guard("run_tests").Run(ctx, json.RawMessage(`{"selector": "./server -run ^TestToResponseKeepsID$"}`))
+	if err != nil || res.IsError {
+		t.Fatalf("guarded run_tests: %v %s", err, res.Content)
+	}
+	res, err = guard("shell").Run(ctx, json.RawMessage(`{"argv": ["rm", "-rf", "server"]}`))
+	if err != nil || !res.IsError || !strings.Contains(string(res.Content), "Refused by policy") {
+		t.Fatalf("guarded rm: %v %s", err, res.Content)
+	}
+	res, err = guard("create").Run(ctx, json.RawMessage(`{"path": ".github/workflows/ci.yml", "content": "on: push\n"}`))
+	if err != nil || !res.IsError {
+		t.Fatalf("guarded create in .github: %v %s", err, res.Content)
+	}
+	if _, err := os.Stat(filepath.Join(f.ws.Dir, "server/mapper.go")); err != nil {
+		t.Error("the refused command ran")
+	}
+	if len(events) != 3 || events[0].Decision.Verdict != policy.Allow || events[1].Decision.Verdict != policy.Deny {
+		t.Errorf("audit %+v", events)
+	}
+}
