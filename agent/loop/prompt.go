@@ -148,7 +148,7 @@ func fingerprint(tool string, input json.RawMessage, snapshot string) string {
 	if json.Unmarshal(input, &v) == nil {
 		canon, _ = json.Marshal(v) // maps marshal with sorted keys
 	}
-	sum := sha256.Sum256(append(append([]byte(tool+"\x00"+snapshot+"\x00"), canon...)))
+	sum := sha256.Sum256(append([]byte(tool+"\x00"+snapshot+"\x00"), canon...))
 	return hex.EncodeToString(sum[:8])
 }
 

@@ -15,9 +15,6 @@ import (
 	"github.com/cairn-dev/cairn/lsp/mcp"
 )
 
-// version is reported by the servers.
-const version = "0.1.0-dev"
-
 func serveCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "serve (mcp | lsp)",
