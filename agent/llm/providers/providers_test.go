@@ -505,3 +505,27 @@ func TestFromEnv(t *testing.T) {
 		}
 	}
 }
+
+func TestConnectionErrorsRetried(t *testing.T) {
+	srv := llmtest.New()
+	url := srv.URL
+	srv.Close() // nothing listens there now: connection refused
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) {
+			var log retryLog
+			base := url
+			if proto == llmtest.OpenAI {
+				base += "/v1"
+			}
+			p, err := providers.Open(proto+":"+testModel, llm.Options{BaseURL: base, MaxRetries: 2, RetryBase: time.Millisecond, OnRetry: log.on})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.Complete(context.Background(), llm.Request{Messages: []llm.Message{userText("hello")}})
+			var e *llm.Error
+			if !errors.As(err, &e) || e.Attempts != 3 || e.StatusCode != 0 || !e.Retryable || len(log.attempts) != 2 {
+				t.Errorf("error %+v (%v), %d retries", e, err, len(log.attempts))
+			}
+		})
+	}
+}
