@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -503,5 +505,64 @@ func TestFromEnv(t *testing.T) {
 		if got.BaseURL != tc.base || got.APIKey != tc.key {
 			t.Errorf("FromEnv(%s) = %q %q, want %q %q", tc.spec, got.BaseURL, got.APIKey, tc.base, tc.key)
 		}
+	}
+}
+
+func TestConnectionErrorsRetried(t *testing.T) {
+	srv := llmtest.New()
+	url := srv.URL
+	srv.Close() // nothing listens there now: connection refused
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) {
+			var log retryLog
+			base := url
+			if proto == llmtest.OpenAI {
+				base += "/v1"
+			}
+			p, err := providers.Open(proto+":"+testModel, llm.Options{BaseURL: base, MaxRetries: 2, RetryBase: time.Millisecond, OnRetry: log.on})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.Complete(context.Background(), llm.Request{Messages: []llm.Message{userText("hello")}})
+			var e *llm.Error
+			if !errors.As(err, &e) || e.Attempts != 3 || e.StatusCode != 0 || !e.Retryable || len(log.attempts) != 2 {
+				t.Errorf("error %+v (%v), %d retries", e, err, len(log.attempts))
+			}
+		})
+	}
+}
+
+// TestAnotherProcess: the server keeps all state itself, so a client in
+// another process (here this test binary, re-run) is scripted the same way
+// — how cmd/cairn's tests drive the cairn binary.
+func TestAnotherProcess(t *testing.T) {
+	if base := os.Getenv("LLMTEST_CHILD_BASE_URL"); base != "" {
+		p, err := providers.Open("anthropic:"+testModel, llm.Options{BaseURL: base, RetryBase: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := p.Complete(context.Background(), llm.Request{Messages: []llm.Message{userText("from the child")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Attempts != 2 || r.Content[0].Text != "hello, child" {
+			t.Fatalf("child got %+v", r)
+		}
+		return
+	}
+	if testing.Short() {
+		t.Skip("runs a child process")
+	}
+	srv := llmtest.New(llmtest.Fail(503), func(c *llmtest.Call) llmtest.Reply {
+		return llmtest.Reply{Text: "hello, " + strings.TrimPrefix(c.LastText(), "from the ")}
+	})
+	defer srv.Close()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAnotherProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "LLMTEST_CHILD_BASE_URL="+srv.AnthropicBaseURL())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	if n := len(srv.Calls()); n != 2 {
+		t.Errorf("%d calls from the child, want 2", n)
 	}
 }
