@@ -158,6 +158,7 @@ func TestRead(t *testing.T) {
 		t.Errorf("trust %q", out.Trust)
 	}
 	// a planted secret is redacted and reported
+	out = readOut{}
 	f.ok(t, "read", args("path", "server/config.go"), &out)
 	if strings.Contains(out.Text, fakeSecret) || !strings.Contains(out.Text, "[REDACTED:") || len(out.Redactions) != 1 || out.Redactions[0].Line != 4 {
 		t.Errorf("secret: %+v", out)
