@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 const fixedMapper = "\t\tStatus: t.Status,\n\t\tArtifactURL: t.ArtifactURL,\n"
@@ -359,4 +360,16 @@ func TestStateTools(t *testing.T) {
 		t.Errorf("recorded %+v", f.rec)
 	}
 	f.refused(t, "finish", args("root_cause", " ", "summary", "x"))
+}
+
+// TestEditHuge: a huge old that matches nothing is refused quickly.
+func TestEditHuge(t *testing.T) {
+	f := newFixture(t, Env{})
+	big := strings.Repeat("x := 1\n", 250000) // 1.75 MB
+	os.WriteFile(filepath.Join(f.ws.Dir, "big.txt"), []byte(big), 0o644)
+	start := time.Now()
+	msg := f.refused(t, "edit", args("path", "big.txt", "old", strings.Repeat("y := 2\n", 200000), "new", "z"))
+	if !strings.Contains(msg, "too long") || time.Since(start) > 10*time.Second {
+		t.Errorf("huge old: %.200s after %v", msg, time.Since(start))
+	}
 }
