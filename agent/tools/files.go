@@ -489,6 +489,11 @@ func closest(rel, content, old string) string {
 		return ""
 	}
 	k := min(len(want), len(lines))
+	if len(old) > 64<<10 || (len(lines)-k+1)*len(old) > 64<<20 {
+		// each window costs old's length: past this the search would cost
+		// more than the answer is worth
+		return " (old is too long to look for the closest region: give a shorter, exact old)"
+	}
 	target := bigrams(squash(strings.Join(want, "\n")))
 	best, bestAt := -1.0, 0
 	for i := 0; i+k <= len(lines); i++ {

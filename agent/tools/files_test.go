@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 const fixedMapper = "\t\tStatus: t.Status,\n\t\tArtifactURL: t.ArtifactURL,\n"
@@ -158,6 +159,7 @@ func TestRead(t *testing.T) {
 		t.Errorf("trust %q", out.Trust)
 	}
 	// a planted secret is redacted and reported
+	out = readOut{}
 	f.ok(t, "read", args("path", "server/config.go"), &out)
 	if strings.Contains(out.Text, fakeSecret) || !strings.Contains(out.Text, "[REDACTED:") || len(out.Redactions) != 1 || out.Redactions[0].Line != 4 {
 		t.Errorf("secret: %+v", out)
@@ -358,4 +360,16 @@ func TestStateTools(t *testing.T) {
 		t.Errorf("recorded %+v", f.rec)
 	}
 	f.refused(t, "finish", args("root_cause", " ", "summary", "x"))
+}
+
+// TestEditHuge: a huge old that matches nothing is refused quickly.
+func TestEditHuge(t *testing.T) {
+	f := newFixture(t, Env{})
+	big := strings.Repeat("x := 1\n", 250000) // 1.75 MB
+	os.WriteFile(filepath.Join(f.ws.Dir, "big.txt"), []byte(big), 0o644)
+	start := time.Now()
+	msg := f.refused(t, "edit", args("path", "big.txt", "old", strings.Repeat("y := 2\n", 200000), "new", "z"))
+	if !strings.Contains(msg, "too long") || time.Since(start) > 10*time.Second {
+		t.Errorf("huge old: %.200s after %v", msg, time.Since(start))
+	}
 }
