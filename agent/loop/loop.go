@@ -491,8 +491,8 @@ func (h *harness) overBudget() string {
 	switch {
 	case h.st.Step >= steps:
 		return fmt.Sprintf("steps %d of %d", h.st.Step, steps)
-	case u.InputTokens >= in:
-		return fmt.Sprintf("input tokens %d of %d", u.InputTokens, in)
+	case u.InputTokens+u.CacheReadTokens+u.CacheWriteTokens >= in:
+		return fmt.Sprintf("input tokens %d of %d", u.InputTokens+u.CacheReadTokens+u.CacheWriteTokens, in)
 	case u.OutputTokens >= out:
 		return fmt.Sprintf("output tokens %d of %d", u.OutputTokens, out)
 	case u.CostUSD >= cost:

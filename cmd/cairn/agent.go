@@ -65,12 +65,7 @@ func (f *agentFlags) options(ctx context.Context, g *globals, repo string) (loop
 	}
 	retries := &loop.RetryLog{}
 	lo := llm.Options{Prices: llm.DefaultPrices(), OnRetry: retries.Hook}
-	switch {
-	case strings.HasPrefix(f.model, "anthropic:"):
-		lo.BaseURL, lo.APIKey = os.Getenv("ANTHROPIC_BASE_URL"), os.Getenv("ANTHROPIC_API_KEY")
-	case strings.HasPrefix(f.model, "openai:"):
-		lo.BaseURL, lo.APIKey = os.Getenv("OPENAI_BASE_URL"), os.Getenv("OPENAI_API_KEY")
-	}
+	lo = providers.FromEnv(f.model, os.Getenv, lo)
 	if f.prices != "" {
 		data, err := os.ReadFile(f.prices)
 		if err != nil {
