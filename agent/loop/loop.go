@@ -130,6 +130,8 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	defer r.Close()
+	ctx, span := obs.RunSpan(ctx, o.Tracer, r.ID)
+	defer span.End()
 	h := &harness{o: o, run: r, att: att, st: &state.TaskState{Status: StatusRunning, Objective: att.Contract().Objective}}
 	if _, err := r.Append(state.KindRunStarted, 0, map[string]any{"repo": o.Repo, "base": att.Commit(), "model": meta.Model, "contract_hash": att.Hash()}); err != nil {
 		return nil, err
@@ -177,6 +179,8 @@ func Resume(ctx context.Context, dir string, o Options) (*Outcome, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
+	ctx, span := obs.RunSpan(ctx, o.Tracer, r.ID)
+	defer span.End()
 	c, err := task.Parse(r.Contract())
 	if err != nil {
 		return nil, fmt.Errorf("run %s: its contract no longer parses: %w", meta.RunID, err)
