@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-dev/cairn/agent/llm/llmtest"
 	"github.com/cairn-dev/cairn/agent/llm/openai"
 	"github.com/cairn-dev/cairn/agent/loop"
+	"github.com/cairn-dev/cairn/agent/policy"
 	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/agent/state"
 	"github.com/cairn-dev/cairn/agent/task"
@@ -507,4 +508,113 @@ func TestOpenAIProvider(t *testing.T) {
 		t.Errorf("definition result through openai: %+v", r)
 	}
 	_ = evs
+}
+
+// TestCompaction: an input past 80 % of the model's window is rebuilt from
+// task state, as a compaction event, and the run goes on.
+func TestCompaction(t *testing.T) {
+	repo := fixtureRepo(t)
+	n := 0
+	reader := func(c *llmtest.Call) llmtest.Reply {
+		n++
+		if n > 6 {
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "finish", Input: `{"root_cause":"r","summary":"s"}`}}}
+		}
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read", Input: fmt.Sprintf(`{"path":"server/store.go","start_line":1,"end_line":%d}`, 10+n)}}}
+	}
+	srv := llmtest.New(repeatTurn(reader, 10)...)
+	defer srv.Close()
+	out, err := loop.Run(context.Background(), loop.Options{
+		Repo: repo, Contract: contract(t, contractYAML), Provider: anthropicProvider(t, srv, nil, nil),
+		Executor: sharedExecutor(t), NoGate: true, Window: 4000,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status != loop.StatusUnverified {
+		t.Fatalf("status %s (%s)", out.Status, out.Reason)
+	}
+	evs := events(t, out.Dir)
+	comp := kinds(evs, state.KindCompaction)
+	if len(comp) == 0 {
+		t.Fatal("no compaction event")
+	}
+	// The call after a compaction starts from one message: task state.
+	found := false
+	for _, c := range srv.Calls()[1:] {
+		if len(c.Messages) == 1 && strings.Contains(c.LastText(), "## Task state") && strings.Contains(c.LastText(), "server/store.go") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("no model input rebuilt from task state after compaction")
+	}
+}
+
+// TestAskMode: under a policy in ask mode an action outside the allowlist
+// pauses the run until a person answers from outside (state.Decide, as
+// cairn agent approve|deny does); an approval grants that exact argv, a
+// denial reaches the model with the person's note.
+func TestAskMode(t *testing.T) {
+	pol, err := policy.Parse([]byte("version: 1\nmode: ask\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, approve := range []bool{true, false} {
+		t.Run(fmt.Sprint("approve=", approve), func(t *testing.T) {
+			repo := fixtureRepo(t)
+			srv := llmtest.New(
+				llmtest.Use("shell", `{"argv":["sh","-c","echo asked-and-granted"]}`),
+				llmtest.Use("finish", `{"root_cause":"r","summary":"s"}`),
+			)
+			defer srv.Close()
+			done := make(chan *loop.Outcome, 1)
+			go func() {
+				out, err := loop.Run(context.Background(), loop.Options{
+					Repo: repo, Contract: contract(t, contractYAML), Provider: anthropicProvider(t, srv, nil, nil),
+					Executor: sharedExecutor(t), NoGate: true, Policy: pol, AnswerPoll: 10 * time.Millisecond,
+				})
+				if err != nil {
+					t.Error(err)
+				}
+				done <- out
+			}()
+			var dir string
+			var pending []state.Request
+			deadline := time.Now().Add(2 * time.Minute)
+			for len(pending) == 0 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+				if ents, _ := os.ReadDir(filepath.Join(repo, ".cairn", "runs")); len(ents) == 1 {
+					dir = filepath.Join(repo, ".cairn", "runs", ents[0].Name())
+					pending, _ = state.Pending(dir)
+				}
+			}
+			if len(pending) != 1 || pending[0].Tool != "shell" {
+				t.Fatalf("pending requests %+v", pending)
+			}
+			if len(srv.Calls()) != 1 {
+				t.Errorf("the run went on while waiting: %d model calls", len(srv.Calls()))
+			}
+			if err := state.Decide(dir, pending[0].ID, state.Answer{Approve: approve, By: "test", Note: "not on this machine"}); err != nil {
+				t.Fatal(err)
+			}
+			out := <-done
+			if out == nil || out.Status != loop.StatusUnverified {
+				t.Fatalf("outcome %+v", out)
+			}
+			r := srv.Calls()[1].LastToolResults()
+			if len(r) != 1 {
+				t.Fatalf("tool results %+v", r)
+			}
+			if approve && (r[0].IsError || !strings.Contains(r[0].Text, "asked-and-granted")) {
+				t.Errorf("approved shell result: %+v", r[0])
+			}
+			if !approve && (!r[0].IsError || !strings.Contains(r[0].Text, "not on this machine")) {
+				t.Errorf("denied shell result: %+v", r[0])
+			}
+			if len(kinds(events(t, dir), state.KindPermissionDecision)) != 1 {
+				t.Error("no permission_decision event")
+			}
+		})
+	}
 }
