@@ -27,6 +27,7 @@ type testFunc struct {
 	Name    string
 	Asserts int    // assertions reachable in its body
 	Dead    int    // assertions in its body that can never run (Go)
+	Method  bool   // a Go method (a suite's test): go test does not select it by this name
 	Skips   int    // skips and expected-failure markers
 	Body    string // its body's text, whitespace-normalized (renames)
 }
@@ -103,7 +104,7 @@ func goTests(f *testFile, root *sitter.Node, src []byte) {
 			if !goTestName(name) {
 				continue
 			}
-			t := &testFunc{Name: name}
+			t := &testFunc{Name: name, Method: n.Type() == "method_declaration"}
 			if body := n.ChildByFieldName("body"); body != nil {
 				t.Body = normalize(body.Content(src))
 				goCount(t, body, src)
