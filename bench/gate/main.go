@@ -68,7 +68,14 @@ func main() {
 	until := flag.String("until", "", "HH:MM UTC: start no instance after it")
 	which := flag.String("variants", strings.Join(variants, ","), "variants to run")
 	nice := flag.Int("nice", 10, "niceness of every child")
+	summary := flag.Bool("summary", false, "print the per-variant summary of WORK/results.jsonl and exit")
 	flag.Parse()
+	if *summary {
+		if err := summarize(filepath.Join(*work, "results.jsonl")); err != nil {
+			fail(err)
+		}
+		return
+	}
 	if *cairn == "" {
 		fail(errors.New("--cairn BIN is required"))
 	}
@@ -647,4 +654,59 @@ func editOutside(repo string, fix, tests []string) error {
 		return err
 	}
 	return errors.New("no file outside the scope to edit")
+}
+
+// summarize prints, per variant, how often the gate gave the expected
+// verdict and how often the plain tests would have accepted the variant.
+// A later row for the same instance and variant replaces an earlier one.
+func summarize(file string) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	last := map[[2]string]row{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r row
+		if json.Unmarshal([]byte(line), &r) == nil {
+			last[[2]string{r.Instance, r.Variant}] = r
+		}
+	}
+	fmt.Printf("| variant | instances | gate as expected | gate verdict pass | plain tests pass (naive accept) | gate s (mean) |\n|---|---|---|---|---|---|\n")
+	for _, v := range variants {
+		var n, ok, pass, plainPass, made int
+		var secs float64
+		for k, r := range last {
+			if k[1] != v {
+				continue
+			}
+			n++
+			if r.Verdict == "n/a" {
+				continue
+			}
+			made++
+			secs += r.Seconds
+			if r.OK {
+				ok++
+			}
+			if r.Verdict == "pass" {
+				pass++
+			}
+			if r.PlainPass != nil && *r.PlainPass {
+				plainPass++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		mean := 0.0
+		if made > 0 {
+			mean = secs / float64(made)
+		}
+		na := ""
+		if made < n {
+			na = fmt.Sprintf(" (%d n/a)", n-made)
+		}
+		fmt.Printf("| %s | %d%s | %d/%d | %d | %d | %.0f |\n", v, n, na, ok, made, pass, plainPass, mean)
+	}
+	return nil
 }
