@@ -364,7 +364,7 @@ func writeContract(dir string, in instance, fix, tests []string, byPkg map[strin
 	for _, f := range append(slices.Clone(fix), tests...) {
 		g := path.Dir(f) + "/*"
 		if path.Dir(f) == "." {
-			g = "*.go"
+			g = "*" // the root's files (not its directories')
 		}
 		if !slices.Contains(write, g) {
 			write = append(write, g)
