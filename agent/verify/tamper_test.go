@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairn-dev/cairn/agent/sandbox"
 )
 
 const goBase = `package m
@@ -176,4 +178,16 @@ func kinds(t *testing.T, p, base, cand string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestPatchChanges: a path the workspace shows changed that the patch does
+// not name (the harness's go mod download rewrote go.mod) is not the
+// candidate's; quoted names still match.
+func TestPatchChanges(t *testing.T) {
+	patch := []byte("diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1 +1 @@\n-x\n+y\ndiff --git a/new_test.go b/new_test.go\nnew file mode 100644\n")
+	changed := []sandbox.Change{{Status: "M", Path: "a.go"}, {Status: "M", Path: "go.mod"}, {Status: "A", Path: "new_test.go"}, {Status: "A", Path: "é.go"}}
+	want := []sandbox.Change{{Status: "M", Path: "a.go"}, {Status: "A", Path: "new_test.go"}, {Status: "A", Path: "é.go"}}
+	if diff := cmp.Diff(want, patchChanges(changed, patch)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }
