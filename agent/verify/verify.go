@@ -128,6 +128,7 @@ func Verify(ctx context.Context, opts Options) (*Report, error) {
 	if g.changed, err = ws.Changed(ctx); err != nil {
 		return nil, fmt.Errorf("verify: %w", err)
 	}
+	g.changed = patchChanges(g.changed, g.patch)
 	r.Changed = g.changed
 	r.Scope = scopeFindings(g.contract.Scope, g.changed)
 	r.Tamper = g.tamper(ctx, ws)
@@ -522,4 +523,26 @@ func isTestFile(p string) bool {
 		return true
 	}
 	return false
+}
+
+// patchChanges drops the go.mod and go.sum changes the patch does not
+// name. The harness's own preparation edits those — go mod download with
+// -mod=mod rewrites an old go.mod for today's toolchain (grpc-go-2996's
+// base) — and that is not the candidate's change: judged as one, it failed
+// the scope of a change that touched nothing. Every other path stays,
+// whatever the patch's headers say (a name git quotes must not slip out of
+// the scope check).
+func patchChanges(changed []sandbox.Change, patch []byte) []sandbox.Change {
+	in := map[string]bool{}
+	for _, fp := range splitPatch(patch) {
+		in[fp.path] = true
+	}
+	out := []sandbox.Change{}
+	for _, c := range changed {
+		if b := path.Base(c.Path); (b == "go.mod" || b == "go.sum") && !in[c.Path] {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
