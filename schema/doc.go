@@ -1,8 +1,10 @@
 // Package schema holds cairn's persisted formats: version numbers, the
 // embedded store's SQL schema, PostgreSQL migrations and the JSON Schemas of
-// cairn's published outputs: contextpack.schema.json (a context pack) and
+// cairn's published outputs: contextpack.schema.json (a context pack),
 // views.schema.json (the citation, symbol, reference, hop and edge every
-// answer is made of; graph's views). It imports nothing of cairn's, so every layer
+// answer is made of; graph's views) and evidence.schema.json (the
+// verification gate's evidence bundle, agent/evidence, with the gate's
+// report in its $defs). It imports nothing of cairn's, so every layer
 // can depend on it.
 //
 // Two numbers guard every persisted index, as in zoekt's table of contents:

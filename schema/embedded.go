@@ -48,3 +48,10 @@ var ContextPackJSONSchema string
 //
 //go:embed views.schema.json
 var ViewsJSONSchema string
+
+// EvidenceJSONSchema is the JSON Schema of an evidence bundle
+// (agent/evidence.Bundle, evidence.json); its $defs report is the gate's
+// report (agent/verify.Report) as `cairn verify --json` prints it.
+//
+//go:embed evidence.schema.json
+var EvidenceJSONSchema string

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -397,6 +398,23 @@ func baseEnv(opts Options, home, cache string) map[string]string {
 		}
 	}
 	return env
+}
+
+// ReproducibleEnv is the part of every sandboxed command's environment
+// that decides what the command computes, as NAME=VALUE, sorted: what a
+// person must set to rerun a check outside the sandbox (the toolchain's
+// variables and the locale; paths of the sandbox, the caches and HOME,
+// are left out).
+func ReproducibleEnv() []string {
+	var out []string
+	for k, v := range baseEnv(Options{}, sandboxHome, "/cache") {
+		switch k {
+		case "GOFLAGS", "GOPROXY", "GOTOOLCHAIN", "GOTELEMETRY", "GOENV", "LANG":
+			out = append(out, k+"="+v)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func slicesClone(s []string) []string { return append([]string(nil), s...) }

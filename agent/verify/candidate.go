@@ -27,6 +27,12 @@ type Candidate struct {
 	Patch []byte
 }
 
+// Resolve is the candidate as the gate judges it: one binary git patch
+// against base (the same bytes Verify applies).
+func (c Candidate) Resolve(ctx context.Context, repo, base string) ([]byte, error) {
+	return c.patch(ctx, repo, base)
+}
+
 // patch resolves the candidate to a git patch against base.
 func (c Candidate) patch(ctx context.Context, repo, base string) ([]byte, error) {
 	set := 0

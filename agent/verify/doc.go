@@ -109,7 +109,9 @@
 // build without the fix counts as failing — and on the change, where each
 // must pass. It passes when at least one fails at the base and all pass on
 // the change; a diff with no test fails, one whose tests are only Python or
-// TS/JS blocks (Go only, for now).
+// TS/JS blocks (Go only, for now). Suite methods (func (s) TestX) are left
+// out: go test runs them under the suite's name, which -run cannot be told
+// from the method alone.
 //
 // impact_tests: true. Options.Impact names the test selectors that reach
 // the change; they run as tests checks (each in its fresh workspace).
@@ -130,14 +132,21 @@
 // indexer uses (github.com/smacker/go-tree-sitter). Each finding has a kind,
 // the path, the test and the evidence on both sides:
 //
-//   - Go: Test/Fuzz/Example/Benchmark functions deleted (test_deleted) or
+//   - Go: Test/Fuzz/Example/Benchmark functions (and suite methods of
+//     those names, as grpc-go's grpctest runs) deleted (test_deleted) or
 //     renamed (test_renamed: a new name with the same body); fewer reachable
 //     assertions (fewer_assertions: t.Error*/Fatal*/Fail*, assert. and
 //     require. calls, cmp.Diff, reflect.DeepEqual — not counted in a branch
 //     whose condition is a constant (if false, if !true && x) nor after a
 //     return, panic, t.Fatal*, t.FailNow or t.Skip* in the same block, nor
 //     in a for false loop); more t.Skip*/testing.Short calls (skip_added);
-//     a new //go:build or // +build line (build_constraint_added).
+//     a new //go:build or // +build line (build_constraint_added); more
+//     assertions that can never run than at the base — under a constant
+//     condition, after the test ends — in any test, a new one included
+//     (unreachable_assertions: a test added with its checks under if false
+//     builds nowhere at the base, so regression alone passes it; found on
+//     grpc-go, bench/gate). An added test file is compared with an empty
+//     one, for this finding only.
 //   - Python (pytest): test functions deleted or renamed, fewer assert
 //     statements (assert True does not count; self.assert*, pytest.raises
 //     do), added @pytest.mark.skip/skipif/xfail, unittest.skip, pytest.skip()

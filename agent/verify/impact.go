@@ -3,12 +3,14 @@ package verify
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/engine"
 )
 
@@ -21,6 +23,17 @@ import (
 type EngineImpact struct{}
 
 func (EngineImpact) ImpactTests(ctx context.Context, dir string, changed []string) ([]string, error) {
+	res, err := WorkspaceImpact(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	return TestSelectors(res), nil
+}
+
+// WorkspaceImpact is the engine's impact analysis of a workspace's
+// uncommitted changes against its HEAD (the base): the workspace is
+// indexed into dir/../index, beside it.
+func WorkspaceImpact(ctx context.Context, dir string) (*engine.ImpactResult, error) {
 	e, err := engine.Open(ctx, engine.Options{Root: dir, IndexDir: filepath.Join(filepath.Dir(dir), "index")})
 	if err != nil {
 		return nil, fmt.Errorf("open the engine on the workspace: %w", err)
@@ -38,6 +51,12 @@ func (EngineImpact) ImpactTests(ctx context.Context, dir string, changed []strin
 	if err != nil {
 		return nil, fmt.Errorf("impact of the diff: %w", err)
 	}
+	return res, nil
+}
+
+// TestSelectors turns the Go tests of an impact analysis into one go test
+// selector per package directory, sorted.
+func TestSelectors(res *engine.ImpactResult) []string {
 	byDir := map[string][]string{}
 	for _, t := range res.Tests {
 		if strings.HasSuffix(t.Path, "_test.go") && strings.HasPrefix(t.Name, "Test") {
@@ -51,5 +70,24 @@ func (EngineImpact) ImpactTests(ctx context.Context, dir string, changed []strin
 		sels = append(sels, "./"+strings.TrimPrefix(d, "./")+" -run ^("+strings.Join(slices.Compact(names), "|")+")$")
 	}
 	slices.Sort(sels)
-	return sels, nil
+	return sels
+}
+
+// PatchImpact is the engine's impact analysis of a patch against base in
+// repo, outside a gate run: a workspace of the base with the patch
+// applied is made under runDir (which must not exist), indexed, analysed
+// and removed.
+func PatchImpact(ctx context.Context, repo, base string, patch []byte, runDir string) (*engine.ImpactResult, error) {
+	ws, err := sandbox.Create(ctx, repo, base, runDir, nil)
+	if err != nil {
+		return nil, fmt.Errorf("impact workspace: %w", err)
+	}
+	defer func() {
+		ws.Remove(context.WithoutCancel(ctx))
+		os.RemoveAll(runDir)
+	}()
+	if err := applyPatch(ctx, ws, patch, nil); err != nil {
+		return nil, err
+	}
+	return WorkspaceImpact(ctx, ws.Dir)
 }

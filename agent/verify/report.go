@@ -28,6 +28,17 @@ func (s Status) String() string {
 
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText reads a status back (a report or an evidence bundle).
+func (s *Status) UnmarshalText(b []byte) error {
+	for i, n := range statusNames {
+		if string(b) == n {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown status %q", b)
+}
+
 // Outcome is what happened to one test.
 type Outcome string
 

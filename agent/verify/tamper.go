@@ -26,6 +26,8 @@ var jsTestFile = regexp.MustCompile(`\.(test|spec)\.(js|jsx|ts|tsx|mjs|cjs|mts|c
 type testFunc struct {
 	Name    string
 	Asserts int    // assertions reachable in its body
+	Dead    int    // assertions in its body that can never run (Go)
+	Method  bool   // a Go method (a suite's test): go test does not select it by this name
 	Skips   int    // skips and expected-failure markers
 	Body    string // its body's text, whitespace-normalized (renames)
 }
@@ -95,12 +97,14 @@ func goTests(f *testFile, root *sitter.Node, src []byte) {
 			if c := n.Content(src); goConstraint.MatchString(c) {
 				f.Constraints = append(f.Constraints, strings.TrimSpace(c))
 			}
-		case "function_declaration":
+		case "function_declaration", "method_declaration":
+			// methods too: suites such as grpc-go's grpctest run a
+			// receiver's TestX methods as subtests
 			name := n.ChildByFieldName("name").Content(src)
 			if !goTestName(name) {
 				continue
 			}
-			t := &testFunc{Name: name}
+			t := &testFunc{Name: name, Method: n.Type() == "method_declaration"}
 			if body := n.ChildByFieldName("body"); body != nil {
 				t.Body = normalize(body.Content(src))
 				goCount(t, body, src)
@@ -140,17 +144,26 @@ func goCount(t *testFunc, n *sitter.Node, src []byte) {
 		if cond != nil {
 			goCount(t, cond, src)
 		}
-		if c := n.ChildByFieldName("consequence"); c != nil && v != constFalse {
-			goCount(t, c, src)
+		if c := n.ChildByFieldName("consequence"); c != nil {
+			if v != constFalse {
+				goCount(t, c, src)
+			} else {
+				t.Dead += goAsserts(c, src)
+			}
 		}
-		if a := n.ChildByFieldName("alternative"); a != nil && v != constTrue {
-			goCount(t, a, src)
+		if a := n.ChildByFieldName("alternative"); a != nil {
+			if v != constTrue {
+				goCount(t, a, src)
+			} else {
+				t.Dead += goAsserts(a, src)
+			}
 		}
 		return
 	case "for_statement":
 		for i := 0; i < int(n.NamedChildCount()); i++ {
 			c := n.NamedChild(i)
 			if c.Type() != "block" && constBool(c, src) == constFalse {
+				t.Dead += goAsserts(n, src)
 				return // for false { … }
 			}
 		}
@@ -159,6 +172,9 @@ func goCount(t *testFunc, n *sitter.Node, src []byte) {
 			c := n.NamedChild(i)
 			goCount(t, c, src)
 			if goTerminates(c, src) {
+				for j := i + 1; j < int(n.NamedChildCount()); j++ {
+					t.Dead += goAsserts(n.NamedChild(j), src)
+				}
 				return
 			}
 		}
@@ -180,6 +196,28 @@ func goCount(t *testFunc, n *sitter.Node, src []byte) {
 	for i := 0; i < int(n.NamedChildCount()); i++ {
 		goCount(t, n.NamedChild(i), src)
 	}
+}
+
+// goAsserts counts the assertion calls under n, reachable or not.
+func goAsserts(n *sitter.Node, src []byte) int {
+	if n.Type() == "call_expression" {
+		if fn := n.ChildByFieldName("function"); fn != nil && fn.Type() == "selector_expression" {
+			op := fn.ChildByFieldName("operand").Content(src)
+			field := fn.ChildByFieldName("field").Content(src)
+			if op == "assert" || op == "require" || op == "cmp" && field == "Diff" || op == "reflect" && field == "DeepEqual" || goAssertMethods[field] {
+				return 1 + goAssertsIn(n, src)
+			}
+		}
+	}
+	return goAssertsIn(n, src)
+}
+
+func goAssertsIn(n *sitter.Node, src []byte) int {
+	k := 0
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		k += goAsserts(n.NamedChild(i), src)
+	}
+	return k
 }
 
 // goTerminates reports a statement after which its block's next ones do
@@ -450,6 +488,20 @@ func compareTests(p string, base, cand *testFile) []Finding {
 				Base: fmt.Sprintf("%d skips", b.Skips), Candidate: fmt.Sprintf("%d skips", c.Skips)})
 		}
 	}
+	// An assertion that can never run is a tamper in a new test as in an
+	// old one: a test added with its checks under `if false` passes the
+	// regression check (it fails to build at the base) and every run.
+	for _, name := range cand.Order {
+		c := cand.Tests[name]
+		dead := 0
+		if b, ok := base.Tests[name]; ok {
+			dead = b.Dead
+		}
+		if c.Dead > dead {
+			out = append(out, Finding{Kind: "unreachable_assertions", Path: p, Test: name,
+				Base: fmt.Sprintf("%d unreachable assertions", dead), Candidate: fmt.Sprintf("%d unreachable assertions (under a constant condition or after the test ends)", c.Dead)})
+		}
+	}
 	for _, c := range cand.Constraints {
 		if !slices.Contains(base.Constraints, c) {
 			out = append(out, Finding{Kind: "build_constraint_added", Path: p, Base: strings.Join(base.Constraints, "; "), Candidate: c})
@@ -479,12 +531,9 @@ func (g *gate) tamper(ctx context.Context, ws *sandbox.Workspace) []Finding {
 			out = append(out, Finding{Kind: "test_file_deleted", Path: ch.Path, Base: "present", Candidate: "deleted"})
 			continue
 		}
-		if ch.Status == "A" {
-			continue
-		}
 		baseSrc, ok := showBase(ctx, g.opts.Repo, g.base, ch.Path)
-		if !ok {
-			continue
+		if !ok || ch.Status == "A" {
+			baseSrc = nil // a new file: compared with an empty one
 		}
 		candSrc, err := os.ReadFile(filepath.Join(ws.Dir, filepath.FromSlash(ch.Path)))
 		if err != nil {
@@ -494,7 +543,11 @@ func (g *gate) tamper(ctx context.Context, ws *sandbox.Workspace) []Finding {
 		b, ok1 := analyzeTest(ch.Path, baseSrc)
 		c, ok2 := analyzeTest(ch.Path, candSrc)
 		if ok1 && ok2 {
-			out = append(out, compareTests(ch.Path, b, c)...)
+			fs := compareTests(ch.Path, b, c)
+			if baseSrc == nil { // a new file: only what no new test may have
+				fs = slices.DeleteFunc(fs, func(f Finding) bool { return f.Kind != "unreachable_assertions" })
+			}
+			out = append(out, fs...)
 		}
 	}
 	return out

@@ -43,17 +43,23 @@ func TestTamperGo(t *testing.T) {
 		{"unchanged", goBase, nil},
 		{"assertion deleted", replace(goBase, "\tassert.Equal(t, 1, A())\n", ""), []string{"fewer_assertions TestA"}},
 		{"assertion added", replace(goBase, "\tassert.Equal(t, 1, A())\n", "\tassert.Equal(t, 1, A())\n\trequire.NoError(t, nil)\n"), nil},
-		{"if false", replace(goBase, "\tassert.Equal(t, 1, A())\n", "\tif false {\n\t\tassert.Equal(t, 1, A())\n\t}\n"), []string{"fewer_assertions TestA"}},
-		{"if !true && x", replace(goBase, "\tassert.Equal(t, 1, A())\n", "\tif (!true && x) {\n\t\tassert.Equal(t, 1, A())\n\t}\n"), []string{"fewer_assertions TestA"}},
+		{"if false", replace(goBase, "\tassert.Equal(t, 1, A())\n", "\tif false {\n\t\tassert.Equal(t, 1, A())\n\t}\n"), []string{"fewer_assertions TestA", "unreachable_assertions TestA"}},
+		{"if !true && x", replace(goBase, "\tassert.Equal(t, 1, A())\n", "\tif (!true && x) {\n\t\tassert.Equal(t, 1, A())\n\t}\n"), []string{"fewer_assertions TestA", "unreachable_assertions TestA"}},
 		{"if false, else kept", replace(goBase, "\tassert.Equal(t, 1, A())\n", "\tif false {\n\t} else {\n\t\tassert.Equal(t, 1, A())\n\t}\n"), nil},
-		{"after return", replace(goBase, "func TestA(t *testing.T) {\n", "func TestA(t *testing.T) {\n\treturn\n"), []string{"fewer_assertions TestA"}},
-		{"in a subtest after return", replace(goBase, "\t\tif B() != 2 {", "\t\treturn\n\t\tif B() != 2 {"), []string{"fewer_assertions TestB"}},
-		{"t.Skip", replace(goBase, "func TestB(t *testing.T) {\n", "func TestB(t *testing.T) {\n\tt.Skip(\"later\")\n"), []string{"fewer_assertions TestB", "skip_added TestB"}},
+		{"after return", replace(goBase, "func TestA(t *testing.T) {\n", "func TestA(t *testing.T) {\n\treturn\n"), []string{"fewer_assertions TestA", "unreachable_assertions TestA"}},
+		{"in a subtest after return", replace(goBase, "\t\tif B() != 2 {", "\t\treturn\n\t\tif B() != 2 {"), []string{"fewer_assertions TestB", "unreachable_assertions TestB"}},
+		{"t.Skip", replace(goBase, "func TestB(t *testing.T) {\n", "func TestB(t *testing.T) {\n\tt.Skip(\"later\")\n"), []string{"fewer_assertions TestB", "skip_added TestB", "unreachable_assertions TestB"}},
 		{"testing.Short", replace(goBase, "func TestB(t *testing.T) {\n", "func TestB(t *testing.T) {\n\tif testing.Short() {\n\t\treturn\n\t}\n"), []string{"skip_added TestB"}},
 		{"build tag", replace(goBase, "package m\n", "//go:build never\n\npackage m\n"), []string{"build_constraint_added"}},
 		{"old build tag", replace(goBase, "package m\n", "// +build never\n\npackage m\n"), []string{"build_constraint_added"}},
 		{"deleted", goBase[:len(goBase)-len("func TestB(t *testing.T) {\n\tt.Run(\"sub\", func(t *testing.T) {\n\t\tif B() != 2 {\n\t\t\tt.Fatal(\"B\")\n\t\t}\n\t})\n}\n")], []string{"test_deleted TestB"}},
 		{"renamed", replace(goBase, "func TestB(", "func TestBRenamed("), []string{"test_renamed TestB"}},
+		// a new test has no base to compare with: assertions it can never
+		// run are flagged all the same
+		{"new test with if false", goBase + "\nfunc TestC(t *testing.T) {\n\tif C() != 3 {\n\t\tif false {\n\t\t\tt.Errorf(\"C\")\n\t\t}\n\t}\n}\n", []string{"unreachable_assertions TestC"}},
+		{"new test", goBase + "\nfunc TestC(t *testing.T) {\n\tif C() != 3 {\n\t\tt.Errorf(\"C\")\n\t}\n}\n", nil},
+		// suite methods (grpc-go's grpctest) are tests too
+		{"suite method assertion deleted", goBase + "\nfunc (s) TestD(t *testing.T) {\n\tt.Fatal(\"D\")\n}\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if diff := cmp.Diff(tc.want, kinds(t, "m_test.go", goBase, tc.cand)); diff != "" {
@@ -144,6 +150,13 @@ func indexOf(s, sub string) int {
 		}
 	}
 	return -1
+}
+
+func TestTamperGoSuiteMethod(t *testing.T) {
+	base := goBase + "\nfunc (s) TestD(t *testing.T) {\n\tt.Fatal(\"D\")\n}\n"
+	if diff := cmp.Diff([]string{"fewer_assertions TestD"}, kinds(t, "m_test.go", base, replace(base, "\tt.Fatal(\"D\")\n", ""))); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
 }
 
 func kinds(t *testing.T, p, base, cand string) []string {

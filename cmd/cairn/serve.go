@@ -55,7 +55,11 @@ func serveCmd(g *globals) *cobra.Command {
 					log.Warn("serving without an embedded watcher", "reason", err)
 				}
 			}
-			srv := mcp.New(mcp.Options{Engine: eng, Version: version, Log: log})
+			gate, err := gateDir(root)
+			if err != nil {
+				return err
+			}
+			srv := mcp.New(mcp.Options{Engine: eng, Version: version, Log: log, Verify: &mcp.VerifyOptions{Dir: gate}})
 			if addr == "" {
 				return srv.ServeStdio(ctx)
 			}

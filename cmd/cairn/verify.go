@@ -13,14 +13,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/agent/policy"
-	"github.com/cairn-dev/cairn/agent/sandbox"
-	"github.com/cairn-dev/cairn/agent/task"
+	"github.com/cairn-dev/cairn/agent/evidence"
 	"github.com/cairn-dev/cairn/agent/verify"
 )
 
 func verifyCmd(g *globals) *cobra.Command {
-	var taskFile, diff, dir string
+	var taskFile, diff, dir, evidenceDir string
 	var working bool
 	var reruns int
 	c := &cobra.Command{
@@ -29,8 +27,11 @@ func verifyCmd(g *globals) *cobra.Command {
 		Long: `verify runs the gate over a worktree's uncommitted changes (--working, the
 default: the base is the contract's, the candidate the worktree as it is,
 untracked files included) or a commit range (--diff BASE..HEAD). It prints the
-report (--json: verdict, criteria[], tamper[], scope[]) and exits 0 on pass,
-1 on fail or blocked, 2 on usage errors.`,
+report (--json: verdict, criteria[], tamper[], scope[], and evidence: the
+bundle's summary — revisions, files with line counts, risks from impact, how
+to reproduce, the environment) and exits 0 on pass, 1 on fail or blocked, 2
+on usage errors. --evidence DIR writes the whole bundle (evidence.json) and
+the change description (CHANGE.md) there.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -44,53 +45,44 @@ report (--json: verdict, criteria[], tamper[], scope[]) and exits 0 on pass,
 			if err != nil {
 				return usageError("--repo: %v", err)
 			}
-			contract, err := task.ParseFile(taskFile)
-			if err != nil {
-				return &exitError{code: 1, err: err}
-			}
-			cand := verify.Candidate{Working: repo}
 			if diff != "" {
-				base, _, ok := strings.Cut(diff, "..")
-				if !ok || base == "" {
+				if base, head, ok := strings.Cut(diff, ".."); !ok || base == "" || head == "" {
 					return usageError("--diff: want BASE..HEAD, got %q", diff)
 				}
-				contract.Base = base
-				cand = verify.Candidate{Range: diff}
-			}
-			attempt, err := task.Start(ctx, contract, repo)
-			if err != nil {
-				return &exitError{code: 1, err: fmt.Errorf("task contract %s: %w", taskFile, err)}
-			}
-			pol, err := policy.Load(repo)
-			if err != nil {
-				return &exitError{code: 1, err: err}
-			}
-			goroot, modcache, err := sandbox.GoToolchain(ctx)
-			if err != nil {
-				return &exitError{code: 1, err: fmt.Errorf("verify needs the go toolchain: %w", err)}
-			}
-			ex, err := sandbox.Select(ctx, pol.SandboxOptions(sandbox.Options{GoRoot: goroot, GoModCache: modcache}))
-			if err != nil {
-				return &exitError{code: 1, err: err}
 			}
 			if dir == "" {
 				if dir, err = gateDir(repo); err != nil {
 					return &exitError{code: 1, err: err}
 				}
 			}
-			rep, err := verify.Verify(ctx, verify.Options{Attempt: attempt, Repo: repo, Candidate: cand,
-				Executor: ex, Dir: dir, Reruns: reruns, Impact: verify.EngineImpact{}})
+			argv := []string{"cairn", "verify", "--repo", repo, "--task", taskFile}
+			if diff != "" {
+				argv = append(argv, "--diff", diff)
+			} else {
+				argv = append(argv, "--working")
+			}
+			rep, bundle, err := evidence.Run(ctx, evidence.Request{Repo: repo, TaskFile: taskFile, Range: diff, Dir: dir,
+				Reruns: reruns, Command: argv, CairnVersion: version})
 			if err != nil {
 				return &exitError{code: 1, err: err}
+			}
+			if evidenceDir != "" {
+				if err := evidence.Write(evidenceDir, bundle); err != nil {
+					return &exitError{code: 1, err: err}
+				}
 			}
 			if g.json {
 				enc := json.NewEncoder(g.stdout)
 				enc.SetIndent("", "  ")
-				if err := enc.Encode(rep); err != nil {
+				if err := enc.Encode(verifyJSON{Report: rep, Evidence: bundle.WithoutReport()}); err != nil {
 					return err
 				}
 			} else {
 				printReport(g.stdout, rep)
+				printRisks(g.stdout, bundle)
+				if evidenceDir != "" {
+					fmt.Fprintf(g.stdout, "\nevidence: %s (evidence.json, CHANGE.md)\n", evidenceDir)
+				}
 			}
 			if rep.Verdict != verify.Pass {
 				return &exitError{code: 1, err: fmt.Errorf("verdict %s: %s", rep.Verdict, rep.Reason)}
@@ -103,6 +95,7 @@ report (--json: verdict, criteria[], tamper[], scope[]) and exits 0 on pass,
 	f.StringVar(&diff, "diff", "", "judge the commit range BASE..HEAD (BASE becomes the contract's base)")
 	f.BoolVar(&working, "working", false, "judge the worktree's uncommitted changes, untracked files included (the default)")
 	f.StringVar(&dir, "dir", "", "the gate's directory: workspaces (removed at every start) and caches (default: the user cache dir)")
+	f.StringVar(&evidenceDir, "evidence", "", "write the evidence bundle into this directory: evidence.json (schema/evidence.schema.json) and CHANGE.md (cause, fix, proof)")
 	f.IntVar(&reruns, "reruns", 0, "reruns of a failing test before it counts as failing (default 2; negative: none)")
 	return c
 }
@@ -116,6 +109,22 @@ func gateDir(repo string) (string, error) {
 	}
 	sum := sha256.Sum256([]byte(repo))
 	return filepath.Join(base, "cairn", "verify", hex.EncodeToString(sum[:8])), nil
+}
+
+// verifyJSON is the --json output: the report, and the evidence beside it
+// (the bundle without the report it would repeat).
+type verifyJSON struct {
+	*verify.Report
+	Evidence *evidence.Bundle `json:"evidence"`
+}
+
+func printRisks(w io.Writer, b *evidence.Bundle) {
+	rk := b.Risks
+	if !rk.Available {
+		fmt.Fprintf(w, "\nrisks: unknown — %s\n", rk.Unavailable)
+		return
+	}
+	fmt.Fprintf(w, "\nrisks: %s — %d dependents (%d direct), %d untested callers, public API %v\n", rk.Level, rk.Dependents, rk.DirectDependents, len(rk.UntestedCallers), rk.PublicAPI)
 }
 
 func printReport(w io.Writer, r *verify.Report) {

@@ -41,6 +41,7 @@ func TestVerifyExitCodes(t *testing.T) {
 	bad := filepath.Join(root, "bad.yaml")
 	os.WriteFile(bad, []byte("objective: keep the artifact link after a refresh\ncriteria: [{id: a, text: t, check: {tests: ''}}]\n"), 0o644)
 	gate := filepath.Join(os.TempDir(), "cairn-verify-test-gate") // the gate tests' warm build cache
+	ev := filepath.Join(root, "evidence")
 
 	for _, tc := range []struct {
 		args []string
@@ -51,7 +52,7 @@ func TestVerifyExitCodes(t *testing.T) {
 		{[]string{"verify", "--repo", repo, "--task", contract, "--diff", "HEAD"}, 2, "BASE..HEAD"},
 		{[]string{"verify", "--repo", repo, "--task", contract, "--diff", "HEAD~1..HEAD", "--working"}, 2, "not both"},
 		{[]string{"verify", "--repo", repo, "--task", bad}, 1, "criteria[0].check"},
-		{[]string{"verify", "--repo", repo, "--task", contract, "--diff", "HEAD~1..HEAD", "--dir", gate, "--json"}, 0, `"verdict": "pass"`},
+		{[]string{"verify", "--repo", repo, "--task", contract, "--diff", "HEAD~1..HEAD", "--dir", gate, "--json", "--evidence", ev}, 0, `"verdict": "pass"`},
 		{[]string{"verify", "--repo", repo, "--task", contract, "--working", "--dir", gate}, 1, "verdict: fail"},
 	} {
 		var stdout, stderr bytes.Buffer
@@ -64,9 +65,25 @@ func TestVerifyExitCodes(t *testing.T) {
 			var r struct {
 				Verdict  string
 				Criteria []struct{ ID, Status string }
+				Evidence struct {
+					SchemaVersion int `json:"schema_version"`
+					Verdict       string
+					Files         []struct{ Path string }
+					Report        any
+					Reproduce     struct{ Command []string }
+				}
 			}
 			if err := json.Unmarshal(stdout.Bytes(), &r); err != nil || len(r.Criteria) != 4 {
 				t.Errorf("report: %v %+v", err, r)
+			}
+			// the evidence beside the report, without repeating it
+			if e := r.Evidence; e.SchemaVersion != 1 || e.Verdict != "pass" || len(e.Files) != 2 || e.Report != nil || !strings.Contains(strings.Join(e.Reproduce.Command, " "), "--diff HEAD~1..HEAD") {
+				t.Errorf("evidence: %+v", e)
+			}
+			for _, f := range []string{"evidence.json", "CHANGE.md"} {
+				if b, err := os.ReadFile(filepath.Join(ev, f)); err != nil || !bytes.Contains(b, []byte("pass")) && !bytes.Contains(b, []byte("PASS")) {
+					t.Errorf("--evidence: %s: %v", f, err)
+				}
 			}
 		}
 	}

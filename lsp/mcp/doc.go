@@ -22,6 +22,19 @@
 //	trace (retrieval/trace), impact (retrieval/impact), build_context, read_span,
 //	repo_map, index_status
 //
+// verify_change (served when Options.Verify is set; `cairn serve mcp`
+// sets it) is not a question about the index: it runs the verification
+// gate on the repository — a task contract (a repository-relative path,
+// or the contract's text) against a commit range or the worktree — through
+// evidence.Run, the call `cairn verify` makes, so the two cannot judge a
+// change differently. Its result is the report and the evidence bundle's
+// summary (schema/evidence.schema.json's $defs report and bundle), its
+// text the change description; a contract that does not parse, a
+// malformed range or a base that is not a commit is an invalid_argument.
+// It is a heavy tool, annotated neither read-only nor closed-world (it
+// executes the contract's checks in the sandbox and adds worktrees to the
+// repository's git directory), and takes minutes on a cold build cache.
+//
 // # Results sized for agents
 //
 // Every list is paginated: a page holds at most limit items and at most

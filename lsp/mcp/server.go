@@ -39,6 +39,9 @@ type Options struct {
 	// impact, index_status) take at most half, so quick lookups never queue
 	// behind them.
 	MaxConcurrent int
+	// Verify, when set, serves verify_change: the verification gate on the
+	// repository.
+	Verify *VerifyOptions
 	// Log receives protocol-level problems; nil discards them.
 	Log *slog.Logger
 	// beforeTool, for tests, runs after a call took its slot.
@@ -207,15 +210,19 @@ type handlerFunc[In, Out any] func(ctx context.Context, snap *engine.Snapshot, i
 // addTool registers a read-only tool whose output schema is Out's (or
 // schema, when given).
 func addTool[In, Out any](s *Server, name, title, desc string, schema *jsonschema.Schema, fn handlerFunc[In, Out]) {
+	closed := false
+	addToolAnnotated(s, name, title, desc, schema, &sdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}, fn)
+}
+
+// addToolAnnotated is addTool with the tool's annotations given.
+func addToolAnnotated[In, Out any](s *Server, name, title, desc string, schema *jsonschema.Schema, ann *sdk.ToolAnnotations, fn handlerFunc[In, Out]) {
 	if schema == nil {
 		var err error
 		if schema, err = jsonschema.For[Out](nil); err != nil {
 			panic(fmt.Sprintf("output schema of %s: %v", name, err))
 		}
 	}
-	closed := false
-	t := &sdk.Tool{Name: name, Title: title, Description: desc, OutputSchema: schema,
-		Annotations: &sdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}}
+	t := &sdk.Tool{Name: name, Title: title, Description: desc, OutputSchema: schema, Annotations: ann}
 	sdk.AddTool(s.srv, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
 		ctx, done := s.exchangeContext(ctx, req)
 		defer done()
@@ -259,7 +266,7 @@ func addTool[In, Out any](s *Server, name, title, desc string, schema *jsonschem
 }
 
 // heavyTools take a heavy slot as well as a slot.
-var heavyTools = map[string]bool{"build_context": true, "trace": true, "impact": true, "index_status": true}
+var heavyTools = map[string]bool{"build_context": true, "trace": true, "impact": true, "index_status": true, "verify_change": true}
 
 // errorResult is a tool error: category first, candidates listed, and the
 // same in _meta for programs.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
@@ -54,6 +55,15 @@ func (s *Server) register() {
 	addTool(s, "index_status", "Index status",
 		"What the index holds and how fresh it is: revision, files changed since indexing, languages, files that could not be analysed. Call it when answers look outdated.",
 		nil, s.indexStatus)
+	if s.opts.Verify != nil {
+		// it runs the contract's checks (in a sandbox) and adds worktrees
+		// to the repository's git directory: neither read-only nor closed
+		// over the index
+		open := true
+		addToolAnnotated(s, "verify_change", "Verify a change",
+			"Run the verification gate on a change: every acceptance criterion of a task contract executed in a sandbox (tests, commands, a regression test that must fail on the base), plus tamper and scope checks. pass only when all hold; takes minutes. Returns the report and an evidence summary (files, risks, how to reproduce).",
+			verifyOutSchema(), &sdk.ToolAnnotations{Title: "Verify a change", OpenWorldHint: &open}, s.verifyChange)
+	}
 }
 
 // ---- search
