@@ -2,12 +2,20 @@ package loop
 
 import (
 	"context"
-	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/cairn-dev/cairn/agent/evidence"
+	"github.com/cairn-dev/cairn/agent/verify"
 )
 
-// evidence writes the run's evidence: the change and the gate's report.
+// evidence writes the run's evidence under RUN/evidence: the change as a
+// patch always; with a gate report, the evidence bundle (evidence.json, in
+// the format of schema/evidence.schema.json, and CHANGE.md, the Cause / Fix /
+// Proof description) built from the report and task state; without one, a
+// CHANGE.md that says the change was not verified and why.
 func (h *harness) evidence(ctx context.Context, out *Outcome) (string, error) {
 	dir := filepath.Join(h.run.Dir, "evidence")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -17,14 +25,76 @@ func (h *harness) evidence(ctx context.Context, out *Outcome) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "change.patch"), patch, 0o644); err != nil {
+	if err := writeAtomic(filepath.Join(dir, "change.patch"), patch); err != nil {
 		return "", err
 	}
+	var decisions []string
+	for _, d := range h.st.Decisions {
+		decisions = append(decisions, d.Text)
+	}
 	if h.report != nil {
-		b, _ := json.MarshalIndent(h.report, "", "  ")
-		if err := os.WriteFile(filepath.Join(dir, "report.json"), b, 0o644); err != nil {
-			return "", err
+		b, err := evidence.Build(ctx, evidence.Input{
+			Report: h.report, Attempt: h.att, Repo: h.o.Repo,
+			Candidate: verify.Candidate{Patch: patch}, Patch: patch,
+			ScratchDir: filepath.Join(h.run.Dir, "scratch"), CairnVersion: h.o.CairnVersion,
+			Model:     &evidence.Model{ID: h.o.Provider.Model(), Provider: h.o.Provider.Name(), Config: map[string]any{"max_tokens": h.o.MaxTokens}},
+			RootCause: h.st.RootCause, Summary: h.st.Summary, Decisions: decisions,
+		})
+		if err != nil {
+			return dir, fmt.Errorf("evidence bundle: %w", err)
 		}
+		if err := evidence.Write(dir, b); err != nil {
+			return dir, err
+		}
+		return dir, nil
+	}
+	var md strings.Builder
+	fmt.Fprintf(&md, "# %s\n\n**Not verified: the run ended %s", h.att.Contract().Objective, out.Status)
+	if out.Reason != "" {
+		fmt.Fprintf(&md, " (%s)", out.Reason)
+	}
+	md.WriteString(".** The verification gate did not run on this change; nothing here says it works.\n\n")
+	if h.st.RootCause != "" {
+		fmt.Fprintf(&md, "## Cause\n\n%s\n\n", h.st.RootCause)
+	}
+	if h.st.Summary != "" || len(h.st.FilesModified) > 0 {
+		fmt.Fprintf(&md, "## Fix\n\n%s\n\n", h.st.Summary)
+		for _, f := range h.st.FilesModified {
+			fmt.Fprintf(&md, "- `%s`\n", f)
+		}
+		md.WriteString("\n")
+	}
+	if len(h.st.Tests) > 0 {
+		md.WriteString("## Tests the agent ran (not the gate)\n\n")
+		for _, t := range h.st.Tests {
+			fmt.Fprintf(&md, "- step %d `%s`: %d passed, %d failed, %d skipped\n", t.Step, t.Selector, t.Passed, t.Failed, t.Skipped)
+		}
+		md.WriteString("\n")
+	}
+	fmt.Fprintf(&md, "Run %s, contract %s, base %s. Verify it: `cairn verify --task .cairn/runs/%s/%s --working` after `cairn agent apply --force %s`.\n",
+		h.run.ID, h.att.Hash(), h.att.Commit(), h.run.ID, "contract", h.run.ID)
+	if err := writeAtomic(filepath.Join(dir, "CHANGE.md"), []byte(md.String())); err != nil {
+		return "", err
 	}
 	return dir, nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }

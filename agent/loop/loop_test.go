@@ -283,6 +283,14 @@ func TestFixesDroppedField(t *testing.T) {
 	if !strings.Contains(brief.Brief, "ArtifactURL") || !strings.Contains(brief.Brief, "GAP") {
 		t.Errorf("brief has no trace of the field and its gap:\n%s", brief.Brief)
 	}
+	// The evidence bundle: JSON and the change description.
+	if _, err := os.Stat(filepath.Join(out.Evidence, "evidence.json")); err != nil {
+		t.Errorf("evidence bundle: %v", err)
+	}
+	md, _ := os.ReadFile(filepath.Join(out.Evidence, "CHANGE.md"))
+	if !strings.Contains(string(md), "ToResponse (server/mapper.go) built the response without ArtifactURL") || !strings.Contains(string(md), "regression") {
+		t.Errorf("CHANGE.md lacks the root cause or the proof:\n%s", md)
+	}
 	// The user's worktree is untouched until apply.
 	if s := git(t, repo, "status", "--porcelain"); s != "" {
 		t.Errorf("user's worktree changed by the run: %s", s)
