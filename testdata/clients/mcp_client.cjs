@@ -29,7 +29,7 @@ async function connect(transport) {
 async function checks(client) {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ["build_context", "callees", "callers", "definition", "impact", "implementations", "index_status", "read_span", "references", "repo_map", "search", "trace"]);
+  assert.deepEqual(names, ["build_context", "callees", "callers", "definition", "impact", "implementations", "index_status", "read_span", "references", "repo_map", "search", "trace", "verify_change"]);
   for (const t of tools) assert.ok(t.outputSchema && t.inputSchema.type === "object", t.name);
 
   let res = await client.callTool({ name: "definition", arguments: { symbol: "Serve" } });
