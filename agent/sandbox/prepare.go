@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -54,6 +55,10 @@ func PrepareGo(ctx context.Context, ws *Workspace) error {
 	}
 	var errs []error
 	for _, dir := range mods {
+		if err := pinGoVersion(filepath.Join(dir, "go.mod")); err != nil {
+			errs = append(errs, fmt.Errorf("prepare go: %w", err))
+			continue
+		}
 		cmd := exec.CommandContext(ctx, "go", "mod", "download")
 		cmd.Dir = dir
 		cmd.Env = append(hostEnv(false), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
@@ -65,6 +70,38 @@ func PrepareGo(ctx context.Context, ws *Workspace) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// goDirective matches a go.mod's go directive.
+var goDirective = regexp.MustCompile(`(?m)^\s*go\s+[0-9]`)
+
+// moduleLine matches a go.mod's module directive line.
+var moduleLine = regexp.MustCompile(`(?m)^\s*module\s.*$`)
+
+// pinGoVersion writes the language version a go.mod without a go directive
+// means (go 1.16, as the go command assumes) into it. Without that, the
+// first go command that writes go.mod (download, or a test under
+// -mod=mod) records its own version there, which changes the language the
+// code is compiled and vetted as: 2019 code with a directive-less go.mod
+// then fails go test's newer vet checks and never builds.
+func pinGoVersion(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if goDirective.Match(data) {
+		return nil
+	}
+	loc := moduleLine.FindIndex(data)
+	if loc == nil {
+		return fmt.Errorf("%s has no module directive", path)
+	}
+	pinned := append(append(append([]byte{}, data[:loc[1]]...), "\n\ngo 1.16"...), data[loc[1]:]...)
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, pinned, st.Mode().Perm())
 }
 
 // PrepareNode installs the npm dependencies of the package at dir (relative

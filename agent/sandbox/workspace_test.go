@@ -139,3 +139,28 @@ func TestGoTestInside(t *testing.T) {
 		t.Error("the module cache is writable inside")
 	}
 }
+
+// A go.mod without a go directive gets the version the go command assumes
+// for it (1.16), so no later go command records its own there; one with a
+// directive is left alone.
+func TestPinGoVersion(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "go.mod")
+	os.WriteFile(p, []byte("module google.golang.org/grpc\n\nrequire golang.org/x/net v0.0.0-20190311183353-d8887717615a\n"), 0o644)
+	if err := pinGoVersion(p); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(p)
+	if want := "module google.golang.org/grpc\n\ngo 1.16\n\nrequire golang.org/x/net v0.0.0-20190311183353-d8887717615a\n"; string(got) != want {
+		t.Errorf("pinned go.mod:\n%s\nwant:\n%s", got, want)
+	}
+	os.WriteFile(p, []byte("module m\n\ngo 1.22\n"), 0o644)
+	pinGoVersion(p)
+	if got, _ := os.ReadFile(p); string(got) != "module m\n\ngo 1.22\n" {
+		t.Errorf("a go.mod with a directive was changed:\n%s", got)
+	}
+	os.WriteFile(p, []byte("// no module line\n"), 0o644)
+	if err := pinGoVersion(p); err == nil {
+		t.Error("a go.mod without a module directive was accepted")
+	}
+}

@@ -472,3 +472,17 @@ func TestMissingRunnerBlocks(t *testing.T) {
 		t.Fatalf("verdict %v, lint %v: %s", r.Verdict, l.Status, l.Reason)
 	}
 }
+
+// TestMain in the change's test file is the package's entry point, not a
+// test: go test never reports it, and regression must not wait for it
+// (grpc-go-2760's test patch changes one).
+func TestChangedTestMainIsNotARegressionTest(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	write(t, repo, "server/artifact_test.go", strings.Replace(regressionTest, `import "testing"`, "import (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(m.Run()) }", 1))
+	r := gateOn(t, repo, sandbox.Limits{})
+	if r.Verdict != Pass {
+		dump(t, r)
+		t.Fatalf("verdict %v: %s", r.Verdict, r.Reason)
+	}
+}
