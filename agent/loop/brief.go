@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cairn-dev/cairn/agent/verify"
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph/redact"
 	"github.com/cairn-dev/cairn/retrieval/trace"
@@ -195,6 +196,9 @@ func (h *harness) briefTests(ctx context.Context, snap *engine.Snapshot, name, f
 		return
 	}
 	for _, t := range res.Tests {
+		if strings.HasSuffix(t.Path, ".go") && !verify.IsGoTest(t.Path, t.Name) {
+			continue // a benchmark, an example, TestMain: nothing -run selects
+		}
 		key := t.Path + " " + t.Name
 		if _, ok := tests[key]; !ok {
 			tests[key] = selectorFor(t.Path, t.Name, t.Selector)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/agent/task"
+	"github.com/cairn-dev/cairn/agent/verify"
 	"github.com/cairn-dev/cairn/engine"
 )
 
@@ -74,6 +75,8 @@ func Draft(ctx context.Context, snap *engine.Snapshot, goal string) ([]byte, *ta
 			addDir(t.Path)
 			var sel string
 			switch {
+			case strings.HasSuffix(t.Path, ".go") && !verify.IsGoTest(t.Path, t.Name):
+				continue
 			case strings.HasSuffix(t.Path, "_test.go"):
 				sel = "./" + path.Dir(t.Path)
 			case strings.HasSuffix(t.Path, ".py"):

@@ -67,9 +67,6 @@ type Options struct {
 	RunsDir   string // default Repo/.cairn/runs
 	// NoGate ends a finished run unverified instead of running the gate.
 	NoGate bool
-	// Gate runs the verification gate on the sandbox's change; nil is
-	// verify.Verify with EngineImpact.
-	Gate       func(ctx context.Context, o verify.Options) (*verify.Report, error)
 	Unattended bool // ask-mode requests are denied instead of waiting for a person
 	Tracer     trace.Tracer
 	Progress   func(Progress)
@@ -638,11 +635,7 @@ func (h *harness) gate(ctx context.Context) (*verify.Report, error) {
 	}
 	sctx, span := obs.CheckSpan(ctx, h.o.Tracer, "gate")
 	defer span.End()
-	gate := h.o.Gate
-	if gate == nil {
-		gate = verify.Verify
-	}
-	rep, err := gate(sctx, verify.Options{
+	rep, err := verify.Verify(sctx, verify.Options{
 		Attempt: h.att, Repo: h.o.Repo, Candidate: verify.Candidate{Patch: patch},
 		Executor: h.o.Executor, Dir: filepath.Join(h.run.Dir, "gate"), Reruns: h.o.Reruns, Impact: verify.EngineImpact{},
 	})

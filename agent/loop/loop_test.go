@@ -369,7 +369,7 @@ func TestBudgets(t *testing.T) {
 	base := strings.Replace(contractYAML, "budgets: {steps: 30}", "", 1)
 	cases := []struct {
 		name, budgets, want string
-		usage           llm.Usage
+		usage               llm.Usage
 	}{
 		{"steps", "budgets: {steps: 3}", "steps 3 of 3", llm.Usage{InputTokens: 10, OutputTokens: 10}},
 		{"input", "budgets: {input_tokens: 2500}", "input tokens", llm.Usage{InputTokens: 1000, OutputTokens: 10}},
@@ -412,7 +412,7 @@ func TestUnknownToolsAndMalformedArguments(t *testing.T) {
 	out, evs, srv := noGateRun(t, contractYAML, nil,
 		llmtest.Use("rm_rf", `{"path":"/"}`),
 		llmtest.Use("read", `{"path": "server/mapper.go"`), // malformed JSON
-		llmtest.Use("read", `{"path": 42}`),                 // wrong type
+		llmtest.Use("read", `{"path": 42}`),                // wrong type
 		llmtest.Use("edit", `{"path":"../outside.go","old":"a","new":"b"}`),
 		llmtest.Use("finish", `{"root_cause":"none","summary":"gave up"}`),
 	)

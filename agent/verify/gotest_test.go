@@ -94,3 +94,20 @@ func TestJudgeTests(t *testing.T) {
 		t.Errorf("an unanchored -run names %v", n)
 	}
 }
+
+func TestIsGoTest(t *testing.T) {
+	for _, c := range []struct {
+		path, name string
+		want       bool
+	}{
+		{"a/x_test.go", "TestFoo", true},
+		{"a/x_test.go", "TestMain", false},
+		{"a/x_test.go", "BenchmarkFoo", false},
+		{"a/x_test.go", "ExampleFoo", false},
+		{"a/x.go", "TestFoo", false},
+	} {
+		if got := IsGoTest(c.path, c.name); got != c.want {
+			t.Errorf("IsGoTest(%q, %q) = %v", c.path, c.name, got)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func WorkspaceImpact(ctx context.Context, dir string) (*engine.ImpactResult, err
 func TestSelectors(res *engine.ImpactResult) []string {
 	byDir := map[string][]string{}
 	for _, t := range res.Tests {
-		if strings.HasSuffix(t.Path, "_test.go") && strings.HasPrefix(t.Name, "Test") {
+		if IsGoTest(t.Path, t.Name) {
 			d := path.Dir(t.Path)
 			byDir[d] = append(byDir[d], t.Name)
 		}
@@ -90,4 +90,11 @@ func PatchImpact(ctx context.Context, repo, base string, patch []byte, runDir st
 		return nil, err
 	}
 	return WorkspaceImpact(ctx, ws.Dir)
+}
+
+// IsGoTest reports whether a function of a file is a test go test runs by
+// -run: TestXxx in a _test.go file, not TestMain (the package's entry
+// point, never reported) and not benchmarks, fuzz targets or examples.
+func IsGoTest(path, name string) bool {
+	return strings.HasSuffix(path, "_test.go") && strings.HasPrefix(name, "Test") && name != "TestMain"
 }

@@ -36,9 +36,7 @@ func (g *gate) changedTests(ctx context.Context, ws *sandbox.Workspace) (byDir m
 		for _, name := range cand.Order {
 			// a suite's methods run as subtests under a name go test's
 			// -run cannot be told from here (grpc-go's Test/Foo)
-			// TestMain is the package's test entry point, not a test: go
-			// test never reports it, so it can neither fail nor pass
-			if !strings.HasPrefix(name, "Test") || name == "TestMain" || cand.Tests[name].Method {
+			if !IsGoTest(ch.Path, name) || cand.Tests[name].Method {
 				continue
 			}
 			if b, ok := base.Tests[name]; !ok || b.Body != cand.Tests[name].Body {
