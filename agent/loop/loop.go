@@ -66,7 +66,7 @@ type Options struct {
 	Executor  sandbox.Executor
 	RunsDir   string // default Repo/.cairn/runs
 	// NoGate ends a finished run unverified instead of running the gate.
-	NoGate bool
+	NoGate     bool
 	Unattended bool // ask-mode requests are denied instead of waiting for a person
 	Tracer     trace.Tracer
 	Progress   func(Progress)

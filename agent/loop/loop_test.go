@@ -4,15 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/agent/internal/agenttest"
 	"github.com/cairn-dev/cairn/agent/llm"
 	"github.com/cairn-dev/cairn/agent/llm/anthropic"
 	"github.com/cairn-dev/cairn/agent/llm/llmtest"
@@ -45,60 +43,11 @@ criteria:
 budgets: {steps: 30}
 `
 
-var (
-	execOnce sync.Once
-	executor sandbox.Executor
-	execErr  error
-)
+func sharedExecutor(t testing.TB) sandbox.Executor { return agenttest.Executor(t) }
 
-func sharedExecutor(t testing.TB) sandbox.Executor {
-	t.Helper()
-	execOnce.Do(func() {
-		goroot, modcache, err := sandbox.GoToolchain(context.Background())
-		if err != nil {
-			execErr = err
-			return
-		}
-		executor, execErr = sandbox.Select(context.Background(), sandbox.Options{GoRoot: goroot, GoModCache: modcache})
-	})
-	if execErr != nil {
-		t.Fatalf("bubblewrap and go must run for these tests: %v", execErr)
-	}
-	return executor
-}
+func copyTree(t testing.TB, from, to string) { agenttest.CopyTree(t, from, to) }
 
-func copyTree(t testing.TB, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func git(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "safe.directory=*"}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
+func git(t testing.TB, dir string, args ...string) string { return agenttest.Git(t, dir, args...) }
 
 func fixtureRepo(t testing.TB) string {
 	t.Helper()

@@ -3,15 +3,13 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/agent/internal/agenttest"
 	"github.com/cairn-dev/cairn/agent/policy"
 	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/engine"
@@ -80,37 +78,9 @@ func sharedExecutor(t *testing.T) sandbox.Executor {
 	return executor
 }
 
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+func copyTree(t *testing.T, from, to string) { agenttest.CopyTree(t, from, to) }
 
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
+func git(t *testing.T, dir string, args ...string) string { return agenttest.Git(t, dir, args...) }
 
 // recorder is the loop's side of the tools, as a test keeps it.
 type recorder struct {
