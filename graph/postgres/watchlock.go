@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"sync"
+	"time"
 )
 
 // watchLockKey is the advisory-lock key of a repository's watcher: a hash
@@ -53,5 +54,15 @@ func (db *DB) LockWatcher(ctx context.Context, repo, who string) (release func()
 	// its session.
 	pc := conn.Hijack()
 	var once sync.Once
-	return func() { once.Do(func() { pc.Close(context.Background()) }) }, nil
+	return func() {
+		once.Do(func() {
+			// Unlock first: closing the connection alone frees the lock only
+			// when the server's backend has exited, a moment later, and a
+			// watcher started right after a release was refused.
+			uctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_, _ = pc.Exec(uctx, `SELECT pg_advisory_unlock($1, $2)`, int32(watchLockSpace), key)
+			pc.Close(uctx)
+		})
+	}, nil
 }
