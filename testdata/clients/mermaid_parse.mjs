@@ -1,0 +1,29 @@
+// Parses a Mermaid flowchart read from stdin with the mermaid package's own
+// parser and prints what it understood, as JSON:
+//   {"type": "flowchart-v2", "vertices": [{"id", "text", "labelType"}], "edges": [{"start", "end", "text"}]}
+// A node the text names but never declares has labelType "text" and its id
+// as its text. A syntax error exits 1 with mermaid's message on stderr.
+//   node mermaid_parse.mjs < graph.mmd
+// mermaid sanitises labels with DOMPurify, which needs a DOM: jsdom's.
+import { JSDOM } from "jsdom";
+import { readFileSync } from "node:fs";
+
+const dom = new JSDOM("<!doctype html><html><body></body></html>");
+globalThis.window = dom.window;
+globalThis.document = dom.window.document;
+const { default: mermaid } = await import("mermaid");
+
+const text = readFileSync(0, "utf8");
+try {
+  const { diagramType } = await mermaid.parse(text);
+  const d = await mermaid.mermaidAPI.getDiagramFromText(text);
+  const out = { type: diagramType, vertices: [], edges: [] };
+  if (d.db.getVertices) {
+    for (const v of d.db.getVertices().values()) out.vertices.push({ id: v.id, text: v.text, labelType: v.labelType });
+    for (const e of d.db.getEdges()) out.edges.push({ start: e.start, end: e.end, text: e.text });
+  }
+  process.stdout.write(JSON.stringify(out) + "\n");
+} catch (e) {
+  process.stderr.write(String(e && e.message ? e.message : e) + "\n");
+  process.exit(1);
+}
