@@ -1,0 +1,180 @@
+package diagram
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Shape is how a node is drawn.
+type Shape int
+
+const (
+	// Box is a function, a method, a type: the default.
+	Box Shape = iota
+	// Oval is an entry point or a root the graph starts from.
+	Oval
+	// Note is a place in the code: a write or read site, a test.
+	Note
+)
+
+// Graph is a directed graph under construction.
+type Graph struct {
+	// LeftToRight lays the graph out from left to right (else top down).
+	LeftToRight bool
+	nodes       []node
+	index       map[string]int
+	edges       []edge
+	seen        map[edge]bool
+	err         error
+}
+
+type node struct {
+	id, label string
+	shape     Shape
+	marked    bool
+}
+
+type edge struct{ from, to, label string }
+
+// New returns an empty graph.
+func New() *Graph {
+	return &Graph{index: map[string]int{}, seen: map[edge]bool{}}
+}
+
+// Node declares the node of key with a label (lines separated by "\n")
+// and a shape; a key declared before keeps its first label and shape.
+func (g *Graph) Node(key, label string, shape Shape) {
+	if _, ok := g.index[key]; ok {
+		return
+	}
+	g.index[key] = len(g.nodes)
+	g.nodes = append(g.nodes, node{id: fmt.Sprintf("n%d", len(g.nodes)), label: label, shape: shape})
+}
+
+// Has says whether key is declared.
+func (g *Graph) Has(key string) bool {
+	_, ok := g.index[key]
+	return ok
+}
+
+// Mark highlights a declared node (a gap, a changed symbol).
+func (g *Graph) Mark(key string) {
+	if i, ok := g.index[key]; ok {
+		g.nodes[i].marked = true
+	} else if g.err == nil {
+		g.err = fmt.Errorf("diagram: mark of undeclared node %q", key)
+	}
+}
+
+// Edge draws an edge between two declared nodes, once per label.
+func (g *Graph) Edge(from, to, label string) {
+	f, ok1 := g.index[from]
+	t, ok2 := g.index[to]
+	if !ok1 || !ok2 {
+		if g.err == nil {
+			g.err = fmt.Errorf("diagram: edge %q -> %q has an undeclared end", from, to)
+		}
+		return
+	}
+	e := edge{g.nodes[f].id, g.nodes[t].id, label}
+	if !g.seen[e] {
+		g.seen[e] = true
+		g.edges = append(g.edges, e)
+	}
+}
+
+// Len is the number of nodes.
+func (g *Graph) Len() int { return len(g.nodes) }
+
+// WriteDot writes the graph as a Graphviz digraph.
+func (g *Graph) WriteDot(w io.Writer) error {
+	if g.err != nil {
+		return g.err
+	}
+	ew := &errWriter{w: w}
+	ew.printf("digraph cairn {\n")
+	if g.LeftToRight {
+		ew.printf("  rankdir=LR;\n")
+	}
+	ew.printf("  node [shape=box, fontname=\"monospace\"];\n")
+	for _, n := range g.nodes {
+		attrs := "label=" + dotQuote(n.label)
+		switch n.shape {
+		case Oval:
+			attrs += ", shape=oval"
+		case Note:
+			attrs += ", shape=note"
+		}
+		if n.marked {
+			attrs += ", color=red, penwidth=3"
+		}
+		ew.printf("  %s [%s];\n", n.id, attrs)
+	}
+	for _, e := range g.edges {
+		if e.label != "" {
+			ew.printf("  %s -> %s [label=%s];\n", e.from, e.to, dotQuote(e.label))
+		} else {
+			ew.printf("  %s -> %s;\n", e.from, e.to)
+		}
+	}
+	ew.printf("}\n")
+	return ew.err
+}
+
+// WriteMermaid writes the graph as a Mermaid flowchart.
+func (g *Graph) WriteMermaid(w io.Writer) error {
+	if g.err != nil {
+		return g.err
+	}
+	ew := &errWriter{w: w}
+	dir := "TD"
+	if g.LeftToRight {
+		dir = "LR"
+	}
+	ew.printf("flowchart %s\n", dir)
+	for _, n := range g.nodes {
+		open, close := "[", "]"
+		switch n.shape {
+		case Oval:
+			open, close = "([", "])"
+		case Note:
+			open, close = "[/", "/]"
+		}
+		ew.printf("  %s%s\"%s\"%s\n", n.id, open, mermaidText(n.label), close)
+	}
+	for _, e := range g.edges {
+		if e.label != "" {
+			ew.printf("  %s -->|\"%s\"| %s\n", e.from, mermaidText(e.label), e.to)
+		} else {
+			ew.printf("  %s --> %s\n", e.from, e.to)
+		}
+	}
+	for _, n := range g.nodes {
+		if n.marked {
+			ew.printf("  style %s stroke:#d00,stroke-width:3px\n", n.id)
+		}
+	}
+	return ew.err
+}
+
+var dotEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\r\n", `\n`, "\n", `\n`, "\r", `\n`)
+
+func dotQuote(s string) string { return `"` + dotEscaper.Replace(s) + `"` }
+
+var mermaidEscaper = strings.NewReplacer(
+	`"`, "#quot;", "#", "#35;", "<", "#lt;", ">", "#gt;", "`", "#96;", "|", "#124;",
+	"\r\n", "<br/>", "\n", "<br/>", "\r", "<br/>")
+
+func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}

@@ -1,0 +1,144 @@
+package diagram_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cairn-dev/cairn/graph/diagram"
+	"github.com/cairn-dev/cairn/graph/diagram/diagramtest"
+)
+
+func tools(t *testing.T) {
+	if why := diagramtest.Missing(); why != "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal(why)
+		}
+		t.Skip(why)
+	}
+}
+
+// hostile are labels of the kind a repository puts in names, keys, routes
+// and snippets, which each language's syntax must not see.
+var hostile = []string{
+	`Writer.Commit`,
+	"two\nlines",
+	`headers["_AuthToken"] = tok`,
+	`map[string]int{"a": 1} | b`,
+	`http GET /tasks/{id}`,
+	`<b>bold</b> & #1; #quot; end`,
+	"`code` (paren) [bracket] {brace}",
+	`back\slash "quoted"`,
+	`end`,
+	`subgraph`,
+	`graph`,
+	`x --> y; z`,
+}
+
+func build() *diagram.Graph {
+	g := diagram.New()
+	g.LeftToRight = true
+	g.Node("root", "root", diagram.Oval)
+	for i, l := range hostile {
+		key := "k" + l
+		g.Node(key, l, diagram.Shape(i%3))
+		g.Node(key, "a second declaration is ignored", diagram.Box)
+		g.Edge("root", key, l)
+		g.Edge("root", key, l) // drawn once
+	}
+	g.Mark("k" + hostile[0])
+	return g
+}
+
+
+// TestRealTools: both outputs parse with the real tools, which read every
+// hostile label back as written, every node declared once, every edge once.
+func TestRealTools(t *testing.T) {
+	tools(t)
+	g := build()
+	var dot, mm strings.Builder
+	if err := g.WriteDot(&dot); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.WriteMermaid(&mm); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		parse func(string) (*diagramtest.Graph, error)
+		text  string
+	}{{"dot", diagramtest.Dot, dot.String()}, {"mermaid", diagramtest.Mermaid, mm.String()}} {
+		got, err := c.parse(c.text)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", c.name, err, c.text)
+		}
+		labels := map[string]bool{}
+		for _, l := range got.Labels {
+			labels[l] = true
+		}
+		wantLabels := map[string]bool{"root": true}
+		for _, l := range hostile {
+			wantLabels[l] = true
+		}
+		if d := cmp.Diff(wantLabels, labels); d != "" {
+			t.Errorf("%s labels (-want +got):\n%s\n%s", c.name, d, c.text)
+		}
+		var wantEdges []string
+		for _, l := range hostile {
+			wantEdges = append(wantEdges, "root -> "+strings.ReplaceAll(l, "\n", " ")+" ["+l+"]")
+		}
+		if d := cmp.Diff(sorted(wantEdges), got.Edges); d != "" {
+			t.Errorf("%s edges (-want +got):\n%s", c.name, d)
+		}
+	}
+}
+
+// TestUndeclared: an edge to a key never declared is an error, not a node
+// drawn from its id.
+func TestUndeclared(t *testing.T) {
+	g := diagram.New()
+	g.Node("a", "a", diagram.Box)
+	g.Edge("a", "b", "")
+	if err := g.WriteDot(&strings.Builder{}); err == nil || !strings.Contains(err.Error(), `"b"`) {
+		t.Errorf("WriteDot: %v, want an undeclared-node error", err)
+	}
+	if err := g.WriteMermaid(&strings.Builder{}); err == nil {
+		t.Errorf("WriteMermaid: no error")
+	}
+}
+
+// TestCheckersRefuse: the checkers refuse what the old trace drew: a node
+// declared twice, an edge to a node never declared.
+func TestCheckersRefuse(t *testing.T) {
+	tools(t)
+	for _, c := range []struct {
+		name  string
+		parse func(string) (*diagramtest.Graph, error)
+		text  string
+	}{
+		{"dot twice", diagramtest.Dot, "digraph t {\n  n0 [label=\"a\"];\n  n0 [label=\"b\"];\n}\n"},
+		{"dot undeclared", diagramtest.Dot, "digraph t {\n  n0 [label=\"a\"];\n  n0 -> e1;\n}\n"},
+		{"dot syntax", diagramtest.Dot, "digraph t {\n  n0 [label=\"a];\n}\n"},
+		{"mermaid twice", diagramtest.Mermaid, "flowchart LR\n  n0[\"a\"]\n  n0[\"b\"]\n"},
+		{"mermaid undeclared", diagramtest.Mermaid, "flowchart LR\n  n0[\"a\"]\n  n0 --> e1\n"},
+		{"mermaid syntax", diagramtest.Mermaid, "flowchart LR\n  n0[\"a\"b\"]\n"},
+	} {
+		if _, err := c.parse(c.text); err == nil {
+			t.Errorf("%s: accepted\n%s", c.name, c.text)
+		}
+	}
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
