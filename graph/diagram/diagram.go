@@ -3,6 +3,7 @@ package diagram
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 )
 
@@ -20,6 +21,8 @@ const (
 
 // Graph is a directed graph under construction.
 type Graph struct {
+	// Name is the DOT graph's name, an identifier (default "cairn").
+	Name string
 	// LeftToRight lays the graph out from left to right (else top down).
 	LeftToRight bool
 	nodes       []node
@@ -93,7 +96,11 @@ func (g *Graph) WriteDot(w io.Writer) error {
 		return g.err
 	}
 	ew := &errWriter{w: w}
-	ew.printf("digraph cairn {\n")
+	name := g.Name
+	if !identifier.MatchString(name) {
+		name = "cairn"
+	}
+	ew.printf("digraph %s {\n", name)
 	if g.LeftToRight {
 		ew.printf("  rankdir=LR;\n")
 	}
@@ -157,6 +164,8 @@ func (g *Graph) WriteMermaid(w io.Writer) error {
 	}
 	return ew.err
 }
+
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z_0-9]*$`)
 
 var dotEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\r\n", `\n`, "\n", `\n`, "\r", `\n`)
 

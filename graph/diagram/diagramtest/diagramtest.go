@@ -56,11 +56,14 @@ func clients() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "clients")
 }
 
-// declared finds the node declarations of cairn's outputs (ids n0, n1, …)
-// and refuses a node declared twice.
+// declared finds the node declarations of a drawn graph, one statement a
+// line as cairn writes them, and refuses a node declared twice.
 func declared(text string, re *regexp.Regexp) (map[string]bool, error) {
 	ids := map[string]bool{}
 	for _, m := range re.FindAllStringSubmatch(text, -1) {
+		if m[1] == "node" || m[1] == "edge" || m[1] == "graph" {
+			continue // DOT's default attributes
+		}
 		if ids[m[1]] {
 			return nil, fmt.Errorf("node %s declared twice", m[1])
 		}
@@ -70,8 +73,8 @@ func declared(text string, re *regexp.Regexp) (map[string]bool, error) {
 }
 
 var (
-	dotDecl     = regexp.MustCompile(`(?m)^\s*(n\d+) \[label=`)
-	mermaidDecl = regexp.MustCompile(`(?m)^\s*(n\d+)[\[(]`)
+	dotDecl     = regexp.MustCompile(`(?m)^\s*(\w+)\s*\[`)
+	mermaidDecl = regexp.MustCompile(`(?m)^\s*(\w+)[\[({>]`)
 )
 
 // Dot parses text with dot (-Tjson) and checks it.
