@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,8 +41,36 @@ func TestScripts(t *testing.T) {
 // scriptCmds are the script commands beyond testscript's own.
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"waitfor":      waitFor,
+	"exits":        exits,
 	"validdot":     validGraph("dot", diagramtest.Dot),
 	"validmermaid": validGraph("mermaid", diagramtest.Mermaid),
+}
+
+// exits is the script command
+//
+//	exits CODE PROGRAM ARGS...
+//
+// which runs the program and requires it to exit with CODE (its standard
+// output and error are kept for stdout and stderr, as exec keeps them):
+// the exit codes are part of the interface (0 found, 1 failure, 2 usage,
+// 3 nothing found).
+func exits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROGRAM ARGS...")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d\nstderr: %s", strings.Join(args[1:], " "), got, want, ts.ReadFile("stderr"))
+	}
 }
 
 // toolsCondition is the script condition [graphtools]: graphviz's dot and

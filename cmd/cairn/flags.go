@@ -1,0 +1,55 @@
+package main
+
+import (
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cairn-dev/cairn/graph/diagram"
+)
+
+// graphFlags are --dot and --mermaid, which print a command's answer as a
+// graph (graph/diagram) instead of text.
+type graphFlags struct{ dot, mermaid bool }
+
+func (f *graphFlags) add(c *cobra.Command) {
+	c.Flags().BoolVar(&f.dot, "dot", false, "print the answer as a Graphviz digraph")
+	c.Flags().BoolVar(&f.mermaid, "mermaid", false, "print the answer as a Mermaid flowchart")
+}
+
+func (f *graphFlags) check() error {
+	if f.dot && f.mermaid {
+		return usageError("--mermaid and --dot are exclusive")
+	}
+	return nil
+}
+
+func (f *graphFlags) drawn() bool { return f.dot || f.mermaid }
+
+func (f *graphFlags) write(w io.Writer, d *diagram.Graph) error {
+	if f.dot {
+		return d.WriteDot(w)
+	}
+	return d.WriteMermaid(w)
+}
+
+// atLeast1 refuses a count flag given as 0 or less: the engine reads 0 as
+// "the default", so without this check --depth 0 silently meant the
+// default and -1 an engine error; both are usage errors, said here with
+// the flag's name.
+func atLeast1(c *cobra.Command, names ...string) error {
+	for _, name := range names {
+		fl := c.Flags().Lookup(name)
+		if fl == nil || !fl.Changed {
+			continue
+		}
+		if v, err := c.Flags().GetInt(name); err == nil && v < 1 {
+			return usageError("--%s must be at least 1 (got %d)", name, v)
+		}
+		if v, err := c.Flags().GetFloat64(name); err == nil && v <= 0 {
+			return usageError("--%s must be more than 0 (got %s)", name, strings.TrimSpace(fl.Value.String()))
+		}
+	}
+	return nil
+}
