@@ -53,3 +53,31 @@ func atLeast1(c *cobra.Command, names ...string) error {
 	}
 	return nil
 }
+
+// notNegative refuses a count, size or duration flag given as less than 0
+// (0 keeps its default): a negative --workers made a channel of negative
+// size and panicked.
+func notNegative(c *cobra.Command, names ...string) error {
+	for _, name := range names {
+		fl := c.Flags().Lookup(name)
+		if fl == nil || !fl.Changed {
+			continue
+		}
+		neg := false
+		switch fl.Value.Type() {
+		case "int":
+			v, _ := c.Flags().GetInt(name)
+			neg = v < 0
+		case "int64":
+			v, _ := c.Flags().GetInt64(name)
+			neg = v < 0
+		case "duration":
+			v, _ := c.Flags().GetDuration(name)
+			neg = v < 0
+		}
+		if neg {
+			return usageError("--%s must not be negative (got %s; 0 keeps the default)", name, fl.Value.String())
+		}
+	}
+	return nil
+}
