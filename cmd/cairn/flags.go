@@ -81,3 +81,22 @@ func notNegative(c *cobra.Command, names ...string) error {
 	}
 	return nil
 }
+
+// group makes a command that only holds subcommands (serve, agent) refuse
+// to run by itself: "cairn serve bogus" printed the help and exited 0.
+func group(c *cobra.Command) *cobra.Command {
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		var names []string
+		for _, s := range cmd.Commands() {
+			if s.IsAvailableCommand() {
+				names = append(names, s.Name())
+			}
+		}
+		if len(args) > 0 {
+			return usageError("unknown command %q for %q (want one of: %s)", args[0], cmd.CommandPath(), strings.Join(names, ", "))
+		}
+		return usageError("%s needs a command: %s (see %s --help)", cmd.CommandPath(), strings.Join(names, ", "), cmd.CommandPath())
+	}
+	return c
+}
