@@ -110,23 +110,32 @@ func TestUndeclared(t *testing.T) {
 }
 
 // TestCheckersRefuse: the checkers refuse what the old trace drew: a node
-// declared twice, an edge to a node never declared.
+// declared twice, an edge to a node never declared; and bad syntax.
 func TestCheckersRefuse(t *testing.T) {
 	tools(t)
-	for _, c := range []struct {
-		name  string
-		parse func(string) (*diagramtest.Graph, error)
-		text  string
-	}{
-		{"dot twice", diagramtest.Dot, "digraph t {\n  n0 [label=\"a\"];\n  n0 [label=\"b\"];\n}\n"},
-		{"dot undeclared", diagramtest.Dot, "digraph t {\n  n0 [label=\"a\"];\n  n0 -> e1;\n}\n"},
-		{"dot syntax", diagramtest.Dot, "digraph t {\n  n0 [label=\"a];\n}\n"},
-		{"mermaid twice", diagramtest.Mermaid, "flowchart LR\n  n0[\"a\"]\n  n0[\"b\"]\n"},
-		{"mermaid undeclared", diagramtest.Mermaid, "flowchart LR\n  n0[\"a\"]\n  n0 --> e1\n"},
-		{"mermaid syntax", diagramtest.Mermaid, "flowchart LR\n  n0[\"a\"b\"]\n"},
+	for _, c := range []struct{ name, text string }{
+		{"dot twice", "digraph t {\n  n0 [label=\"a\"];\n  n0 [label=\"b\"];\n}\n"},
+		{"dot undeclared", "digraph t {\n  n0 [label=\"a\"];\n  n0 -> e1;\n}\n"},
+		{"dot syntax", "digraph t {\n  n0 [label=\"a];\n}\n"},
 	} {
-		if _, err := c.parse(c.text); err == nil {
+		if _, err := diagramtest.Dot(c.text); err == nil {
 			t.Errorf("%s: accepted\n%s", c.name, c.text)
+		}
+	}
+	mermaid := []struct{ name, text string }{
+		{"mermaid twice", "flowchart LR\n  n0[\"a\"]\n  n0[\"b\"]\n"},
+		{"mermaid undeclared", "flowchart LR\n  n0[\"a\"]\n  n0 --> e1\n"},
+		{"mermaid syntax", "flowchart LR\n  n0[\"a\"b\"]\n"},
+		{"mermaid good", "flowchart LR\n  n0[\"a\"]\n  n1[\"b\"]\n  n0 --> n1\n"},
+	}
+	var texts []string
+	for _, c := range mermaid {
+		texts = append(texts, c.text)
+	}
+	_, errs := diagramtest.MermaidAll(texts...)
+	for i, c := range mermaid {
+		if (errs[i] == nil) != (c.name == "mermaid good") {
+			t.Errorf("%s: error %v\n%s", c.name, errs[i], c.text)
 		}
 	}
 }

@@ -1,9 +1,11 @@
-// Parses a Mermaid flowchart read from stdin with the mermaid package's own
-// parser and prints what it understood, as JSON:
+// Parses Mermaid flowcharts with the mermaid package's own parser and
+// prints what it understood, as JSON:
 //   {"type": "flowchart-v2", "vertices": [{"id", "text", "labelType"}], "edges": [{"start", "end", "text"}]}
 // A node the text names but never declares has labelType "text" and its id
-// as its text. A syntax error exits 1 with mermaid's message on stderr.
-//   node mermaid_parse.mjs < graph.mmd
+// as its text.
+//   node mermaid_parse.mjs < graph.mmd          one graph; a syntax error exits 1 with mermaid's message on stderr
+//   node mermaid_parse.mjs --batch < texts.json  a JSON array of graphs; prints an array of {"graph"} or {"error"}
+// (one process for many graphs: loading mermaid takes most of a second).
 // mermaid sanitises labels with DOMPurify, which needs a DOM: jsdom's.
 import { JSDOM } from "jsdom";
 import { readFileSync } from "node:fs";
@@ -13,8 +15,7 @@ globalThis.window = dom.window;
 globalThis.document = dom.window.document;
 const { default: mermaid } = await import("mermaid");
 
-const text = readFileSync(0, "utf8");
-try {
+async function parse(text) {
   const { diagramType } = await mermaid.parse(text);
   const d = await mermaid.mermaidAPI.getDiagramFromText(text);
   const out = { type: diagramType, vertices: [], edges: [] };
@@ -22,8 +23,26 @@ try {
     for (const v of d.db.getVertices().values()) out.vertices.push({ id: v.id, text: v.text, labelType: v.labelType });
     for (const e of d.db.getEdges()) out.edges.push({ start: e.start, end: e.end, text: e.text });
   }
-  process.stdout.write(JSON.stringify(out) + "\n");
-} catch (e) {
-  process.stderr.write(String(e && e.message ? e.message : e) + "\n");
-  process.exit(1);
+  return out;
+}
+
+const message = (e) => String(e && e.message ? e.message : e);
+const input = readFileSync(0, "utf8");
+if (process.argv.includes("--batch")) {
+  const results = [];
+  for (const text of JSON.parse(input)) {
+    try {
+      results.push({ graph: await parse(text) });
+    } catch (e) {
+      results.push({ error: message(e) });
+    }
+  }
+  process.stdout.write(JSON.stringify(results) + "\n");
+} else {
+  try {
+    process.stdout.write(JSON.stringify(await parse(input)) + "\n");
+  } catch (e) {
+    process.stderr.write(message(e) + "\n");
+    process.exit(1);
+  }
 }

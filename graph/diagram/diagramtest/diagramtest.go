@@ -120,29 +120,64 @@ func Dot(text string) (*Graph, error) {
 
 // Mermaid parses text with the mermaid package's parser and checks it.
 func Mermaid(text string) (*Graph, error) {
-	ids, err := declared(text, mermaidDecl)
-	if err != nil {
-		return nil, err
+	gs, errs := MermaidAll(text)
+	return gs[0], errs[0]
+}
+
+// mermaidDoc is what mermaid_parse.mjs prints of one graph.
+type mermaidDoc struct {
+	Type     string `json:"type"`
+	Vertices []struct {
+		ID, Text, LabelType string
+	} `json:"vertices"`
+	Edges []struct {
+		Start, End, Text string
+	} `json:"edges"`
+}
+
+// MermaidAll is Mermaid for several texts in one node process (loading
+// mermaid takes most of a second): graphs and errors by text.
+func MermaidAll(texts ...string) ([]*Graph, []error) {
+	graphs, errs := make([]*Graph, len(texts)), make([]error, len(texts))
+	fail := func(err error) ([]*Graph, []error) {
+		for i := range errs {
+			errs[i] = err
+		}
+		return graphs, errs
 	}
-	cmd := exec.Command("node", filepath.Join(clients(), "mermaid_parse.mjs"))
-	cmd.Stdin = strings.NewReader(text)
+	in, err := json.Marshal(texts)
+	if err != nil {
+		return fail(err)
+	}
+	cmd := exec.Command("node", filepath.Join(clients(), "mermaid_parse.mjs"), "--batch")
+	cmd.Stdin = bytes.NewReader(in)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("mermaid: %v: %s", err, stderr.String())
+		return fail(fmt.Errorf("mermaid_parse.mjs: %v: %s", err, stderr.String()))
 	}
-	var doc struct {
-		Type     string `json:"type"`
-		Vertices []struct {
-			ID, Text, LabelType string
-		} `json:"vertices"`
-		Edges []struct {
-			Start, End, Text string
-		} `json:"edges"`
+	var results []struct {
+		Graph *mermaidDoc `json:"graph"`
+		Error string      `json:"error"`
 	}
-	if err := json.Unmarshal(out, &doc); err != nil {
-		return nil, fmt.Errorf("mermaid_parse.mjs: %w", err)
+	if err := json.Unmarshal(out, &results); err != nil || len(results) != len(texts) {
+		return fail(fmt.Errorf("mermaid_parse.mjs: %d results for %d graphs (%v)", len(results), len(texts), err))
+	}
+	for i, r := range results {
+		if r.Error != "" {
+			errs[i] = fmt.Errorf("mermaid: %s", r.Error)
+			continue
+		}
+		graphs[i], errs[i] = checkMermaid(texts[i], r.Graph)
+	}
+	return graphs, errs
+}
+
+func checkMermaid(text string, doc *mermaidDoc) (*Graph, error) {
+	ids, err := declared(text, mermaidDecl)
+	if err != nil {
+		return nil, err
 	}
 	if !strings.HasPrefix(doc.Type, "flowchart") {
 		return nil, fmt.Errorf("mermaid read a %q, not a flowchart", doc.Type)
