@@ -19,6 +19,15 @@ const (
 	Note
 )
 
+// MaxNodes and MaxEdges bound a drawing: Mermaid refuses to render more
+// than 500 edges or 50,000 characters by default, and neither tool lays out
+// thousands of nodes legibly. Past them, nodes and edges are counted, not
+// drawn, and one note node says how many were left out.
+const (
+	MaxNodes = 200
+	MaxEdges = 400
+)
+
 // Graph is a directed graph under construction.
 type Graph struct {
 	// Name is the DOT graph's name, an identifier (default "cairn").
@@ -30,6 +39,9 @@ type Graph struct {
 	edges       []edge
 	seen        map[edge]bool
 	err         error
+	// left out past MaxNodes and MaxEdges
+	omitted      map[string]bool
+	omittedEdges int
 }
 
 type node struct {
@@ -42,36 +54,44 @@ type edge struct{ from, to, label string }
 
 // New returns an empty graph.
 func New() *Graph {
-	return &Graph{index: map[string]int{}, seen: map[edge]bool{}}
+	return &Graph{index: map[string]int{}, seen: map[edge]bool{}, omitted: map[string]bool{}}
 }
 
 // Node declares the node of key with a label (lines separated by "\n")
 // and a shape; a key declared before keeps its first label and shape.
 func (g *Graph) Node(key, label string, shape Shape) {
-	if _, ok := g.index[key]; ok {
+	if _, ok := g.index[key]; ok || g.omitted[key] {
+		return
+	}
+	if len(g.nodes) >= MaxNodes {
+		g.omitted[key] = true
 		return
 	}
 	g.index[key] = len(g.nodes)
 	g.nodes = append(g.nodes, node{id: fmt.Sprintf("n%d", len(g.nodes)), label: label, shape: shape})
 }
 
-// Has says whether key is declared.
+// Has says whether key is declared (drawn or left out past MaxNodes).
 func (g *Graph) Has(key string) bool {
 	_, ok := g.index[key]
-	return ok
+	return ok || g.omitted[key]
 }
 
 // Mark highlights a declared node (a gap, a changed symbol).
 func (g *Graph) Mark(key string) {
 	if i, ok := g.index[key]; ok {
 		g.nodes[i].marked = true
-	} else if g.err == nil {
+	} else if !g.omitted[key] && g.err == nil {
 		g.err = fmt.Errorf("diagram: mark of undeclared node %q", key)
 	}
 }
 
 // Edge draws an edge between two declared nodes, once per label.
 func (g *Graph) Edge(from, to, label string) {
+	if g.omitted[from] || g.omitted[to] {
+		g.omittedEdges++
+		return
+	}
 	f, ok1 := g.index[from]
 	t, ok2 := g.index[to]
 	if !ok1 || !ok2 {
@@ -81,10 +101,29 @@ func (g *Graph) Edge(from, to, label string) {
 		return
 	}
 	e := edge{g.nodes[f].id, g.nodes[t].id, label}
-	if !g.seen[e] {
+	switch {
+	case g.seen[e]:
+	case len(g.edges) >= MaxEdges:
+		g.omittedEdges++
+	default:
 		g.seen[e] = true
 		g.edges = append(g.edges, e)
 	}
+}
+
+// Omitted is the number of nodes and of edges left out past MaxNodes and
+// MaxEdges.
+func (g *Graph) Omitted() (nodes, edges int) { return len(g.omitted), g.omittedEdges }
+
+// drawn is the nodes to write: those declared, and the note on what was
+// left out.
+func (g *Graph) drawn() []node {
+	nodes, edges := g.Omitted()
+	if nodes == 0 && edges == 0 {
+		return g.nodes
+	}
+	note := fmt.Sprintf("… %d more nodes and %d more edges not drawn\n(--json lists everything)", nodes, edges)
+	return append(g.nodes[:len(g.nodes):len(g.nodes)], node{id: fmt.Sprintf("n%d", len(g.nodes)), label: note, shape: Note})
 }
 
 // Len is the number of nodes.
@@ -105,7 +144,7 @@ func (g *Graph) WriteDot(w io.Writer) error {
 		ew.printf("  rankdir=LR;\n")
 	}
 	ew.printf("  node [shape=box, fontname=\"monospace\"];\n")
-	for _, n := range g.nodes {
+	for _, n := range g.drawn() {
 		attrs := "label=" + dotQuote(n.label)
 		switch n.shape {
 		case Oval:
@@ -140,7 +179,7 @@ func (g *Graph) WriteMermaid(w io.Writer) error {
 		dir = "LR"
 	}
 	ew.printf("flowchart %s\n", dir)
-	for _, n := range g.nodes {
+	for _, n := range g.drawn() {
 		open, close := "[", "]"
 		switch n.shape {
 		case Oval:

@@ -1,6 +1,7 @@
 package diagram_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -137,6 +138,52 @@ func TestCheckersRefuse(t *testing.T) {
 		if (errs[i] == nil) != (c.name == "mermaid good") {
 			t.Errorf("%s: error %v\n%s", c.name, errs[i], c.text)
 		}
+	}
+}
+
+// TestBounded: a graph past MaxNodes and MaxEdges draws within them, with
+// a note counting what it left out, still valid for both tools — Mermaid
+// renders at most 500 edges.
+func TestBounded(t *testing.T) {
+	g := diagram.New()
+	n := 3 * diagram.MaxNodes
+	for i := 0; i < n; i++ {
+		g.Node(fmt.Sprint(i), fmt.Sprint("node ", i), diagram.Box)
+	}
+	edges := 0
+	for i := 0; i < n; i++ {
+		for _, j := range []int{i + 1, i + 2, i + 3} {
+			if j < n {
+				g.Edge(fmt.Sprint(i), fmt.Sprint(j), "")
+				edges++
+			}
+		}
+	}
+	g.Mark(fmt.Sprint(n - 1)) // left out: no error
+	if nodes, es := g.Omitted(); nodes != n-diagram.MaxNodes || es != edges-diagram.MaxEdges {
+		t.Errorf("omitted %d nodes, %d edges; want %d, %d", nodes, es, n-diagram.MaxNodes, edges-diagram.MaxEdges)
+	}
+	var dot, mm strings.Builder
+	if err := g.WriteDot(&dot); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.WriteMermaid(&mm); err != nil {
+		t.Fatal(err)
+	}
+	if c := strings.Count(mm.String(), " --> "); c != diagram.MaxEdges {
+		t.Errorf("%d mermaid edges, want %d", c, diagram.MaxEdges)
+	}
+	if !strings.Contains(dot.String(), "400 more nodes and") {
+		t.Errorf("no note on what was left out:\n%s", dot.String()[len(dot.String())-300:])
+	}
+	if why := diagramtest.Missing(); why != "" {
+		return
+	}
+	if _, err := diagramtest.Dot(dot.String()); err != nil {
+		t.Errorf("dot: %v", err)
+	}
+	if _, err := diagramtest.Mermaid(mm.String()); err != nil {
+		t.Errorf("mermaid: %v", err)
 	}
 }
 

@@ -10,6 +10,12 @@
 // from the repository ever has to be a valid identifier in either language:
 // names only appear in labels, quoted.
 //
+// A drawing is bounded (MaxNodes, MaxEdges): Mermaid renders at most 500
+// edges and 50,000 characters by default, and an impact over thousands of
+// dependents is legible in neither tool. Past the bounds nodes and edges are
+// counted instead of drawn, and a note node says how many were left out (the
+// JSON answer lists everything).
+//
 // Quoting: DOT labels are double-quoted strings with backslash and quote
 // escaped and line breaks as \n. Mermaid labels are double-quoted strings in
 // which the characters its lexer or its entity decoder would take as syntax
