@@ -24,8 +24,8 @@ const (
 // thousands of nodes legibly. Past them, nodes and edges are counted, not
 // drawn, and one note node says how many were left out.
 const (
-	MaxNodes = 200
-	MaxEdges = 400
+	MaxNodes = 120
+	MaxEdges = 240
 )
 
 // Graph is a directed graph under construction.
@@ -68,7 +68,31 @@ func (g *Graph) Node(key, label string, shape Shape) {
 		return
 	}
 	g.index[key] = len(g.nodes)
-	g.nodes = append(g.nodes, node{id: fmt.Sprintf("n%d", len(g.nodes)), label: label, shape: shape})
+	g.nodes = append(g.nodes, node{id: fmt.Sprintf("n%d", len(g.nodes)), label: clip(label), shape: shape})
+}
+
+// MaxLine is the longest line of a label drawn, in characters; with
+// MaxNodes it keeps a drawing within Mermaid's 50,000 characters.
+const MaxLine = 60
+
+// MaxEdgeLabel is the longest edge label drawn, in characters.
+const MaxEdgeLabel = 40
+
+// clip shortens each line of a label to MaxLine characters, marking the cut,
+// and keeps at most three lines.
+func clip(label string) string { return clipTo(label, MaxLine) }
+
+func clipTo(label string, max int) string {
+	lines := strings.Split(label, "\n")
+	if len(lines) > 3 {
+		lines = append(lines[:2], "…")
+	}
+	for i, l := range lines {
+		if r := []rune(l); len(r) > max {
+			lines[i] = string(r[:max-1]) + "…"
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // Has says whether key is declared (drawn or left out past MaxNodes).
@@ -100,7 +124,7 @@ func (g *Graph) Edge(from, to, label string) {
 		}
 		return
 	}
-	e := edge{g.nodes[f].id, g.nodes[t].id, label}
+	e := edge{g.nodes[f].id, g.nodes[t].id, clipTo(label, MaxEdgeLabel)}
 	switch {
 	case g.seen[e]:
 	case len(g.edges) >= MaxEdges:

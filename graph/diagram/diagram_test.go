@@ -148,13 +148,13 @@ func TestBounded(t *testing.T) {
 	g := diagram.New()
 	n := 3 * diagram.MaxNodes
 	for i := 0; i < n; i++ {
-		g.Node(fmt.Sprint(i), fmt.Sprint("node ", i), diagram.Box)
+		g.Node(fmt.Sprint(i), fmt.Sprint("node ", i, strings.Repeat(" very long name", 20), "\nline 2\nline 3\nline 4"), diagram.Box)
 	}
 	edges := 0
 	for i := 0; i < n; i++ {
 		for _, j := range []int{i + 1, i + 2, i + 3} {
 			if j < n {
-				g.Edge(fmt.Sprint(i), fmt.Sprint(j), "")
+				g.Edge(fmt.Sprint(i), fmt.Sprint(j), strings.Repeat("label ", 30))
 				edges++
 			}
 		}
@@ -170,10 +170,13 @@ func TestBounded(t *testing.T) {
 	if err := g.WriteMermaid(&mm); err != nil {
 		t.Fatal(err)
 	}
-	if c := strings.Count(mm.String(), " --> "); c != diagram.MaxEdges {
+	if c := strings.Count(mm.String(), " -->|"); c != diagram.MaxEdges {
 		t.Errorf("%d mermaid edges, want %d", c, diagram.MaxEdges)
 	}
-	if !strings.Contains(dot.String(), "400 more nodes and") {
+	if len(mm.String()) > 50000 {
+		t.Errorf("mermaid text of %d characters: past mermaid's default maxTextSize", len(mm.String()))
+	}
+	if !strings.Contains(dot.String(), fmt.Sprintf("%d more nodes and", n-diagram.MaxNodes)) {
 		t.Errorf("no note on what was left out:\n%s", dot.String()[len(dot.String())-300:])
 	}
 	if why := diagramtest.Missing(); why != "" {

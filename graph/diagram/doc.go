@@ -10,7 +10,7 @@
 // from the repository ever has to be a valid identifier in either language:
 // names only appear in labels, quoted.
 //
-// A drawing is bounded (MaxNodes, MaxEdges): Mermaid renders at most 500
+// A drawing is bounded (MaxNodes, MaxEdges, labels clipped to MaxLine): Mermaid renders at most 500
 // edges and 50,000 characters by default, and an impact over thousands of
 // dependents is legible in neither tool. Past the bounds nodes and edges are
 // counted instead of drawn, and a note node says how many were left out (the
