@@ -79,6 +79,9 @@ type StatusResult struct {
 	Watcher  Watcher  `json:"watcher"`
 	// HeadMoved: another commit is checked out than was indexed.
 	HeadMoved bool   `json:"head_moved"`
+	// Damaged lists the stored parts of the index found damaged (Check);
+	// `cairn index` rebuilds them.
+	Damaged []graph.Damage `json:"damaged,omitempty"`
 	Fresh     bool   `json:"fresh" jsonschema:"no indexed file changed and HEAD did not move"`
 	Advice    string `json:"advice,omitempty"`
 }
@@ -133,8 +136,16 @@ func (s *Snapshot) Status(ctx context.Context, o StatusOptions) (*StatusResult, 
 	}
 	head := WorktreeHead(s.Root)
 	res.HeadMoved = head != "" && m.Revision != "" && head != m.Revision
-	res.Fresh = res.StaleFiles == 0 && !res.HeadMoved
-	if !res.Fresh {
+	dmg, err := s.e.Check(ctx)
+	if err != nil && ctx.Err() != nil {
+		return nil, Classify(ctx.Err())
+	}
+	res.Damaged = dmg
+	res.Fresh = res.StaleFiles == 0 && !res.HeadMoved && len(dmg) == 0
+	switch {
+	case len(dmg) > 0:
+		res.Advice = "run `cairn index` to repair the damaged index (it rebuilds the damaged parts); until then answers may fail or be wrong"
+	case !res.Fresh:
 		res.Advice = "run `cairn index` (or keep `cairn watch` running) to bring the index up to date; answers in stale files are marked stale"
 		if res.Worktree.Watcher == "running" {
 			res.Advice = "a watcher is indexing the changes; answers in stale files are marked stale until it has"

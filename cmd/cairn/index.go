@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/scip"
@@ -76,9 +77,15 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	if err != nil {
 		return err
 	}
-	w, err := store.OpenWriter(ctx, store.WriterOptions{Dir: dir, Full: o.full, Wait: o.wait})
+	// Verify: a damaged part of the index is rebuilt (a fresh epoch)
+	// instead of extended.
+	w, err := store.OpenWriter(ctx, store.WriterOptions{Dir: dir, Full: o.full, Wait: o.wait, Verify: true})
 	if err != nil {
 		return err
+	}
+	var repaired []graph.Damage
+	if r, ok := w.(interface{ Repaired() []graph.Damage }); ok {
+		repaired = r.Repaired()
 	}
 	exclude := indexExcludes(root, dir)
 	logLevel := slog.LevelWarn
@@ -112,7 +119,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 			"files": res.Walked, "parsed": res.Parsed, "unchanged": res.Unchanged,
 			"deleted": res.Deleted, "skipped": res.Skipped, "problems": len(res.Problems),
 			"revision": res.Meta.Revision, "dirty": res.Meta.Dirty, "seconds": res.Duration.Seconds(),
-			"resolved": res.Resolved, "edges": res.Edges, "scip": res.SCIP,
+			"resolved": res.Resolved, "edges": res.Edges, "scip": res.SCIP, "repaired": repaired,
 		})
 	}
 	if !g.quiet {
@@ -123,6 +130,9 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 		fmt.Fprintf(g.stdout, "indexed %s: %d files (%d parsed, %d unchanged, %d deleted), %d skipped, %d not fully analysed, %s, %s\n",
 			root, res.Walked, res.Parsed, res.Unchanged, res.Deleted, res.Skipped, len(res.Problems), mode,
 			res.Duration.Round(time.Millisecond))
+		for _, d := range repaired {
+			fmt.Fprintf(g.stdout, "repaired: %s %s (%s): rebuilt\n", d.Part, d.Path, d.Problem)
+		}
 		if len(res.SCIP.Indexes) > 0 {
 			fmt.Fprintf(g.stdout, "scip: %d indexes, %d documents, %d files merged, %d stale, %d documents outside the project skipped\n",
 				len(res.SCIP.Indexes), res.SCIP.Docs, res.SCIP.Merged, len(res.SCIP.Stale), res.SCIP.Escaped)

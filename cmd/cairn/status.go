@@ -25,6 +25,8 @@ func statusCmd(g *globals) *cobra.Command {
 			ctx := cmd.Context()
 			snap, done, err := g.snapshot(ctx, "")
 			if err != nil {
+				// (a damaged index that cannot even be opened: the error
+				// names the damaged parts and says what to run)
 				return err
 			}
 			defer done()
@@ -56,6 +58,12 @@ func statusCmd(g *globals) *cobra.Command {
 			g.worktree, g.indexed = &st.Worktree, m
 			fmt.Fprintf(w, "worktree: %s\n", g.worktreeText())
 			g.worktree = nil // stated here: not again on stderr
+			for _, d := range st.Damaged {
+				fmt.Fprintf(w, "damaged: %s %s: %s\n", d.Part, d.Path, d.Problem)
+			}
+			if len(st.Damaged) > 0 {
+				fmt.Fprintf(w, "advice: %s\n", st.Advice)
+			}
 			if st.StaleFiles > 0 {
 				fmt.Fprintf(w, "stale: %d indexed %s changed since (%s)\n", st.StaleFiles, plural(st.StaleFiles, "file", "files"), strings.Join(st.StaleExamples, ", "))
 			}

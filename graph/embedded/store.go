@@ -41,15 +41,23 @@ func readCurrent(dir string) (current, error) {
 		return c, fmt.Errorf("read index pointer: %w", err)
 	}
 	if err := json.Unmarshal(b, &c); err != nil {
-		return c, fmt.Errorf("index pointer %s is corrupt (%v): re-index with `cairn index --full`", filepath.Join(dir, currentFile), err)
+		return c, &pointerError{path: filepath.Join(dir, currentFile), problem: "corrupt (" + err.Error() + ")"}
 	}
 	if c.Format != schema.EmbeddedFormat {
 		return c, &graph.FormatError{Where: dir, Found: c.Format, Want: schema.EmbeddedFormat}
 	}
 	if c.Epoch == "" || strings.ContainsAny(c.Epoch, `/\`) {
-		return c, fmt.Errorf("index pointer %s names no epoch: re-index with `cairn index --full`", filepath.Join(dir, currentFile))
+		return c, &pointerError{path: filepath.Join(dir, currentFile), problem: "names no epoch"}
 	}
 	return c, nil
+}
+
+// pointerError: CURRENT is damaged. `cairn index` replaces it (a damaged
+// pointer makes the next writer build a fresh epoch).
+type pointerError struct{ path, problem string }
+
+func (e *pointerError) Error() string {
+	return "index pointer " + e.path + " is " + e.problem + ": run `cairn index` to repair it"
 }
 
 // view answers fact queries through a database handle or an open

@@ -33,6 +33,13 @@ type WriterOptions struct {
 	Full bool
 	// Wait is how long to wait for another writer to finish; 0 fails at once.
 	Wait time.Duration
+	// Verify checks the current index first (Check) and builds a fresh
+	// epoch when a part of it is damaged: how `cairn index` repairs an
+	// index. It reads the whole index once, so watchers leave it off.
+	Verify bool
+	// Repair names damage found by the caller (side indexes it could not
+	// open); a fresh epoch is built to replace it.
+	Repair []graph.Damage
 }
 
 // Writer writes the next generation. It implements graph.Writer.
@@ -56,6 +63,8 @@ type Writer struct {
 	postBatch [][]any
 	done      bool
 	failed    error // a write that failed where no error could be returned
+	opened    map[string]statKey // the epoch's side files when the writer opened (manifest)
+	repaired  []graph.Damage
 }
 
 var _ graph.Writer = (*Writer)(nil)
@@ -78,6 +87,17 @@ func NewWriter(ctx context.Context, opts WriterOptions) (w *Writer, err error) {
 		}
 	}()
 	cur, cerr := readCurrent(opts.Dir)
+	repair := opts.Repair
+	if opts.Verify && cerr == nil && !opts.Full {
+		dmg, err := Check(ctx, opts.Dir)
+		if err != nil && !errors.Is(err, graph.ErrNoIndex) {
+			var fe *graph.FormatError
+			if !errors.As(err, &fe) {
+				return nil, fmt.Errorf("check index: %w", err)
+			}
+		}
+		repair = append(repair, dmg...)
+	}
 	switch {
 	case opts.Full:
 		w.why = "full rebuild requested"
@@ -85,6 +105,14 @@ func NewWriter(ctx context.Context, opts WriterOptions) (w *Writer, err error) {
 		w.why = "no index yet"
 	case cerr != nil:
 		w.why = cerr.Error()
+		w.repaired = []graph.Damage{{Part: "index pointer", Path: filepath.Join(opts.Dir, currentFile), Problem: unwrapPointer(cerr)}}
+	case len(repair) > 0:
+		w.repaired = repair
+		parts := make([]string, len(repair))
+		for i, d := range repair {
+			parts[i] = d.Part + " " + d.Problem
+		}
+		w.why = "repairing a damaged index: " + strings.Join(parts, "; ")
 	default:
 		why, err := w.openIncremental(ctx, cur)
 		if err != nil {
@@ -103,6 +131,10 @@ func NewWriter(ctx context.Context, opts WriterOptions) (w *Writer, err error) {
 
 // Fresh reports whether this run builds a new epoch from scratch, and why.
 func (w *Writer) Fresh() (bool, string) { return w.fresh, w.why }
+
+// Repaired lists the damaged parts this run replaces (it builds a fresh
+// epoch for them).
+func (w *Writer) Repaired() []graph.Damage { return w.repaired }
 
 func acquireLock(path string, wait time.Duration) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
@@ -159,12 +191,14 @@ func (w *Writer) openIncremental(ctx context.Context, cur current) (string, erro
 	}
 	db, err := openDB(path, false)
 	if err != nil {
-		return "", err
+		w.repaired = []graph.Damage{{Part: "facts database", Path: path, Problem: sqliteProblem(err)}}
+		return "current epoch unreadable: " + sqliteProblem(err), nil
 	}
 	m, err := readMetaKeys(ctx, sqlQuerier{db})
 	if err != nil {
 		db.Close()
-		return "current epoch unreadable: " + err.Error(), nil
+		w.repaired = []graph.Damage{{Part: "facts database", Path: path, Problem: sqliteProblem(err)}}
+		return "current epoch unreadable: " + sqliteProblem(err), nil
 	}
 	if m.Format != schema.EmbeddedFormat {
 		db.Close()
@@ -186,6 +220,14 @@ func (w *Writer) openIncremental(ctx context.Context, cur current) (string, erro
 		return "", fmt.Errorf("lock index database: %w", err)
 	}
 	w.db, w.tx, w.epoch, w.prevGen, w.prev = db, tx, cur.Epoch, m.Generation, m
+	files, err := epochFiles(filepath.Join(w.dir, cur.Epoch))
+	if err != nil {
+		return "", fmt.Errorf("list index files: %w", err)
+	}
+	w.opened = make(map[string]statKey, len(files))
+	for rel, info := range files {
+		w.opened[rel] = statOf(info)
+	}
 	return "incremental", nil
 }
 
@@ -581,6 +623,11 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 	for k, v := range m.Extra {
 		kv[k] = v
 	}
+	sums, err := w.manifest()
+	if err != nil {
+		return err
+	}
+	kv[manifestKey] = sums
 	for k, v := range kv {
 		if _, err := w.exec(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, v); err != nil {
 			return fmt.Errorf("write meta: %w", err)
