@@ -132,6 +132,22 @@
 // argument gets a short error; the servers pass their own errors through
 // BoundMessage too.
 //
+// # A moved or copied checkout
+//
+// Facts are stored relative to the root, so an index read from another
+// root than it was built at (a checkout copied with its .cairn, or moved)
+// follows the root it is opened at: files, citations and freshness are the
+// new worktree's, and Status names both (Root, IndexedFrom) until the next
+// index run records the new root.
+//
+// # Damage
+//
+// Check verifies every stored part of the index (graph/store.Check); Status
+// lists what it finds (Damaged), and an index that fails to open is
+// checked, so that the error names the damaged parts and says to run
+// `cairn index` (which rebuilds them): a *graph.DamagedError, classified
+// stale_index like a SQLite corruption error met during a query.
+//
 // # Re-indexing and watching
 //
 // Watch runs the watch loop of indexer/watch inside the server (the same

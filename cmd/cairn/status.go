@@ -45,7 +45,11 @@ func statusCmd(g *globals) *cobra.Command {
 			}
 			w := g.stdout
 			fmt.Fprintf(w, "index %s (generation %d, revision %s, indexed %s)\n", st.IndexDir, m.Generation, revShort(m), m.IndexedAt.Local().Format(time.DateTime))
-			fmt.Fprintf(w, "root %s\n", st.Root)
+			if st.IndexedFrom != "" {
+				fmt.Fprintf(w, "root %s (indexed at %s; answers and freshness follow this worktree)\n", st.Root, st.IndexedFrom)
+			} else {
+				fmt.Fprintf(w, "root %s\n", st.Root)
+			}
 			fmt.Fprintf(w, "%d files, %d symbols, %d chunks\n", st.Files, st.Symbols, st.Chunks)
 			printCounts(w, "files by status", st.Status)
 			printCounts(w, "files by language", st.Languages)
