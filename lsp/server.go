@@ -740,7 +740,7 @@ func (s *Server) workspaceSymbol(ctx context.Context, snap *engine.Snapshot, raw
 		}
 		syms = res.Defs
 	} else {
-		res, err := snap.Symbols(ctx, engine.SymbolsOptions{Query: q, Limit: most})
+		res, err := snap.Symbols(ctx, engine.SymbolsOptions{Query: q, Fuzzy: true, Limit: most})
 		if err != nil {
 			return nil, err
 		}

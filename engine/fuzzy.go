@@ -1,0 +1,217 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/graph"
+)
+
+// Tiers of a fuzzy symbol match, best first (SymbolsOptions.Fuzzy).
+const (
+	tierExact      = iota // the name as typed
+	tierExactFold         // the name, ignoring case
+	tierPrefix            // a prefix of the name (case and separators ignored)
+	tierHumps             // prefixes of its words in order: fulldisp → full_dispatch, gUN → getUserName
+	tierSubsequence       // its letters in order
+)
+
+// nameWords splits an identifier into its words: at separators (_ - . $),
+// at a lower-to-upper change (getUser → get User), before the last
+// capital of a capital run followed by a lower-case letter (HTTPServer →
+// HTTP Server) and between letters and digits. Words are lower-cased.
+func nameWords(name string) []string {
+	var words []string
+	rs := []rune(name)
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			words = append(words, strings.ToLower(string(rs[start:end])))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		p := rs[i-1]
+		switch {
+		case unicode.IsUpper(r) && unicode.IsLower(p),
+			unicode.IsDigit(r) != unicode.IsDigit(p),
+			unicode.IsUpper(r) && unicode.IsUpper(p) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(rs))
+	return words
+}
+
+// squash lower-cases s and drops its separators.
+func squash(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// humps reports whether q is the concatenation of non-empty prefixes of
+// some of words, in order (words may be skipped).
+func humps(q string, words []string) bool {
+	if len(words) > 64 || len(q) > 128 {
+		return false
+	}
+	// fail[i][j]: q[i:] cannot be matched from word j on
+	fail := make([][]bool, len(q)+1)
+	for i := range fail {
+		fail[i] = make([]bool, len(words)+1)
+	}
+	var match func(i, j int) bool
+	match = func(i, j int) bool {
+		if i == len(q) {
+			return true
+		}
+		if j == len(words) || fail[i][j] {
+			return false
+		}
+		for w := j; w < len(words); w++ {
+			word := words[w]
+			for k := 1; k <= len(word) && i+k <= len(q) && word[k-1] == q[i+k-1]; k++ {
+				if match(i+k, w+1) {
+					return true
+				}
+			}
+		}
+		fail[i][j] = true
+		return false
+	}
+	return match(0, 0)
+}
+
+func subsequence(q, s string) bool {
+	for _, r := range q {
+		i := strings.IndexRune(s, r)
+		if i < 0 {
+			return false
+		}
+		s = s[i+utf8.RuneLen(r):]
+	}
+	return true
+}
+
+// fuzzyTier says how name matches the typed query q (tiers above); false
+// when it does not.
+func fuzzyTier(q, sq, name string) (int, bool) {
+	switch {
+	case name == q:
+		return tierExact, true
+	case strings.EqualFold(name, q):
+		return tierExactFold, true
+	}
+	sn := squash(name)
+	switch {
+	case sq == "":
+		return 0, false
+	case strings.HasPrefix(sn, sq):
+		return tierPrefix, true
+	case humps(sq, nameWords(name)):
+		return tierHumps, true
+	case subsequence(sq, sn):
+		return tierSubsequence, true
+	}
+	return 0, false
+}
+
+// symbolNames is the generation's distinct definition names, sorted
+// (memoised per generation: an editor asks at every keystroke).
+func (s *Snapshot) symbolNames(ctx context.Context) ([]string, error) {
+	v, err := s.Memo("engine.symbolNames", func() (any, error) {
+		set := map[string]bool{}
+		err := s.R.AllSymbols(ctx, func(sym graph.Symbol) error {
+			set[sym.Name] = true
+			return nil
+		})
+		names := make([]string, 0, len(set))
+		for n := range set {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return names, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.([]string), nil
+}
+
+// fuzzySymbols lists the definitions whose names match q as an editor's
+// symbol search does, ranked exact > prefix > humps > subsequence, then
+// shorter names first; up to most. A qualified query (Store.Get) names its
+// definitions exactly first, then matches its last part.
+func (s *Snapshot) fuzzySymbols(ctx context.Context, q string, keep func(*graph.Symbol) bool, most int) ([]graph.Symbol, error) {
+	var out []graph.Symbol
+	seen := map[graph.SymbolID]bool{}
+	add := func(defs []graph.Symbol) {
+		for i := range defs {
+			if !seen[defs[i].ID] && keep(&defs[i]) && len(out) < most {
+				seen[defs[i].ID] = true
+				out = append(out, defs[i])
+			}
+		}
+	}
+	if strings.Contains(q, ".") {
+		exact, err := graph.FindDefinitions(ctx, s.R, q)
+		if err != nil {
+			return nil, err
+		}
+		add(exact)
+		q = q[strings.LastIndexByte(q, '.')+1:]
+	}
+	names, err := s.symbolNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	type hit struct {
+		name string
+		tier int
+	}
+	var hits []hit
+	sq := squash(q)
+	for _, n := range names {
+		if t, ok := fuzzyTier(q, sq, n); ok {
+			hits = append(hits, hit{n, t})
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		return cmp.Or(cmp.Compare(a.tier, b.tier), cmp.Compare(len(a.name), len(b.name)), strings.Compare(a.name, b.name))
+	})
+	for _, h := range hits {
+		if len(out) >= most {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		defs, err := s.R.SymbolsByName(ctx, h.name)
+		if err != nil {
+			return nil, err
+		}
+		slices.SortStableFunc(defs, func(a, b graph.Symbol) int {
+			return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Range.StartByte, b.Range.StartByte))
+		})
+		add(defs)
+	}
+	return out, nil
+}
