@@ -97,6 +97,11 @@
 // a trace's locations trace.Locs (the shape of graph.Citation), all cited
 // through the snapshot.
 //
+// Buffer extracts an editor's unsaved buffer in memory (indexer.ExtractBuffer:
+// the facts an index run would store for that content, nothing stored), so
+// that the LSP server's answers follow open buffers; Symbols with Fuzzy
+// matches partial names as an editor's symbol search does (fuzzy.go).
+//
 // The tokenizer's tables load while a pack's candidates are searched (the
 // vectors, on the first search: package vector).
 //

@@ -365,6 +365,11 @@ func (e *Engine) Reindex(ctx context.Context, paths []string, wait time.Duration
 	}
 	e.mu.Lock()
 	e.refreshLocked(ctx, true)
+	if e.cur != nil {
+		// the run's meta is what it committed, without the generation
+		// number the store gave it
+		res.Meta.Generation = e.cur.o.Meta.Generation
+	}
 	e.mu.Unlock()
 	return res, nil
 }
