@@ -13,11 +13,11 @@ import (
 
 // Tiers of a fuzzy symbol match, best first (SymbolsOptions.Fuzzy).
 const (
-	tierExact      = iota // the name as typed
-	tierExactFold         // the name, ignoring case
-	tierPrefix            // a prefix of the name (case and separators ignored)
-	tierHumps             // prefixes of its words in order: fulldisp → full_dispatch, gUN → getUserName
-	tierSubsequence       // its letters in order
+	tierExact       = iota // the name as typed
+	tierExactFold          // the name, ignoring case
+	tierPrefix             // a prefix of the name (case and separators ignored)
+	tierHumps              // prefixes of its words in order: fulldisp → full_dispatch, gUN → getUserName
+	tierSubsequence        // its letters in order
 )
 
 // nameWords splits an identifier into its words: at separators (_ - . $),

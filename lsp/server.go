@@ -56,10 +56,10 @@ type Server struct {
 	eng  *engine.Engine
 
 	mu       sync.Mutex
-	docs     map[string]text // open documents by repository-relative path
+	docs     map[string]text     // open documents by repository-relative path
 	raw      map[string]string   // their text as the editor has it
 	bufs     map[string]bufFacts // their facts, extracted in memory (buffer.go)
-	pending  map[string]bool // paths waiting for re-index
+	pending  map[string]bool     // paths waiting for re-index
 	timer    *time.Timer
 	inflight map[string]context.CancelFunc
 	shutdown bool

@@ -62,7 +62,7 @@ type Writer struct {
 	symBatch  [][]any
 	postBatch [][]any
 	done      bool
-	failed    error // a write that failed where no error could be returned
+	failed    error              // a write that failed where no error could be returned
 	opened    map[string]statKey // the epoch's side files when the writer opened (manifest)
 	repaired  []graph.Damage
 }
