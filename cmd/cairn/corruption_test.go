@@ -13,7 +13,8 @@ import (
 // every file the embedded store wrote (the pointer, the facts database, the
 // text segment's files, the vectors and the embedding model): status must
 // name the damaged part, no query may panic or answer without saying what
-// to run, `cairn index` (without --full) must repair it, and every answer
+// to run, `cairn index` (without --full) must repair it — a side index by
+// rebuilding just that index from the stored facts — and every answer
 // afterwards must be the undamaged index's.
 func TestDamagedIndexIsNamedAndRepaired(t *testing.T) {
 	// Real code, enough text to train the built-in embedder.
@@ -85,6 +86,15 @@ func TestDamagedIndexIsNamedAndRepaired(t *testing.T) {
 				o, code := cli("index", "--repo", repo, "--index-dir", dir)
 				if code != 0 || !strings.Contains(o, "repaired:") {
 					t.Fatalf("index did not repair the damaged %s (exit %d):\n%s", rel, code, o)
+				}
+				// a side index is rebuilt from the stored facts, without
+				// parsing; a damaged pointer or database needs a fresh build
+				side := strings.Contains(rel, "bm25-") || strings.Contains(rel, "vec-")
+				if side && !strings.Contains(o, "(0 parsed,") {
+					t.Errorf("repairing the side index %s re-parsed files:\n%s", rel, o)
+				}
+				if !side && !strings.Contains(o, "full (") {
+					t.Errorf("repairing %s was no fresh build:\n%s", rel, o)
 				}
 				if out, _ := cli("status", "--repo", repo, "--index-dir", dir); strings.Contains(out, "damaged") {
 					t.Fatalf("still damaged after index:\n%s", out)

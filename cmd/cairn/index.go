@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -86,6 +87,29 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	var repaired []graph.Damage
 	if r, ok := w.(interface{ Repaired() []graph.Damage }); ok {
 		repaired = r.Repaired()
+	}
+	if r, ok := w.(interface{ SideRepair() []graph.Damage }); ok && len(r.SideRepair()) > 0 {
+		// Only side indexes are damaged: rebuild them from the stored
+		// facts (a generation of its own), then index what changed.
+		var text, vectors bool
+		for _, d := range r.SideRepair() {
+			text = text || strings.HasPrefix(d.Part, "text index")
+			vectors = vectors || !strings.HasPrefix(d.Part, "text index")
+		}
+		full := false
+		if err := engine.RebuildSideIndexes(ctx, w, root, dir, embedding(o.embedder), text, vectors, func(msg string) {
+			if !g.quiet {
+				fmt.Fprintln(g.stderr, "cairn: warning:", msg)
+			}
+		}); err != nil {
+			if !g.quiet {
+				fmt.Fprintf(g.stderr, "cairn: warning: %v; rebuilding the whole index instead\n", err)
+			}
+			full = true
+		}
+		if w, err = store.OpenWriter(ctx, store.WriterOptions{Dir: dir, Full: full, Wait: o.wait}); err != nil {
+			return err
+		}
 	}
 	exclude := indexExcludes(root, dir)
 	logLevel := slog.LevelWarn

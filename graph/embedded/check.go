@@ -53,6 +53,12 @@ func PartOf(rel string) string {
 	return "index file " + rel
 }
 
+// IsSidePart reports whether a part (as PartOf names it) belongs to a side
+// index, which can be rebuilt from the stored facts.
+func IsSidePart(part string) bool {
+	return strings.HasPrefix(part, "text index") || strings.HasPrefix(part, "vector segment") || strings.HasPrefix(part, "embedding model")
+}
+
 type statKey struct {
 	size  int64
 	mtime int64

@@ -62,16 +62,35 @@ func TestCheckManifest(t *testing.T) {
 			t.Fatalf("%s: damage %v, error %v", what, dmg, err)
 		}
 	}
-	w := commitSide(t, dir, WriterOptions{Verify: true}, "bm25-000001/store/seg.zap", []byte("rebuilt"))
-	if fresh, why := w.Fresh(); !fresh || !strings.Contains(why, "text index segment bm25-000001") || len(w.Repaired()) != 1 {
-		t.Fatalf("a verifying writer extended a damaged index: fresh %v (%s), repaired %v", fresh, why, w.Repaired())
+	// a verifying writer keeps the facts and names the side index to
+	// rebuild; the rebuilt segment (a new name: the old one removed)
+	// replaces the damage
+	w := commitSide(t, dir, WriterOptions{Verify: true}, "bm25-000002/store/seg.zap", []byte("rebuilt"))
+	if fresh, _ := w.Fresh(); fresh || len(w.SideRepair()) != 1 || w.SideRepair()[0].Part != "text index segment bm25-000001" {
+		t.Fatalf("a verifying writer: fresh %v, side repair %v", fresh, w.SideRepair())
+	}
+	os.RemoveAll(filepath.Join(epoch, "bm25-000001"))
+	commitSide(t, dir, WriterOptions{}, "", nil)
+	if dmg, err := Check(ctx, dir); err != nil || len(dmg) != 0 {
+		t.Fatalf("after the side repair: damage %v, error %v", dmg, err)
+	}
+	// a damaged database makes a verifying writer build afresh
+	s, _ = Open(dir)
+	db := filepath.Join(s.EpochDir(), dbFile)
+	s.Close()
+	f, _ = os.OpenFile(db, os.O_RDWR, 0)
+	f.WriteAt([]byte("not a database at all"), 0)
+	f.Close()
+	w = commitSide(t, dir, WriterOptions{Verify: true}, "", nil)
+	if fresh, why := w.Fresh(); !fresh || !strings.Contains(why, "facts database") || len(w.Repaired()) != 1 {
+		t.Fatalf("a verifying writer over a damaged database: fresh %v (%s), repaired %v", fresh, why, w.Repaired())
 	}
 	if dmg, err := Check(ctx, dir); err != nil || len(dmg) != 0 {
 		t.Fatalf("after the repair: damage %v, error %v", dmg, err)
 	}
 	// a truncated database
 	s, _ = Open(dir)
-	db := filepath.Join(s.EpochDir(), dbFile)
+	db = filepath.Join(s.EpochDir(), dbFile)
 	s.Close()
 	info, _ := os.Stat(db)
 	os.Truncate(db, info.Size()/2)

@@ -52,10 +52,12 @@
 // quick_check: every page and record well formed) and each manifest file,
 // and names what is damaged as a graph.Damage; it reads the whole index
 // once (on this repository's index, some 30 ms). A writer with Verify (what
-// `cairn index` opens) runs it first and builds a fresh epoch when anything
-// is damaged, so `cairn index` repairs a damaged index without --full; a
-// pointer that cannot be read, or a database SQLite finds malformed, makes
-// any writer build a fresh epoch. Watchers do not verify.
+// `cairn index` opens) runs it first, so that `cairn index` repairs a
+// damaged index without --full: a damaged pointer or database makes it
+// build a fresh epoch (any writer does when it cannot read them); damaged
+// side indexes only leave the facts as they are, and SideRepair names what
+// the caller is to rebuild from them (engine.RebuildSideIndexes: no file
+// is parsed again). Watchers do not verify.
 //
 // # Versions
 //

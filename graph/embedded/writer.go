@@ -44,27 +44,28 @@ type WriterOptions struct {
 
 // Writer writes the next generation. It implements graph.Writer.
 type Writer struct {
-	dir       string
-	epoch     string
-	fresh     bool
-	why       string // why a fresh epoch was started
-	lock      *os.File
-	db        *sql.DB
-	tx        *sql.Tx
-	prevGen   int64
-	prev      graph.Meta                 // the generation extended (incremental runs)
-	known     map[string]graph.FileState // states as this generation will have them (after Known)
-	files     map[string]graph.File      // the same for indexed files (View().Files)
-	sidCache  map[string]int64
-	fileIDs   map[string]int64
-	stmts     map[string]*sql.Stmt
-	stmtMu    sync.Mutex // stmts: the writer's view may be read from several goroutines
-	symBatch  [][]any
-	postBatch [][]any
-	done      bool
-	failed    error              // a write that failed where no error could be returned
-	opened    map[string]statKey // the epoch's side files when the writer opened (manifest)
-	repaired  []graph.Damage
+	dir        string
+	epoch      string
+	fresh      bool
+	why        string // why a fresh epoch was started
+	lock       *os.File
+	db         *sql.DB
+	tx         *sql.Tx
+	prevGen    int64
+	prev       graph.Meta                 // the generation extended (incremental runs)
+	known      map[string]graph.FileState // states as this generation will have them (after Known)
+	files      map[string]graph.File      // the same for indexed files (View().Files)
+	sidCache   map[string]int64
+	fileIDs    map[string]int64
+	stmts      map[string]*sql.Stmt
+	stmtMu     sync.Mutex // stmts: the writer's view may be read from several goroutines
+	symBatch   [][]any
+	postBatch  [][]any
+	done       bool
+	failed     error              // a write that failed where no error could be returned
+	opened     map[string]statKey // the epoch's side files when the writer opened (manifest)
+	repaired   []graph.Damage
+	sideRepair []graph.Damage
 }
 
 var _ graph.Writer = (*Writer)(nil)
@@ -106,7 +107,7 @@ func NewWriter(ctx context.Context, opts WriterOptions) (w *Writer, err error) {
 	case cerr != nil:
 		w.why = cerr.Error()
 		w.repaired = []graph.Damage{{Part: "index pointer", Path: filepath.Join(opts.Dir, currentFile), Problem: unwrapPointer(cerr)}}
-	case len(repair) > 0:
+	case len(repair) > 0 && !sideOnly(repair):
 		w.repaired = repair
 		parts := make([]string, len(repair))
 		for i, d := range repair {
@@ -119,6 +120,11 @@ func NewWriter(ctx context.Context, opts WriterOptions) (w *Writer, err error) {
 			return nil, err
 		}
 		w.why = why
+		if w.db != nil && len(repair) > 0 {
+			// only side indexes are damaged: the facts stay, and the
+			// caller rebuilds those indexes from them (SideRepair)
+			w.repaired, w.sideRepair = repair, repair
+		}
 	}
 	if w.db == nil {
 		if err := w.openFresh(ctx); err != nil {
@@ -132,9 +138,26 @@ func NewWriter(ctx context.Context, opts WriterOptions) (w *Writer, err error) {
 // Fresh reports whether this run builds a new epoch from scratch, and why.
 func (w *Writer) Fresh() (bool, string) { return w.fresh, w.why }
 
-// Repaired lists the damaged parts this run replaces (it builds a fresh
-// epoch for them).
+// Repaired lists the damaged parts this run replaces: by a fresh epoch, or
+// (SideRepair) by side indexes rebuilt from the stored facts.
 func (w *Writer) Repaired() []graph.Damage { return w.repaired }
+
+// SideRepair lists the damaged side indexes (text or vector segments, the
+// embedding model) of an index whose pointer and facts are sound: the run
+// extends the generation, and the caller is to rebuild those side indexes
+// from the stored facts (engine.RebuildSideIndexes) rather than re-parse
+// the repository.
+func (w *Writer) SideRepair() []graph.Damage { return w.sideRepair }
+
+// sideOnly reports whether every damaged part is a side index's.
+func sideOnly(dmg []graph.Damage) bool {
+	for _, d := range dmg {
+		if !IsSidePart(d.Part) {
+			return false
+		}
+	}
+	return true
+}
 
 func acquireLock(path string, wait time.Duration) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
