@@ -66,6 +66,9 @@ type Writer struct {
 	opened     map[string]statKey // the epoch's side files when the writer opened (manifest)
 	repaired   []graph.Damage
 	sideRepair []graph.Damage
+	// trusted: the database was verified (or is unchanged since it was)
+	// when the writer opened, so what it commits is verified too
+	trusted bool
 }
 
 var _ graph.Writer = (*Writer)(nil)
@@ -89,6 +92,9 @@ func NewWriter(ctx context.Context, opts WriterOptions) (w *Writer, err error) {
 	}()
 	cur, cerr := readCurrent(opts.Dir)
 	repair := opts.Repair
+	if cerr == nil {
+		w.trusted = isVerified(opts.Dir, cur.Epoch)
+	}
 	if opts.Verify && cerr == nil && !opts.Full {
 		dmg, err := Check(ctx, opts.Dir)
 		if err != nil && !errors.Is(err, graph.ErrNoIndex) {
@@ -98,6 +104,7 @@ func NewWriter(ctx context.Context, opts WriterOptions) (w *Writer, err error) {
 			}
 		}
 		repair = append(repair, dmg...)
+		w.trusted = err == nil && sideOnly(dmg)
 	}
 	switch {
 	case opts.Full:
@@ -622,6 +629,12 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 		return errors.New("writer already finished")
 	}
 	w.done = true
+	defer func() {
+		// (after release: the database closed, its files as they stay)
+		if err == nil && (w.fresh || w.trusted) {
+			writeVerified(w.dir, w.epoch)
+		}
+	}()
 	defer w.release()
 	defer func() {
 		if err != nil && w.fresh {
