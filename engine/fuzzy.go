@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -111,49 +112,76 @@ func subsequence(q, s string) bool {
 	return true
 }
 
-// fuzzyTier says how name matches the typed query q (tiers above); false
-// when it does not.
-func fuzzyTier(q, sq, name string) (int, bool) {
-	switch {
-	case name == q:
-		return tierExact, true
-	case strings.EqualFold(name, q):
-		return tierExactFold, true
-	}
-	sn := squash(name)
-	switch {
-	case sq == "":
-		return 0, false
-	case strings.HasPrefix(sn, sq):
-		return tierPrefix, true
-	case humps(sq, nameWords(name)):
-		return tierHumps, true
-	case subsequence(sq, sn):
-		return tierSubsequence, true
-	}
-	return 0, false
+// fuzzyName is a definition name prepared for matching.
+type fuzzyName struct {
+	name  string
+	sq    string   // squashed: lower case, no separators
+	words []string // nameWords
 }
 
-// symbolNames is the generation's distinct definition names, sorted
-// (memoised per generation: an editor asks at every keystroke).
-func (s *Snapshot) symbolNames(ctx context.Context) ([]string, error) {
+func prepare(name string) fuzzyName {
+	return fuzzyName{name: name, sq: squash(name), words: nameWords(name)}
+}
+
+// fuzzyTier says how name matches the typed query q (squashed: sq; tiers
+// above); false when it does not.
+func fuzzyTier(q, sq string, n *fuzzyName) (int, bool) {
+	switch {
+	case n.name == q:
+		return tierExact, true
+	case strings.EqualFold(n.name, q):
+		return tierExactFold, true
+	case sq == "" || !subsequence(sq, n.sq):
+		return 0, false // (every other tier is a subsequence too)
+	case strings.HasPrefix(n.sq, sq):
+		return tierPrefix, true
+	case humps(sq, n.words):
+		return tierHumps, true
+	}
+	return tierSubsequence, true
+}
+
+// symbolNames is the generation's distinct definition names, prepared
+// for matching (memoised per generation: an editor asks at every
+// keystroke).
+func (s *Snapshot) symbolNames(ctx context.Context) ([]fuzzyName, error) {
 	v, err := s.Memo("engine.symbolNames", func() (any, error) {
-		set := map[string]bool{}
-		err := s.R.AllSymbols(ctx, func(sym graph.Symbol) error {
-			set[sym.Name] = true
-			return nil
-		})
-		names := make([]string, 0, len(set))
-		for n := range set {
-			names = append(names, n)
+		var list []string
+		var err error
+		if sn, ok := s.namesSource(); ok {
+			list, err = sn.SymbolNames(ctx) // the embedded store: one query
+		} else {
+			set := map[string]bool{}
+			err = s.R.AllSymbols(ctx, func(sym graph.Symbol) error {
+				set[sym.Name] = true
+				return nil
+			})
+			list = slices.Collect(maps.Keys(set))
 		}
-		slices.Sort(names)
+		names := make([]fuzzyName, 0, len(list))
+		for _, n := range list {
+			names = append(names, prepare(n))
+		}
+		slices.SortFunc(names, func(a, b fuzzyName) int { return strings.Compare(a.name, b.name) })
 		return names, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return v.([]string), nil
+	return v.([]fuzzyName), nil
+}
+
+// symbolNamer is a store that lists its distinct definition names.
+type symbolNamer interface {
+	SymbolNames(ctx context.Context) ([]string, error)
+}
+
+func (s *Snapshot) namesSource() (symbolNamer, bool) {
+	if s.h == nil {
+		return nil, false
+	}
+	sn, ok := s.h.st.(symbolNamer)
+	return sn, ok
 }
 
 // fuzzySymbols lists the definitions whose names match q as an editor's
@@ -189,9 +217,9 @@ func (s *Snapshot) fuzzySymbols(ctx context.Context, q string, keep func(*graph.
 	}
 	var hits []hit
 	sq := squash(q)
-	for _, n := range names {
-		if t, ok := fuzzyTier(q, sq, n); ok {
-			hits = append(hits, hit{n, t})
+	for i := range names {
+		if t, ok := fuzzyTier(q, sq, &names[i]); ok {
+			hits = append(hits, hit{names[i].name, t})
 		}
 	}
 	slices.SortFunc(hits, func(a, b hit) int {

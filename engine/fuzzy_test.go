@@ -38,7 +38,8 @@ func TestFuzzyTier(t *testing.T) {
 		{"zz", "getUserName", 0, false},
 		{"nameuser", "getUserName", 0, false},
 	} {
-		tier, ok := fuzzyTier(c.q, squash(c.q), c.name)
+		n := prepare(c.name)
+		tier, ok := fuzzyTier(c.q, squash(c.q), &n)
 		if ok != c.ok || ok && tier != c.tier {
 			t.Errorf("fuzzyTier(%q, %q) = %d, %v; want %d, %v", c.q, c.name, tier, ok, c.tier, c.ok)
 		}

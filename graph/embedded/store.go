@@ -416,6 +416,26 @@ func (v view) SymbolsByName(ctx context.Context, name string) ([]graph.Symbol, e
 	return v.symbols(ctx, `WHERE s.name = ? COLLATE NOCASE ORDER BY f.path, s.start_byte`, name)
 }
 
+// SymbolNames lists the distinct names of the definitions, unordered: what
+// an editor's symbol search matches partial names against, without
+// decoding every symbol.
+func (v view) SymbolNames(ctx context.Context) ([]string, error) {
+	rows, err := v.q.QueryContext(ctx, `SELECT DISTINCT name FROM symbols`)
+	if err != nil {
+		return nil, fmt.Errorf("read symbol names: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
 // SymbolsByID returns the definitions of a symbol (several for a symbol
 // declared in more than one place).
 func (v view) SymbolsByID(ctx context.Context, id graph.SymbolID) ([]graph.Symbol, error) {
