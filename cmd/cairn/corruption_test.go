@@ -1,12 +1,15 @@
 package main
 
 import (
+	"database/sql"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	_ "github.com/mattn/go-sqlite3" // the store's database, to find a page in use
 )
 
 // TestDamagedIndexIsNamedAndRepaired overwrites and truncates, in turn,
@@ -133,8 +136,12 @@ func partName(rel string) string {
 	return "embedding model"
 }
 
+// dbName is the embedded store's database file.
+const dbName = "index.db"
+
 // damage overwrites a kilobyte in the middle of the file (the whole of a
-// small one) or truncates it to half its size.
+// small one; for the database, a page in use) or truncates it to half its
+// size.
 func damage(t *testing.T, p, mode string) {
 	t.Helper()
 	info, err := os.Stat(p)
@@ -148,15 +155,33 @@ func damage(t *testing.T, p, mode string) {
 		}
 		return
 	}
+	off, size := n/2, int64(1024)
+	if n < 4096 {
+		off, size = 0, n
+	}
+	if filepath.Base(p) == dbName {
+		// a page in use (bytes in a page's free space or on the free
+		// list are no damage): the symbols table's root page
+		db, err := sql.Open("sqlite3", "file:"+p+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var root, pageSize int64
+		err = db.QueryRow(`SELECT rootpage FROM sqlite_master WHERE name = 'symbols'`).Scan(&root)
+		if err == nil {
+			err = db.QueryRow(`PRAGMA page_size`).Scan(&pageSize)
+		}
+		db.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		off, size = (root-1)*pageSize, pageSize
+	}
 	f, err := os.OpenFile(p, os.O_RDWR, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	off, size := n/2, int64(1024)
-	if n < 4096 {
-		off, size = 0, n
-	}
 	size = min(size, n-off)
 	junk := make([]byte, size)
 	for i := range junk {

@@ -177,6 +177,7 @@ func Check(ctx context.Context, dir string) ([]graph.Damage, error) {
 	}
 	defer db.Close()
 	verified := isVerified(dir, cur.Epoch)
+	before, _ := dbState(dir, cur.Epoch) // (what quick_check reads; a later change is checked next time)
 	if !verified {
 		problem, err := quickCheck(ctx, db)
 		if err != nil {
@@ -191,8 +192,7 @@ func Check(ctx context.Context, dir string) ([]graph.Damage, error) {
 		return dbDamage(sqliteProblem(err)), nil
 	}
 	if !verified {
-		db.Close()
-		writeVerified(dir, cur.Epoch) // (best effort: a reader may not write here)
+		writeVerified(dir, before) // (best effort: a reader may not write here)
 	}
 	raw, ok := m.Extra[manifestKey]
 	if !ok {
@@ -309,12 +309,8 @@ func isVerified(dir, epoch string) bool {
 	return ok && now == was
 }
 
-// writeVerified records the database of epoch as verified, as it is now.
-func writeVerified(dir, epoch string) {
-	v, ok := dbState(dir, epoch)
-	if !ok {
-		return
-	}
+// writeVerified records the database files in state v as verified.
+func writeVerified(dir string, v verifiedState) {
 	b, _ := json.Marshal(v)
 	tmp := filepath.Join(dir, verifiedFile+".tmp")
 	if os.WriteFile(tmp, b, 0o644) == nil {

@@ -193,22 +193,28 @@ func acquireLock(path string, wait time.Duration) (*os.File, error) {
 }
 
 func (w *Writer) release() {
-	if w.tx != nil {
-		w.tx.Rollback()
-		w.tx = nil
-	}
-	for _, st := range w.stmts {
-		st.Close()
-	}
-	if w.db != nil {
-		w.db.Close()
-		w.db = nil
-	}
+	w.closeDB()
 	if w.lock != nil {
 		w.lock.Truncate(0)
 		syscall.Flock(int(w.lock.Fd()), syscall.LOCK_UN)
 		w.lock.Close()
 		w.lock = nil
+	}
+}
+
+// closeDB rolls back what is uncommitted and closes the database.
+func (w *Writer) closeDB() {
+	if w.tx != nil {
+		w.tx.Rollback()
+		w.tx = nil
+	}
+	for q, st := range w.stmts {
+		st.Close()
+		delete(w.stmts, q)
+	}
+	if w.db != nil {
+		w.db.Close()
+		w.db = nil
 	}
 }
 
@@ -630,12 +636,16 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 	}
 	w.done = true
 	defer func() {
-		// (after release: the database closed, its files as they stay)
 		if err == nil && (w.fresh || w.trusted) {
-			writeVerified(w.dir, w.epoch)
+			// the database closed, its files as they stay, the lock
+			// still held: no other writer's commit is recorded
+			w.closeDB()
+			if st, ok := dbState(w.dir, w.epoch); ok {
+				writeVerified(w.dir, st)
+			}
 		}
+		w.release()
 	}()
-	defer w.release()
 	defer func() {
 		if err != nil && w.fresh {
 			os.RemoveAll(w.Dir())
