@@ -97,6 +97,11 @@
 // a trace's locations trace.Locs (the shape of graph.Citation), all cited
 // through the snapshot.
 //
+// Buffer extracts an editor's unsaved buffer in memory (indexer.ExtractBuffer:
+// the facts an index run would store for that content, nothing stored), so
+// that the LSP server's answers follow open buffers; Symbols with Fuzzy
+// matches partial names as an editor's symbol search does (fuzzy.go).
+//
 // The tokenizer's tables load while a pack's candidates are searched (the
 // vectors, on the first search: package vector).
 //
@@ -131,6 +136,22 @@
 // every message is at most MaxMessage bytes (BoundMessage), so a 5 MB
 // argument gets a short error; the servers pass their own errors through
 // BoundMessage too.
+//
+// # A moved or copied checkout
+//
+// Facts are stored relative to the root, so an index read from another
+// root than it was built at (a checkout copied with its .cairn, or moved)
+// follows the root it is opened at: files, citations and freshness are the
+// new worktree's, and Status names both (Root, IndexedFrom) until the next
+// index run records the new root.
+//
+// # Damage
+//
+// Check verifies every stored part of the index (graph/store.Check); Status
+// lists what it finds (Damaged), and an index that fails to open is
+// checked, so that the error names the damaged parts and says to run
+// `cairn index` (which rebuilds them): a *graph.DamagedError, classified
+// stale_index like a SQLite corruption error met during a query.
 //
 // # Re-indexing and watching
 //

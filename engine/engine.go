@@ -185,7 +185,7 @@ func (e *Engine) openHandle(ctx context.Context) (*handle, error) {
 	}
 	st, err := store.Open(ctx, store.Options{Dir: e.dir, URL: e.opts.Store, RepoName: e.opts.RepoName, CacheDir: e.opts.StoreCache})
 	if err != nil {
-		return nil, err
+		return nil, e.damaged(ctx, err)
 	}
 	for _, w := range st.Warnings() {
 		e.opts.Log.Warn(w)
@@ -193,7 +193,7 @@ func (e *Engine) openHandle(ctx context.Context) (*handle, error) {
 	o, err := fuse.Open(ctx, st, fuse.OpenOptions{QueryEmbedder: qe, ANN: e.opts.ANN})
 	if err != nil {
 		st.Close()
-		return nil, err
+		return nil, e.damaged(ctx, err)
 	}
 	for _, w := range o.Warnings {
 		e.opts.Log.Warn(w)
@@ -206,6 +206,32 @@ func (e *Engine) openHandle(ctx context.Context) (*handle, error) {
 	o.Engine.Slots = e.opts.SearchSlots
 	o.Engine.Worktree = e.files
 	return h, nil
+}
+
+// damaged explains an index that failed to open: when a check of its parts
+// finds damage, the error names the damaged parts and says to run `cairn
+// index`; otherwise err is returned as it is.
+func (e *Engine) damaged(ctx context.Context, err error) error {
+	var de *graph.DamagedError
+	if errors.As(err, &de) || errors.Is(err, graph.ErrNoIndex) || e.Shared() {
+		return err
+	}
+	var fe *graph.FormatError
+	if errors.As(err, &fe) {
+		return err
+	}
+	if dmg, cerr := e.Check(ctx); cerr == nil && len(dmg) > 0 {
+		return &graph.DamagedError{Damage: dmg}
+	}
+	return err
+}
+
+// Check verifies every stored part of the index (store.Check: the pointer,
+// the facts database page by page, each side file against its recorded
+// size and checksum) and returns the damaged ones; it reads the whole
+// index once.
+func (e *Engine) Check(ctx context.Context) ([]graph.Damage, error) {
+	return store.Check(ctx, store.Options{Dir: e.dir, URL: e.opts.Store})
 }
 
 // retireLocked marks h replaced and closes it once no request holds it.
@@ -339,6 +365,11 @@ func (e *Engine) Reindex(ctx context.Context, paths []string, wait time.Duration
 	}
 	e.mu.Lock()
 	e.refreshLocked(ctx, true)
+	if e.cur != nil {
+		// the run's meta is what it committed, without the generation
+		// number the store gave it
+		res.Meta.Generation = e.cur.o.Meta.Generation
+	}
 	e.mu.Unlock()
 	return res, nil
 }

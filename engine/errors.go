@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
 	"github.com/cairn-dev/cairn/retrieval/impact"
 	"github.com/cairn-dev/cairn/retrieval/trace"
@@ -129,8 +130,13 @@ func Classify(err error) *Error {
 		return e
 	}
 	var fe *graph.FormatError
+	var de *graph.DamagedError
 	msg := BoundMessage(err.Error())
 	switch {
+	case errors.As(err, &de):
+		return &Error{Category: StaleIndex, Message: BoundMessage(de.Error()), Err: err}
+	case store.IsCorrupt(err):
+		return &Error{Category: StaleIndex, Message: BoundMessage(msg + ": the index is damaged; run `cairn status` to see which part, `cairn index` to repair it"), Err: err}
 	case errors.As(err, &fe):
 		return &Error{Category: StaleIndex, Message: msg, Err: err}
 	case errors.Is(err, graph.ErrNoIndex):

@@ -155,6 +155,12 @@ type SymbolsOptions struct {
 	// Query keeps definitions matching it: those it names (as Definitions),
 	// then the symbol search's hits; "" lists all. Not with File.
 	Query string
+	// Fuzzy matches Query as an editor's symbol search does, against every
+	// definition's name: the name itself, a prefix, prefixes of its words
+	// (camel humps and snake parts: fulldisp finds full_dispatch_request,
+	// gUN getUserName) or its letters in order, ranked in that order, then
+	// shorter names first.
+	Fuzzy bool
 	// Limit bounds the answer; 0 is no bound (a query's is then 100).
 	Limit int
 }
@@ -204,7 +210,11 @@ func (s *Snapshot) Symbols(ctx context.Context, o SymbolsOptions) (*SymbolsResul
 		if o.Limit > 0 {
 			most = o.Limit + 1 // one more tells Truncated
 		}
-		syms, err = s.querySymbols(ctx, q, keep, most)
+		if o.Fuzzy {
+			syms, err = s.fuzzySymbols(ctx, q, keep, most)
+		} else {
+			syms, err = s.querySymbols(ctx, q, keep, most)
+		}
 	default:
 		err = s.R.AllSymbols(ctx, func(sym graph.Symbol) error {
 			if keep(&sym) {

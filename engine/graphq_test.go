@@ -276,3 +276,36 @@ func TestGraphQuestionsOnFixture(t *testing.T) {
 		t.Errorf("Map(store/store.go) = %+v, %v", m, err)
 	}
 }
+
+// TestFuzzySymbols: the editor's symbol search matches partial names —
+// prefixes, word humps and subsequences — ranked in that order after the
+// name itself.
+func TestFuzzySymbols(t *testing.T) {
+	ctx := context.Background()
+	root := enginetest.Repo(t)
+	s, err := open(t, root).Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Release()
+	for q, want := range map[string][]string{
+		"MemStore":  {"MemStore", "NewMemStore"},               // exact, then humps (mem+store)
+		"NewMem":    {"NewMemStore"},                           // prefix
+		"nms":       {"NewMemStore"},                           // humps
+		"Serv":      {"Serve", "Serve", "Server", "NewServer"}, // prefixes (shorter first), then humps
+		"bnr":       {"Banner"},                                // subsequence
+		"Store.Get": {"Get", "Get"},                            // a qualified name: its definitions, then its last part
+	} {
+		res, err := s.Symbols(ctx, engine.SymbolsOptions{Query: q, Fuzzy: true})
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		var got []string
+		for _, v := range res.Symbols {
+			got = append(got, v.Name)
+		}
+		if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+			t.Errorf("fuzzy %q = %q, want %q first", q, got, want)
+		}
+	}
+}

@@ -3,11 +3,15 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/indexer"
+	"github.com/cairn-dev/cairn/indexer/treesitter"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/embed"
 	"github.com/cairn-dev/cairn/retrieval/vector"
@@ -99,4 +103,109 @@ func ChooseEmbedder(c Embedding) (embed.Embedder, error) {
 		return embed.NewONNX(strings.TrimPrefix(name, "onnx:"))
 	}
 	return nil, Errorf(InvalidArgument, "%s", fmt.Sprintf("unknown embedder %q (want builtin, http, onnx:DIR or none)", name))
+}
+
+// RebuildSideIndexes rebuilds side indexes of the generation w extends from
+// the facts the store holds — the text index (text) and the vectors with
+// their model (vectors) — without reading or parsing a file, and commits
+// them as the next generation, the facts unchanged: how `cairn index`
+// repairs a damaged text or vector segment. w is finished either way.
+//
+// Chunk texts are not stored: each file is read from root and its chunks'
+// texts cut from it again (treesitter.FillChunkTexts, checked against the
+// stored hashes). A file changed since it was indexed is left out — the
+// next index run re-reads it — and a text that cannot be cut again fails
+// the rebuild (the caller then rebuilds everything).
+func RebuildSideIndexes(ctx context.Context, w SideWriter, root, dir string, embedder Embedding, text, vectors bool, warn func(string)) (err error) {
+	committed := false
+	var sinks []indexer.Sink
+	defer func() {
+		if !committed {
+			for _, s := range sinks {
+				s.Abort()
+			}
+			w.Abort()
+		}
+	}()
+	live := func(ctx context.Context, ids []int64) (map[int64]bool, error) {
+		refs, err := w.View().ChunksByID(ctx, ids)
+		out := make(map[int64]bool, len(refs))
+		for _, r := range refs {
+			out[r.ID] = true
+		}
+		return out, err
+	}
+	if text {
+		sinks = append(sinks, bm25.NewBuilder(nil, live))
+	}
+	if vectors && embedder.Name != "none" {
+		e, err := ChooseEmbedder(embedder)
+		if err != nil {
+			return err
+		}
+		vo := vector.Options{Embedder: e, Live: live, Warn: warn}
+		if e != nil {
+			cache, err := vector.OpenCache(filepath.Join(dir, "embcache.db"))
+			if err != nil {
+				return err
+			}
+			vo.Cache = cache
+		}
+		sinks = append(sinks, vector.NewBuilder(nil, vo))
+	}
+	for _, s := range sinks {
+		if err := s.Begin(ctx, w.Dir(), true); err != nil {
+			return fmt.Errorf("rebuild side index: %w", err)
+		}
+	}
+	v := w.View()
+	files, err := v.Files(ctx)
+	if err != nil {
+		return err
+	}
+	repo := repofs.New(root)
+	for _, f := range files {
+		content, err := repo.ReadFile(f.Path)
+		if err != nil || graph.BlobHash(content) != f.Hash {
+			continue // changed or gone since: the index run after this re-reads it
+		}
+		ff, err := v.FileFacts(ctx, f.Path)
+		if err != nil {
+			return err
+		}
+		if !treesitter.FillChunkTexts(content, ff.Chunks) {
+			return fmt.Errorf("rebuild side index: the chunks of %s cannot be cut from its content again", f.Path)
+		}
+		refs, err := v.ChunksInFile(ctx, f.Path)
+		if err != nil {
+			return err
+		}
+		if len(refs) != len(ff.Chunks) {
+			return fmt.Errorf("rebuild side index: %s has %d chunks and %d chunk ids", f.Path, len(ff.Chunks), len(refs))
+		}
+		ids := make([]int64, len(refs))
+		for i, r := range refs {
+			ids[i] = r.ID
+		}
+		for _, s := range sinks {
+			if err := s.Put(ctx, ff, ids); err != nil {
+				return fmt.Errorf("rebuild side index: %w", err)
+			}
+		}
+	}
+	m := w.Previous()
+	m.IndexedAt = time.Now()
+	m.Extra = map[string]string{}
+	for _, s := range sinks {
+		extra, err := s.Finish(ctx)
+		if err != nil {
+			return fmt.Errorf("rebuild side index: %w", err)
+		}
+		maps.Copy(m.Extra, extra)
+	}
+	if err := w.Commit(ctx, m); err != nil {
+		return err
+	}
+	committed = true
+	return nil
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/indexer/walk"
@@ -58,14 +59,19 @@ type Watcher struct {
 
 // StatusResult is what the index holds and how fresh it is.
 type StatusResult struct {
-	Root      string         `json:"root"`
-	IndexDir  string         `json:"index_dir"`
-	Files     int            `json:"files"`
-	Symbols   int            `json:"symbols"`
-	Chunks    int            `json:"chunks"`
-	Languages map[string]int `json:"languages"`
-	Status    map[string]int `json:"status" jsonschema:"files by parse status"`
-	Skipped   map[string]int `json:"skipped" jsonschema:"paths left out, by reason"`
+	// Root is the worktree answers are read from; IndexedFrom, when it
+	// differs, is where the index was built (a copied or moved checkout:
+	// facts are stored relative to the root, so they follow it, and
+	// freshness is checked against Root).
+	Root        string         `json:"root"`
+	IndexedFrom string         `json:"indexed_from,omitempty"`
+	IndexDir    string         `json:"index_dir"`
+	Files       int            `json:"files"`
+	Symbols     int            `json:"symbols"`
+	Chunks      int            `json:"chunks"`
+	Languages   map[string]int `json:"languages"`
+	Status      map[string]int `json:"status" jsonschema:"files by parse status"`
+	Skipped     map[string]int `json:"skipped" jsonschema:"paths left out, by reason"`
 	// Problems are the files not fully analysed.
 	Problems []FileProblem `json:"problems" jsonschema:"indexed files that could not be fully analysed"`
 	// Skips lists the skipped paths (StatusOptions.Skips).
@@ -78,9 +84,12 @@ type StatusResult struct {
 	Worktree Worktree `json:"worktree"`
 	Watcher  Watcher  `json:"watcher"`
 	// HeadMoved: another commit is checked out than was indexed.
-	HeadMoved bool   `json:"head_moved"`
-	Fresh     bool   `json:"fresh" jsonschema:"no indexed file changed and HEAD did not move"`
-	Advice    string `json:"advice,omitempty"`
+	HeadMoved bool `json:"head_moved"`
+	// Damaged lists the stored parts of the index found damaged (Check);
+	// `cairn index` rebuilds them.
+	Damaged []graph.Damage `json:"damaged,omitempty"`
+	Fresh   bool           `json:"fresh" jsonschema:"no indexed file changed and HEAD did not move"`
+	Advice  string         `json:"advice,omitempty"`
 }
 
 // maxStaleExamples bounds StatusResult.StaleExamples.
@@ -94,7 +103,7 @@ func (s *Snapshot) Status(ctx context.Context, o StatusOptions) (*StatusResult, 
 	if err != nil {
 		return nil, Classify(fmt.Errorf("status: %w", err))
 	}
-	res := &StatusResult{Root: m.Root, IndexDir: s.e.IndexDir(), Files: m.Files, Symbols: m.Symbols, Chunks: m.Chunks,
+	res := &StatusResult{Root: s.Root, IndexDir: s.e.IndexDir(), Files: m.Files, Symbols: m.Symbols, Chunks: m.Chunks,
 		Languages: named(m.Languages), Status: named(m.Status), Skipped: named(m.Skips), Problems: []FileProblem{}}
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
@@ -109,6 +118,9 @@ func (s *Snapshot) Status(ctx context.Context, o StatusOptions) (*StatusResult, 
 				res.StaleExamples = append(res.StaleExamples, f.Path)
 			}
 		}
+	}
+	if m.Root != "" && !sameDir(m.Root, s.Root) {
+		res.IndexedFrom = m.Root
 	}
 	if o.Skips {
 		skips, err := s.R.Skips(ctx)
@@ -133,8 +145,16 @@ func (s *Snapshot) Status(ctx context.Context, o StatusOptions) (*StatusResult, 
 	}
 	head := WorktreeHead(s.Root)
 	res.HeadMoved = head != "" && m.Revision != "" && head != m.Revision
-	res.Fresh = res.StaleFiles == 0 && !res.HeadMoved
-	if !res.Fresh {
+	dmg, err := s.e.Check(ctx)
+	if err != nil && ctx.Err() != nil {
+		return nil, Classify(ctx.Err())
+	}
+	res.Damaged = dmg
+	res.Fresh = res.StaleFiles == 0 && !res.HeadMoved && len(dmg) == 0
+	switch {
+	case len(dmg) > 0:
+		res.Advice = "run `cairn index` to repair the damaged index (it rebuilds the damaged parts); until then answers may fail or be wrong"
+	case !res.Fresh:
 		res.Advice = "run `cairn index` (or keep `cairn watch` running) to bring the index up to date; answers in stale files are marked stale"
 		if res.Worktree.Watcher == "running" {
 			res.Advice = "a watcher is indexing the changes; answers in stale files are marked stale until it has"
@@ -163,4 +183,21 @@ func named[K interface {
 		out[k.String()] = v
 	}
 	return out
+}
+
+// sameDir reports whether two paths name one directory (symlinks resolved;
+// a path that no longer exists is compared as written).
+func sameDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, err := filepath.EvalSymlinks(a)
+	if err != nil {
+		ra = a
+	}
+	rb, err := filepath.EvalSymlinks(b)
+	if err != nil {
+		rb = b
+	}
+	return filepath.Clean(ra) == filepath.Clean(rb)
 }

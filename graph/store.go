@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -144,4 +145,35 @@ type Writer interface {
 	SetRanks(ctx context.Context, ranks map[SymbolID]float64) error
 	Commit(ctx context.Context, m Meta) error
 	Abort() error
+}
+
+// Damage is a stored part of an index found damaged: what it is (the index
+// pointer, the facts database, a text or vector segment, the embedding
+// model), its file, and what is wrong with it.
+type Damage struct {
+	Part    string `json:"part"`
+	Path    string `json:"path"`
+	Problem string `json:"problem"`
+}
+
+func (d Damage) String() string {
+	return d.Part + " " + d.Path + ": " + strings.Join(strings.Fields(d.Problem), " ")
+}
+
+// DamagedError reports damaged parts of an index; `cairn index` repairs
+// them (it rebuilds what is damaged).
+type DamagedError struct {
+	Damage []Damage
+}
+
+func (e *DamagedError) Error() string {
+	var b []byte
+	b = append(b, "index damaged: "...)
+	for i, d := range e.Damage {
+		if i > 0 {
+			b = append(b, "; "...)
+		}
+		b = append(b, d.String()...)
+	}
+	return string(b) + ": run `cairn index` to repair it"
 }

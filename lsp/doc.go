@@ -37,14 +37,30 @@
 //
 // With Options.Watch (the default of `cairn serve lsp`) an embedded watcher
 // (engine.Watch) indexes every change on disk, from the editor or not.
-// didOpen, didChange and didSave also queue the file for re-indexing; after a
-// quiet period (Options.Debounce) the queued paths go through the
-// incremental indexer (engine.Reindex, i.e. indexer.Run with Paths) and
-// the new generation answers the next requests; the server then sends a
-// cairn/indexed notification. The indexer reads files from disk, so an
-// unsaved buffer is reflected once saved (didSave); until then answers
-// come from the last indexed content and positions in an edited buffer may
-// be off by the edit.
+// didOpen and didSave also queue the file for re-indexing; after a quiet
+// period (Options.Debounce) the queued paths go through the incremental
+// indexer (engine.Reindex, i.e. indexer.Run with Paths) and the new
+// generation answers the next requests; the server then sends a
+// cairn/indexed notification naming the paths, the generation committed
+// and the files parsed.
+//
+// Answers follow the open buffers (buffer.go). The indexer reads files from
+// disk, so an unsaved buffer (didChange) is extracted in memory instead
+// (engine.Snapshot.Buffer: the facts an index run would store for that
+// content, references unresolved), once per content and generation, when
+// it differs from what the generation indexed: the identifier under the
+// cursor is the buffer's occurrence there; a definition in an edited file
+// is the buffer's definition of the same symbol (by id, else name, kind and
+// container), or gone when the buffer deleted it; a name only the buffer
+// defines (typed, not saved) is found there; references and document
+// symbols in an edited file are the buffer's. Edits in one buffer do not
+// re-resolve other files: a call elsewhere to a function renamed in the
+// buffer is found once the file is saved and re-indexed. didClose drops
+// the buffer, and answers come from the index again.
+//
+// workspace/symbol matches partial names as editors send them while the
+// user types (engine.SymbolsOptions.Fuzzy): the name itself, a prefix,
+// camel/snake word humps, a subsequence, in that order.
 //
 // Over a shared store (Options.Store, `cairn serve lsp --store postgres://…`)
 // the server is one reader of the team's index: it neither watches nor

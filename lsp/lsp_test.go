@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +24,9 @@ type client struct {
 	msgs chan *message
 	done chan error
 	root string
+
+	mu    sync.Mutex
+	notes []*message // notifications received
 }
 
 func startClient(t *testing.T) *client {
@@ -75,7 +79,13 @@ func (cl *client) call(method string, params, out any) *respError {
 			if m == nil {
 				cl.t.Fatalf("%s: connection closed", method)
 			}
-			if m.ID == nil || string(*m.ID) != string(id) {
+			if m.ID == nil {
+				cl.mu.Lock()
+				cl.notes = append(cl.notes, m)
+				cl.mu.Unlock()
+				continue
+			}
+			if string(*m.ID) != string(id) {
 				continue
 			}
 			if m.Error != nil {
@@ -219,5 +229,111 @@ func TestLSPEditReindexes(t *testing.T) {
 	}
 	if !strings.Contains(h.Contents.Value, "2 callers") {
 		t.Fatalf("hover after edit:\n%s", h.Contents.Value)
+	}
+}
+
+// indexedNotes returns the cairn/indexed notifications received so far.
+func (cl *client) indexedNotes() []map[string]any {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	var out []map[string]any
+	for _, m := range cl.notes {
+		if m.Method == "cairn/indexed" {
+			var p map[string]any
+			json.Unmarshal(m.Params, &p)
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestLSPFollowsUnsavedBuffer: after didChange with unsaved edits, answers
+// follow the buffer — a definition that moved, a call at a moved position,
+// a definition typed but not saved, references and document symbols in the
+// buffer — while the file on disk (and the index) is unchanged.
+func TestLSPFollowsUnsavedBuffer(t *testing.T) {
+	cl := startClient(t)
+	p := filepath.Join(cl.root, "server", "greet.go")
+	b, _ := os.ReadFile(p)
+	orig := string(b)
+	// two lines above Greet: everything moves down by two; Hello is new
+	edited := strings.Replace(orig, "// Greet says hello.", "// moved down\n\n// Greet says hello.", 1) +
+		"\n// Hello is typed but not saved.\nfunc Hello() string { return Greet() }\n\nfunc Use() string { return Hello() }\n"
+	doc := map[string]any{"uri": cl.uri("server/greet.go")}
+	cl.c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": cl.uri("server/greet.go"), "languageId": "go", "version": 1, "text": orig}})
+	cl.c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": cl.uri("server/greet.go"), "version": 2},
+		"contentChanges": []map[string]any{{"text": edited}}})
+	// Banner's call to Greet moved from line 6 to line 8 (UTF-16 column 39)
+	var locs []location
+	if err := cl.call("textDocument/definition", pos("server/greet.go", cl, 8, 40), &locs); err != nil {
+		t.Fatal(err)
+	}
+	if len(locs) != 1 || locs[0].Range.Start != (position{5, 5}) {
+		t.Fatalf("definition of Greet at its moved call = %+v, want line 5 (the buffer's)", locs)
+	}
+	// the call to Hello, which only the buffer defines (line 13: func Use)
+	if err := cl.call("textDocument/definition", pos("server/greet.go", cl, 13, 29), &locs); err != nil {
+		t.Fatal(err)
+	}
+	if len(locs) != 1 || locs[0].Range.Start != (position{11, 5}) {
+		t.Fatalf("definition of the unsaved Hello = %+v, want line 11", locs)
+	}
+	// references of Greet from its moved definition: the buffer's calls
+	if err := cl.call("textDocument/references", map[string]any{"textDocument": doc,
+		"position": map[string]any{"line": 5, "character": 6}, "context": map[string]any{"includeDeclaration": false}}, &locs); err != nil {
+		t.Fatal(err)
+	}
+	var lines []int
+	for _, l := range locs {
+		lines = append(lines, l.Range.Start.Line)
+	}
+	if fmt.Sprint(lines) != "[8 11]" {
+		t.Fatalf("references of Greet in the buffer on lines %v, want [8 11]", lines)
+	}
+	var syms []documentSymbol
+	if err := cl.call("textDocument/documentSymbol", map[string]any{"textDocument": doc}, &syms); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range syms {
+		got = append(got, fmt.Sprintf("%s@%d", s.Name, s.SelectionRange.Start.Line))
+	}
+	if strings.Join(got, ",") != "Greet@5,Banner@8,Hello@11,Use@13" {
+		t.Fatalf("document symbols of the buffer = %v", got)
+	}
+	if b, _ := os.ReadFile(p); string(b) != orig {
+		t.Fatal("the file on disk changed")
+	}
+	// closed without saving: answers come from the index again
+	cl.c.notify("textDocument/didClose", map[string]any{"textDocument": doc})
+	if err := cl.call("textDocument/definition", pos("server/greet.go", cl, 6, 40), &locs); err != nil {
+		t.Fatal(err)
+	}
+	if len(locs) != 1 || locs[0].Range.Start != (position{3, 5}) {
+		t.Fatalf("definition of Greet after close = %+v, want line 3", locs)
+	}
+}
+
+// TestLSPIndexedNotification: cairn/indexed names the generation the
+// server's re-index committed and how many files it parsed.
+func TestLSPIndexedNotification(t *testing.T) {
+	cl := startClient(t)
+	p := filepath.Join(cl.root, "server", "greet.go")
+	b, _ := os.ReadFile(p)
+	content := string(b) + "\nfunc Farewell() string { return Greet() }\n"
+	os.WriteFile(p, []byte(content), 0o644)
+	cl.c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": cl.uri("server/greet.go")}})
+	deadline := time.Now().Add(15 * time.Second)
+	for len(cl.indexedNotes()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no cairn/indexed notification")
+		}
+		var ws []symbolInformation
+		cl.call("workspace/symbol", map[string]any{"query": "Farewell"}, &ws) // (lets notifications in)
+		time.Sleep(20 * time.Millisecond)
+	}
+	n := cl.indexedNotes()[0]
+	if n["generation"] != float64(2) || n["parsed"] != float64(1) || fmt.Sprint(n["paths"]) != "[server/greet.go]" {
+		t.Fatalf("cairn/indexed = %v, want generation 2 (the fixture's index is 1), parsed 1", n)
 	}
 }

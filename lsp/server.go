@@ -56,8 +56,10 @@ type Server struct {
 	eng  *engine.Engine
 
 	mu       sync.Mutex
-	docs     map[string]text // open documents by repository-relative path
-	pending  map[string]bool // paths waiting for re-index
+	docs     map[string]text     // open documents by repository-relative path
+	raw      map[string]string   // their text as the editor has it
+	bufs     map[string]bufFacts // their facts, extracted in memory (buffer.go)
+	pending  map[string]bool     // paths waiting for re-index
 	timer    *time.Timer
 	inflight map[string]context.CancelFunc
 	shutdown bool
@@ -71,7 +73,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, c: newConn(r, w), docs: map[string]text{}, pending: map[string]bool{},
+	s := &Server{opts: opts, c: newConn(r, w), docs: map[string]text{}, raw: map[string]string{}, bufs: map[string]bufFacts{}, pending: map[string]bool{},
 		inflight: map[string]context.CancelFunc{}, reindex: make(chan struct{}, 1)}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -167,7 +169,7 @@ func (s *Server) notification(ctx context.Context, m *message) {
 		if json.Unmarshal(m.Params, &p) == nil {
 			if rel, ok := s.relPath(p.TextDocument.URI); ok {
 				s.mu.Lock()
-				s.docs[rel] = splitText(p.TextDocument.Text)
+				s.docs[rel], s.raw[rel] = splitText(p.TextDocument.Text), p.TextDocument.Text
 				s.mu.Unlock()
 				s.schedule(ctx, rel) // indexes it if it changed since
 			}
@@ -176,10 +178,12 @@ func (s *Server) notification(ctx context.Context, m *message) {
 		var p didChangeParams
 		if json.Unmarshal(m.Params, &p) == nil && len(p.ContentChanges) > 0 {
 			if rel, ok := s.relPath(p.TextDocument.URI); ok {
+				t := p.ContentChanges[len(p.ContentChanges)-1].Text // full sync
 				s.mu.Lock()
-				s.docs[rel] = splitText(p.ContentChanges[len(p.ContentChanges)-1].Text) // full sync
+				s.docs[rel], s.raw[rel] = splitText(t), t
 				s.mu.Unlock()
-				s.schedule(ctx, rel)
+				// answers follow the unsaved buffer (buffer.go); the
+				// index follows the file when it is saved
 			}
 		}
 	case "textDocument/didSave":
@@ -199,6 +203,8 @@ func (s *Server) notification(ctx context.Context, m *message) {
 			if rel, ok := s.relPath(p.TextDocument.URI); ok {
 				s.mu.Lock()
 				delete(s.docs, rel)
+				delete(s.raw, rel)
+				delete(s.bufs, rel)
 				s.mu.Unlock()
 			}
 		}
@@ -251,7 +257,7 @@ func (s *Server) reindexLoop(ctx context.Context) {
 			s.logMessage(1, fmt.Sprintf("cairn: re-indexing %s failed: %v", strings.Join(paths, ", "), err))
 			continue
 		}
-		s.opts.Log.Info("re-indexed", "paths", paths, "parsed", res.Parsed, "took", time.Since(start))
+		s.opts.Log.Info("re-indexed", "paths", paths, "parsed", res.Parsed, "generation", res.Meta.Generation, "took", time.Since(start))
 		s.c.notify("cairn/indexed", map[string]any{"paths": paths, "generation": res.Meta.Generation, "parsed": res.Parsed})
 	}
 }
@@ -476,7 +482,12 @@ func (s *Server) at(ctx context.Context, snap *engine.Snapshot, p textDocumentPo
 	line := lines.line(p.Position.Line)
 	col := byteCol(line, p.Position.Character)
 	t := &target{rel: rel}
+	live := s.live(ctx, snap)
 	ff, err := snap.R.FileFacts(ctx, rel)
+	if bf := live[rel]; bf != nil {
+		// the buffer moved on from the index: its own occurrences
+		ff, err = bf, nil
+	}
 	if err == nil {
 		for i := range ff.Occurrences {
 			o := &ff.Occurrences[i]
@@ -522,6 +533,7 @@ func (s *Server) at(ctx context.Context, snap *engine.Snapshot, p textDocumentPo
 		t.name, t.defs, t.views = n, res.Symbols, res.Definitions
 		break
 	}
+	t.defs, t.views = s.follow(ctx, snap, live, t.defs, t.views, t.word)
 	return t, nil
 }
 
@@ -574,8 +586,19 @@ func (s *Server) references(ctx context.Context, snap *engine.Snapshot, raw json
 	}
 	cache := map[string]text{}
 	out := []location{}
+	live := s.live(ctx, snap)
 	for _, r := range res.Refs {
-		out = append(out, s.loc(snap.Root, r.Path, r.Range, cache))
+		if live[r.Path] == nil {
+			out = append(out, s.loc(snap.Root, r.Path, r.Range, cache))
+		}
+	}
+	// in an edited buffer, its own occurrences of the name
+	for _, rel := range sortedKeys(live) {
+		for _, o := range live[rel].Occurrences {
+			if o.Name == t.word && (p.Context.IncludeDeclaration || o.Role&graph.RoleDefinition == 0) {
+				out = append(out, s.loc(snap.Root, rel, o.Range, cache))
+			}
+		}
 	}
 	return out, nil
 }
@@ -689,11 +712,27 @@ func (s *Server) documentSymbol(ctx context.Context, snap *engine.Snapshot, raw 
 	if _, _, err := engine.RepoPath(snap.Root, rel); err != nil {
 		return nil, err
 	}
-	res, err := snap.Symbols(ctx, engine.SymbolsOptions{File: rel})
-	if err != nil {
-		return nil, err
+	var syms []graph.Symbol // in source order, outer before inner
+	var details []string
+	if bf := s.live(ctx, snap)[rel]; bf != nil {
+		// an edited buffer: its own definitions
+		syms = slices.Clone(bf.Symbols)
+		slices.SortStableFunc(syms, func(a, b graph.Symbol) int {
+			return cmp.Or(cmp.Compare(a.Range.StartByte, b.Range.StartByte), cmp.Compare(b.Range.EndByte, a.Range.EndByte))
+		})
+		for _, d := range syms {
+			details = append(details, d.Signature)
+		}
+	} else {
+		res, err := snap.Symbols(ctx, engine.SymbolsOptions{File: rel})
+		if err != nil {
+			return nil, err
+		}
+		syms = res.Defs
+		for _, v := range res.Symbols {
+			details = append(details, v.Signature)
+		}
 	}
-	syms := res.Defs // in source order, outer before inner
 	cache := map[string]text{}
 	// nest by containment: a stack of open ancestors
 	type node struct {
@@ -703,7 +742,7 @@ func (s *Server) documentSymbol(ctx context.Context, snap *engine.Snapshot, raw 
 	var roots []*documentSymbol
 	var stack []node
 	for i, sym := range syms {
-		ds := &documentSymbol{Name: sym.Name, Detail: res.Symbols[i].Signature, Kind: lspKind(sym.Kind),
+		ds := &documentSymbol{Name: sym.Name, Detail: details[i], Kind: lspKind(sym.Kind),
 			Range: s.rangeOf(snap.Root, rel, sym.Range, cache), SelectionRange: s.rangeOf(snap.Root, rel, sym.NameRange, cache)}
 		for len(stack) > 0 && !stack[len(stack)-1].sym.Range.Contains(sym.Range) {
 			stack = stack[:len(stack)-1]
@@ -740,7 +779,7 @@ func (s *Server) workspaceSymbol(ctx context.Context, snap *engine.Snapshot, raw
 		}
 		syms = res.Defs
 	} else {
-		res, err := snap.Symbols(ctx, engine.SymbolsOptions{Query: q, Limit: most})
+		res, err := snap.Symbols(ctx, engine.SymbolsOptions{Query: q, Fuzzy: true, Limit: most})
 		if err != nil {
 			return nil, err
 		}

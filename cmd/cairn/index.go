@@ -7,11 +7,13 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/scip"
@@ -79,9 +81,38 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	if err != nil {
 		return err
 	}
-	w, err := store.OpenWriter(ctx, store.WriterOptions{Dir: dir, Full: o.full, Wait: o.wait})
+	// Verify: a damaged part of the index is rebuilt (a fresh epoch)
+	// instead of extended.
+	w, err := store.OpenWriter(ctx, store.WriterOptions{Dir: dir, Full: o.full, Wait: o.wait, Verify: true})
 	if err != nil {
 		return err
+	}
+	var repaired []graph.Damage
+	if r, ok := w.(interface{ Repaired() []graph.Damage }); ok {
+		repaired = r.Repaired()
+	}
+	if r, ok := w.(interface{ SideRepair() []graph.Damage }); ok && len(r.SideRepair()) > 0 {
+		// Only side indexes are damaged: rebuild them from the stored
+		// facts (a generation of its own), then index what changed.
+		var text, vectors bool
+		for _, d := range r.SideRepair() {
+			text = text || strings.HasPrefix(d.Part, "text index")
+			vectors = vectors || !strings.HasPrefix(d.Part, "text index")
+		}
+		full := false
+		if err := engine.RebuildSideIndexes(ctx, w, root, dir, embedding(o.embedder), text, vectors, func(msg string) {
+			if !g.quiet {
+				fmt.Fprintln(g.stderr, "cairn: warning:", msg)
+			}
+		}); err != nil {
+			if !g.quiet {
+				fmt.Fprintf(g.stderr, "cairn: warning: %v; rebuilding the whole index instead\n", err)
+			}
+			full = true
+		}
+		if w, err = store.OpenWriter(ctx, store.WriterOptions{Dir: dir, Full: full, Wait: o.wait}); err != nil {
+			return err
+		}
 	}
 	exclude := indexExcludes(root, dir)
 	logLevel := slog.LevelWarn
@@ -115,7 +146,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 			"files": res.Walked, "parsed": res.Parsed, "unchanged": res.Unchanged,
 			"deleted": res.Deleted, "skipped": res.Skipped, "problems": len(res.Problems),
 			"revision": res.Meta.Revision, "dirty": res.Meta.Dirty, "seconds": res.Duration.Seconds(),
-			"resolved": res.Resolved, "edges": res.Edges, "scip": res.SCIP,
+			"resolved": res.Resolved, "edges": res.Edges, "scip": res.SCIP, "repaired": repaired,
 		})
 	}
 	if !g.quiet {
@@ -126,6 +157,9 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 		fmt.Fprintf(g.stdout, "indexed %s: %d files (%d parsed, %d unchanged, %d deleted), %d skipped, %d not fully analysed, %s, %s\n",
 			root, res.Walked, res.Parsed, res.Unchanged, res.Deleted, res.Skipped, len(res.Problems), mode,
 			res.Duration.Round(time.Millisecond))
+		for _, d := range repaired {
+			fmt.Fprintf(g.stdout, "repaired: %s %s (%s): rebuilt\n", d.Part, d.Path, d.Problem)
+		}
 		if len(res.SCIP.Indexes) > 0 {
 			fmt.Fprintf(g.stdout, "scip: %d indexes, %d documents, %d files merged, %d stale, %d documents outside the project skipped\n",
 				len(res.SCIP.Indexes), res.SCIP.Docs, res.SCIP.Merged, len(res.SCIP.Stale), res.SCIP.Escaped)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -56,10 +57,21 @@ func (g *globals) indexOf(ctx context.Context, m graph.Meta, r graph.Reader) ind
 	return v
 }
 
+// checkWorktree compares the worktree answers are read from — this
+// repository, which need not be where the index was built (a copied
+// checkout: the facts are relative to the root, so they follow it) — with
+// the index.
 func (g *globals) checkWorktree(ctx context.Context, m graph.Meta, r graph.Reader) watch.Worktree {
 	dir, _ := g.dir()
-	return watch.Check(ctx, r, m, watch.CheckOptions{Root: m.Root, StateDir: dir,
-		Walk: walk.Options{ExcludeDirs: indexExcludes(m.Root, dir)}})
+	root := m.Root
+	if rr, err := g.repoRoot(); err == nil {
+		root = rr
+		if e, err := filepath.EvalSymlinks(rr); err == nil {
+			root = e
+		}
+	}
+	return watch.Check(ctx, r, m, watch.CheckOptions{Root: root, StateDir: dir,
+		Walk: walk.Options{ExcludeDirs: indexExcludes(root, dir)}})
 }
 
 // earlyCheck is a freshness check started before the command's own work.

@@ -25,6 +25,8 @@ func statusCmd(g *globals) *cobra.Command {
 			ctx := cmd.Context()
 			snap, done, err := g.snapshot(ctx, "")
 			if err != nil {
+				// (a damaged index that cannot even be opened: the error
+				// names the damaged parts and says what to run)
 				return err
 			}
 			defer done()
@@ -43,7 +45,11 @@ func statusCmd(g *globals) *cobra.Command {
 			}
 			w := g.stdout
 			fmt.Fprintf(w, "index %s (generation %d, revision %s, indexed %s)\n", st.IndexDir, m.Generation, revShort(m), m.IndexedAt.Local().Format(time.DateTime))
-			fmt.Fprintf(w, "root %s\n", st.Root)
+			if st.IndexedFrom != "" {
+				fmt.Fprintf(w, "root %s (indexed at %s; answers and freshness follow this worktree)\n", st.Root, st.IndexedFrom)
+			} else {
+				fmt.Fprintf(w, "root %s\n", st.Root)
+			}
 			fmt.Fprintf(w, "%d files, %d symbols, %d chunks\n", st.Files, st.Symbols, st.Chunks)
 			printCounts(w, "files by status", st.Status)
 			printCounts(w, "files by language", st.Languages)
@@ -56,6 +62,12 @@ func statusCmd(g *globals) *cobra.Command {
 			g.worktree, g.indexed = &st.Worktree, m
 			fmt.Fprintf(w, "worktree: %s\n", g.worktreeText())
 			g.worktree = nil // stated here: not again on stderr
+			for _, d := range st.Damaged {
+				fmt.Fprintf(w, "damaged: %s %s: %s\n", d.Part, d.Path, d.Problem)
+			}
+			if len(st.Damaged) > 0 {
+				fmt.Fprintf(w, "advice: %s\n", st.Advice)
+			}
 			if st.StaleFiles > 0 {
 				fmt.Fprintf(w, "stale: %d indexed %s changed since (%s)\n", st.StaleFiles, plural(st.StaleFiles, "file", "files"), strings.Join(st.StaleExamples, ", "))
 			}

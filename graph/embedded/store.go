@@ -41,15 +41,23 @@ func readCurrent(dir string) (current, error) {
 		return c, fmt.Errorf("read index pointer: %w", err)
 	}
 	if err := json.Unmarshal(b, &c); err != nil {
-		return c, fmt.Errorf("index pointer %s is corrupt (%v): re-index with `cairn index --full`", filepath.Join(dir, currentFile), err)
+		return c, &pointerError{path: filepath.Join(dir, currentFile), problem: "corrupt (" + err.Error() + ")"}
 	}
 	if c.Format != schema.EmbeddedFormat {
 		return c, &graph.FormatError{Where: dir, Found: c.Format, Want: schema.EmbeddedFormat}
 	}
 	if c.Epoch == "" || strings.ContainsAny(c.Epoch, `/\`) {
-		return c, fmt.Errorf("index pointer %s names no epoch: re-index with `cairn index --full`", filepath.Join(dir, currentFile))
+		return c, &pointerError{path: filepath.Join(dir, currentFile), problem: "names no epoch"}
 	}
 	return c, nil
+}
+
+// pointerError: CURRENT is damaged. `cairn index` replaces it (a damaged
+// pointer makes the next writer build a fresh epoch).
+type pointerError struct{ path, problem string }
+
+func (e *pointerError) Error() string {
+	return "index pointer " + e.path + " is " + e.problem + ": run `cairn index` to repair it"
 }
 
 // view answers fact queries through a database handle or an open
@@ -406,6 +414,26 @@ func (v view) symbols(ctx context.Context, where string, args ...any) ([]graph.S
 // path and position order.
 func (v view) SymbolsByName(ctx context.Context, name string) ([]graph.Symbol, error) {
 	return v.symbols(ctx, `WHERE s.name = ? COLLATE NOCASE ORDER BY f.path, s.start_byte`, name)
+}
+
+// SymbolNames lists the distinct names of the definitions, unordered: what
+// an editor's symbol search matches partial names against, without
+// decoding every symbol.
+func (v view) SymbolNames(ctx context.Context) ([]string, error) {
+	rows, err := v.q.QueryContext(ctx, `SELECT DISTINCT name FROM symbols`)
+	if err != nil {
+		return nil, fmt.Errorf("read symbol names: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
 }
 
 // SymbolsByID returns the definitions of a symbol (several for a symbol

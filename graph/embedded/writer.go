@@ -33,29 +33,42 @@ type WriterOptions struct {
 	Full bool
 	// Wait is how long to wait for another writer to finish; 0 fails at once.
 	Wait time.Duration
+	// Verify checks the current index first (Check) and builds a fresh
+	// epoch when a part of it is damaged: how `cairn index` repairs an
+	// index. It reads the whole index once, so watchers leave it off.
+	Verify bool
+	// Repair names damage found by the caller (side indexes it could not
+	// open); a fresh epoch is built to replace it.
+	Repair []graph.Damage
 }
 
 // Writer writes the next generation. It implements graph.Writer.
 type Writer struct {
-	dir       string
-	epoch     string
-	fresh     bool
-	why       string // why a fresh epoch was started
-	lock      *os.File
-	db        *sql.DB
-	tx        *sql.Tx
-	prevGen   int64
-	prev      graph.Meta                 // the generation extended (incremental runs)
-	known     map[string]graph.FileState // states as this generation will have them (after Known)
-	files     map[string]graph.File      // the same for indexed files (View().Files)
-	sidCache  map[string]int64
-	fileIDs   map[string]int64
-	stmts     map[string]*sql.Stmt
-	stmtMu    sync.Mutex // stmts: the writer's view may be read from several goroutines
-	symBatch  [][]any
-	postBatch [][]any
-	done      bool
-	failed    error // a write that failed where no error could be returned
+	dir        string
+	epoch      string
+	fresh      bool
+	why        string // why a fresh epoch was started
+	lock       *os.File
+	db         *sql.DB
+	tx         *sql.Tx
+	prevGen    int64
+	prev       graph.Meta                 // the generation extended (incremental runs)
+	known      map[string]graph.FileState // states as this generation will have them (after Known)
+	files      map[string]graph.File      // the same for indexed files (View().Files)
+	sidCache   map[string]int64
+	fileIDs    map[string]int64
+	stmts      map[string]*sql.Stmt
+	stmtMu     sync.Mutex // stmts: the writer's view may be read from several goroutines
+	symBatch   [][]any
+	postBatch  [][]any
+	done       bool
+	failed     error              // a write that failed where no error could be returned
+	opened     map[string]statKey // the epoch's side files when the writer opened (manifest)
+	repaired   []graph.Damage
+	sideRepair []graph.Damage
+	// trusted: the database was verified (or is unchanged since it was)
+	// when the writer opened, so what it commits is verified too
+	trusted bool
 }
 
 var _ graph.Writer = (*Writer)(nil)
@@ -78,6 +91,21 @@ func NewWriter(ctx context.Context, opts WriterOptions) (w *Writer, err error) {
 		}
 	}()
 	cur, cerr := readCurrent(opts.Dir)
+	repair := opts.Repair
+	if cerr == nil {
+		w.trusted = isVerified(opts.Dir, cur.Epoch)
+	}
+	if opts.Verify && cerr == nil && !opts.Full {
+		dmg, err := Check(ctx, opts.Dir)
+		if err != nil && !errors.Is(err, graph.ErrNoIndex) {
+			var fe *graph.FormatError
+			if !errors.As(err, &fe) {
+				return nil, fmt.Errorf("check index: %w", err)
+			}
+		}
+		repair = append(repair, dmg...)
+		w.trusted = err == nil && sideOnly(dmg)
+	}
 	switch {
 	case opts.Full:
 		w.why = "full rebuild requested"
@@ -85,12 +113,25 @@ func NewWriter(ctx context.Context, opts WriterOptions) (w *Writer, err error) {
 		w.why = "no index yet"
 	case cerr != nil:
 		w.why = cerr.Error()
+		w.repaired = []graph.Damage{{Part: "index pointer", Path: filepath.Join(opts.Dir, currentFile), Problem: unwrapPointer(cerr)}}
+	case len(repair) > 0 && !sideOnly(repair):
+		w.repaired = repair
+		parts := make([]string, len(repair))
+		for i, d := range repair {
+			parts[i] = d.Part + " " + d.Problem
+		}
+		w.why = "repairing a damaged index: " + strings.Join(parts, "; ")
 	default:
 		why, err := w.openIncremental(ctx, cur)
 		if err != nil {
 			return nil, err
 		}
 		w.why = why
+		if w.db != nil && len(repair) > 0 {
+			// only side indexes are damaged: the facts stay, and the
+			// caller rebuilds those indexes from them (SideRepair)
+			w.repaired, w.sideRepair = repair, repair
+		}
 	}
 	if w.db == nil {
 		if err := w.openFresh(ctx); err != nil {
@@ -103,6 +144,27 @@ func NewWriter(ctx context.Context, opts WriterOptions) (w *Writer, err error) {
 
 // Fresh reports whether this run builds a new epoch from scratch, and why.
 func (w *Writer) Fresh() (bool, string) { return w.fresh, w.why }
+
+// Repaired lists the damaged parts this run replaces: by a fresh epoch, or
+// (SideRepair) by side indexes rebuilt from the stored facts.
+func (w *Writer) Repaired() []graph.Damage { return w.repaired }
+
+// SideRepair lists the damaged side indexes (text or vector segments, the
+// embedding model) of an index whose pointer and facts are sound: the run
+// extends the generation, and the caller is to rebuild those side indexes
+// from the stored facts (engine.RebuildSideIndexes) rather than re-parse
+// the repository.
+func (w *Writer) SideRepair() []graph.Damage { return w.sideRepair }
+
+// sideOnly reports whether every damaged part is a side index's.
+func sideOnly(dmg []graph.Damage) bool {
+	for _, d := range dmg {
+		if !IsSidePart(d.Part) {
+			return false
+		}
+	}
+	return true
+}
 
 func acquireLock(path string, wait time.Duration) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
@@ -131,22 +193,28 @@ func acquireLock(path string, wait time.Duration) (*os.File, error) {
 }
 
 func (w *Writer) release() {
-	if w.tx != nil {
-		w.tx.Rollback()
-		w.tx = nil
-	}
-	for _, st := range w.stmts {
-		st.Close()
-	}
-	if w.db != nil {
-		w.db.Close()
-		w.db = nil
-	}
+	w.closeDB()
 	if w.lock != nil {
 		w.lock.Truncate(0)
 		syscall.Flock(int(w.lock.Fd()), syscall.LOCK_UN)
 		w.lock.Close()
 		w.lock = nil
+	}
+}
+
+// closeDB rolls back what is uncommitted and closes the database.
+func (w *Writer) closeDB() {
+	if w.tx != nil {
+		w.tx.Rollback()
+		w.tx = nil
+	}
+	for q, st := range w.stmts {
+		st.Close()
+		delete(w.stmts, q)
+	}
+	if w.db != nil {
+		w.db.Close()
+		w.db = nil
 	}
 }
 
@@ -159,12 +227,14 @@ func (w *Writer) openIncremental(ctx context.Context, cur current) (string, erro
 	}
 	db, err := openDB(path, false)
 	if err != nil {
-		return "", err
+		w.repaired = []graph.Damage{{Part: "facts database", Path: path, Problem: sqliteProblem(err)}}
+		return "current epoch unreadable: " + sqliteProblem(err), nil
 	}
 	m, err := readMetaKeys(ctx, sqlQuerier{db})
 	if err != nil {
 		db.Close()
-		return "current epoch unreadable: " + err.Error(), nil
+		w.repaired = []graph.Damage{{Part: "facts database", Path: path, Problem: sqliteProblem(err)}}
+		return "current epoch unreadable: " + sqliteProblem(err), nil
 	}
 	if m.Format != schema.EmbeddedFormat {
 		db.Close()
@@ -186,6 +256,14 @@ func (w *Writer) openIncremental(ctx context.Context, cur current) (string, erro
 		return "", fmt.Errorf("lock index database: %w", err)
 	}
 	w.db, w.tx, w.epoch, w.prevGen, w.prev = db, tx, cur.Epoch, m.Generation, m
+	files, err := epochFiles(filepath.Join(w.dir, cur.Epoch))
+	if err != nil {
+		return "", fmt.Errorf("list index files: %w", err)
+	}
+	w.opened = make(map[string]statKey, len(files))
+	for rel, info := range files {
+		w.opened[rel] = statOf(info)
+	}
 	return "incremental", nil
 }
 
@@ -557,7 +635,17 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 		return errors.New("writer already finished")
 	}
 	w.done = true
-	defer w.release()
+	defer func() {
+		if err == nil && (w.fresh || w.trusted) {
+			// the database closed, its files as they stay, the lock
+			// still held: no other writer's commit is recorded
+			w.closeDB()
+			if st, ok := dbState(w.dir, w.epoch); ok {
+				writeVerified(w.dir, st)
+			}
+		}
+		w.release()
+	}()
 	defer func() {
 		if err != nil && w.fresh {
 			os.RemoveAll(w.Dir())
@@ -581,6 +669,11 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 	for k, v := range m.Extra {
 		kv[k] = v
 	}
+	sums, err := w.manifest()
+	if err != nil {
+		return err
+	}
+	kv[manifestKey] = sums
 	for k, v := range kv {
 		if _, err := w.exec(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, v); err != nil {
 			return fmt.Errorf("write meta: %w", err)

@@ -22,4 +22,10 @@
 // upgrades a shared store's schema (`cairn migrate`). Nothing above this
 // package names graph/postgres: the command line's index, worker, watch and
 // migrate go through these.
+//
+// Check verifies the stored parts of an embedded index (embedded.Check) and
+// returns the damaged ones as graph.Damage; IsCorrupt tells a database
+// error that is damage. A writer opened with Verify checks first and
+// rebuilds what is damaged (see graph/embedded, Damage). The shared store
+// has no such parts: PostgreSQL checks its own pages.
 package store

@@ -164,6 +164,11 @@ type WriterOptions struct {
 	// Wait is how long to wait for another writer to finish; 0 fails at
 	// once (ErrLocked).
 	Wait time.Duration
+	// Verify checks the index first and rebuilds it when a part is damaged
+	// (embedded.WriterOptions.Verify); Repair names damage the caller
+	// found.
+	Verify bool
+	Repair []graph.Damage
 }
 
 // Writer builds the next generation of an embedded index (graph.Writer),
@@ -181,9 +186,23 @@ type Writer interface {
 // generation for writing. (A shared store is written by builds that many
 // processes share: package indexer/fleet.)
 func OpenWriter(ctx context.Context, o WriterOptions) (Writer, error) {
-	w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: o.Dir, Full: o.Full, Wait: o.Wait})
+	w, err := embedded.NewWriter(ctx, embedded.WriterOptions{Dir: o.Dir, Full: o.Full, Wait: o.Wait, Verify: o.Verify, Repair: o.Repair})
 	if err != nil {
 		return nil, err
 	}
 	return w, nil
 }
+
+// Check verifies every stored part of the index o names and returns the
+// damaged ones (embedded.Check); the shared store keeps its facts in
+// PostgreSQL, which checks its own pages, and returns none.
+func Check(ctx context.Context, o Options) ([]graph.Damage, error) {
+	if o.URL != "" {
+		return nil, nil
+	}
+	return embedded.Check(ctx, o.Dir)
+}
+
+// IsCorrupt reports whether err is the embedded store's database finding
+// itself damaged.
+func IsCorrupt(err error) bool { return embedded.IsCorrupt(err) }

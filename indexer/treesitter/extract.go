@@ -1203,3 +1203,53 @@ func oneLine(s string) string {
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// FillChunkTexts gives chunks stored without their text (path, byte range,
+// kind and hash, in the order Extract made them) their text again from the
+// file's content src, as Extract cut it: a chunk's text leaves out the
+// outermost chunks nested in it, the whole-file chunk leaves out every
+// outermost chunk. It reports false, leaving texts unset, when any text's
+// hash differs from the stored one (src is not the content indexed).
+func FillChunkTexts(src []byte, chunks []graph.Chunk) bool {
+	texts := make([]string, len(chunks))
+	for i := range chunks {
+		c := &chunks[i]
+		start, end := c.Range.StartByte, c.Range.EndByte
+		if start > end || int(end) > len(src) {
+			return false
+		}
+		var inner []graph.Chunk
+		for j := range chunks {
+			o := &chunks[j]
+			if j == i || o.Kind == graph.ChunkFile {
+				continue
+			}
+			if c.Kind != graph.ChunkFile && j < i {
+				continue // (a chunk holds only the ones cut after it)
+			}
+			if o.Range.StartByte >= start && o.Range.StartByte < end && o.Range.EndByte <= end {
+				inner = append(inner, *o)
+			}
+		}
+		inner = outermost(inner, func(x graph.Chunk) (uint32, uint32) { return x.Range.StartByte, x.Range.EndByte })
+		var b strings.Builder
+		pos := start
+		for _, o := range inner {
+			if o.Range.StartByte < pos || o.Range.EndByte > end {
+				continue
+			}
+			b.Write(src[pos:o.Range.StartByte])
+			b.WriteByte('\n')
+			pos = o.Range.EndByte
+		}
+		b.Write(src[pos:end])
+		texts[i] = b.String()
+		if hashText(texts[i]) != c.Hash {
+			return false
+		}
+	}
+	for i := range chunks {
+		chunks[i].Text = texts[i]
+	}
+	return true
+}

@@ -432,6 +432,7 @@ func (b *Builder) Abort() {
 
 // Index searches the segments of one generation.
 type Index struct {
+	dir   string // the epoch directory
 	alias bleve.IndexAlias
 	idxs  []bleve.Index
 	once  sync.Once
@@ -468,22 +469,44 @@ const filesKey = "cairn.files"
 var ErrNoSegments = errors.New("no text index in this generation")
 
 // Open opens the segments named in meta, read-only.
+//
+// A segment that cannot be opened — bleve fails, or panics, on a damaged
+// file — is a *graph.DamagedError naming it.
 func Open(epochDir string, meta map[string]string) (*Index, error) {
 	segs := Segments(meta)
 	if len(segs) == 0 {
 		return nil, ErrNoSegments
 	}
-	x := &Index{}
+	x := &Index{dir: epochDir}
 	for _, s := range segs {
-		idx, err := bleve.OpenUsing(filepath.Join(epochDir, s), map[string]interface{}{"read_only": true})
+		idx, err := openSegment(filepath.Join(epochDir, s))
 		if err != nil {
 			x.Close()
-			return nil, fmt.Errorf("open text segment %s: %w", s, err)
+			return nil, &graph.DamagedError{Damage: []graph.Damage{{Part: "text index segment " + s, Path: filepath.Join(epochDir, s), Problem: err.Error()}}}
 		}
 		x.idxs = append(x.idxs, idx)
 	}
 	x.alias = bleve.NewIndexAlias(x.idxs...)
 	return x, nil
+}
+
+// openSegment opens one segment read-only; bleve's storage (bbolt) asserts
+// by panicking on a damaged file, which becomes an error here.
+func openSegment(path string) (idx bleve.Index, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			idx, err = nil, fmt.Errorf("damaged: %v", r)
+		}
+	}()
+	return bleve.OpenUsing(path, map[string]interface{}{"read_only": true})
+}
+
+// guard turns a panic of bleve reading a damaged segment during a search
+// into a *graph.DamagedError.
+func (x *Index) guard(err *error) {
+	if r := recover(); r != nil {
+		*err = &graph.DamagedError{Damage: []graph.Damage{{Part: "text index", Path: x.dir, Problem: fmt.Sprintf("damaged: %v", r)}}}
+	}
 }
 
 // Close releases the segments.
@@ -605,7 +628,8 @@ func (x *Index) selecting(ctx context.Context, field string, ts []string) []stri
 }
 
 // Search returns up to k chunk documents for q, best first.
-func (x *Index) Search(ctx context.Context, q Query, k int) ([]Hit, error) {
+func (x *Index) Search(ctx context.Context, q Query, k int) (_ []Hit, err error) {
+	defer x.guard(&err)
 	code := x.selecting(ctx, "body", terms(q.Text, tokens.Code))
 	prose := x.selecting(ctx, "doc", terms(q.Text, tokens.Text))
 	return x.run(ctx, chunkClauses(code, prose, q.Boosted), k)
@@ -638,7 +662,8 @@ func fileClauses(code []string) []clause {
 
 // SearchFiles returns up to k whole-file documents for q, best first; the
 // hit's ChunkID is the id of the file's first chunk.
-func (x *Index) SearchFiles(ctx context.Context, q Query, k int) ([]Hit, error) {
+func (x *Index) SearchFiles(ctx context.Context, q Query, k int) (_ []Hit, err error) {
+	defer x.guard(&err)
 	code := x.selecting(ctx, "ftext", terms(q.Text, tokens.Code))
 	return x.run(ctx, fileClauses(code), k)
 }
@@ -646,7 +671,8 @@ func (x *Index) SearchFiles(ctx context.Context, q Query, k int) ([]Hit, error) 
 // FilesWithTerms returns the first-chunk ids of up to k files whose text
 // holds any of the terms (analysed as code: lower-case, whole identifiers
 // kept), and whether more files matched.
-func (x *Index) FilesWithTerms(ctx context.Context, ts []string, k int) ([]int64, bool, error) {
+func (x *Index) FilesWithTerms(ctx context.Context, ts []string, k int) (_ []int64, _ bool, err error) {
+	defer x.guard(&err)
 	var qs []query.Query
 	for _, t := range ts {
 		for _, term := range terms(t, tokens.Code) {

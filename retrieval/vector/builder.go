@@ -476,11 +476,12 @@ func (x *Index) load() error {
 		if x.modelFile != "" {
 			m, err := embed.LoadPPMI(x.modelFile)
 			if err != nil {
-				x.err = err
+				x.err = damaged("embedding model "+filepath.Base(x.modelFile), x.modelFile, err.Error())
 				return
 			}
 			if m.Model() != x.model {
-				x.err = fmt.Errorf("vectors made by %s, model file is %s: re-index", x.model, m.Model())
+				x.err = damaged("embedding model "+filepath.Base(x.modelFile), x.modelFile,
+					fmt.Sprintf("vectors were made by %s, the model file is %s", x.model, m.Model()))
 				return
 			}
 			x.embedder = m
@@ -488,13 +489,18 @@ func (x *Index) load() error {
 		for _, s := range x.names {
 			seg, err := readSegment(filepath.Join(x.dir, s))
 			if err != nil {
-				x.err = err
+				x.err = damaged("vector segment "+s, filepath.Join(x.dir, s), err.Error())
 				return
 			}
 			x.segs = append(x.segs, seg)
 		}
 	})
 	return x.err
+}
+
+// damaged is the error of a side file that cannot be read as written.
+func damaged(part, path, problem string) error {
+	return &graph.DamagedError{Damage: []graph.Damage{{Part: part, Path: path, Problem: problem}}}
 }
 
 // Len is the number of stored vectors (dead ones included); 0 when they

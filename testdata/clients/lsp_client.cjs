@@ -49,6 +49,11 @@ async function main() {
 
   const ws = await conn.sendRequest(P.WorkspaceSymbolRequest.type, { query: "MemStore" });
   assert.equal(ws[0].name, "MemStore");
+  // partial names, as typed: a prefix, word humps, a subsequence
+  for (const [query, first] of [["NewMem", "NewMemStore"], ["nms", "NewMemStore"], ["bnr", "Banner"]]) {
+    const got = await conn.sendRequest(P.WorkspaceSymbolRequest.type, { query });
+    assert.ok(got.length > 0 && got[0].name === first, `workspace/symbol ${query}: ${JSON.stringify(got.map((s) => s.name))}`);
+  }
 
   const items = await conn.sendRequest(P.CallHierarchyPrepareRequest.type, at("server/server.go", 11, 18));
   assert.equal(items[0].name, "Server.Serve");
@@ -67,7 +72,21 @@ async function main() {
   const before = fs.readFileSync(file, "utf8");
   const after = before + "\n// Farewell says goodbye.\nfunc Farewell() string { return Greet() }\n";
   await conn.sendNotification(P.DidOpenTextDocumentNotification.type, { textDocument: { uri: uri("server/greet.go"), languageId: "go", version: 1, text: before } });
-  await conn.sendNotification(P.DidChangeTextDocumentNotification.type, { textDocument: { uri: uri("server/greet.go"), version: 2 }, contentChanges: [{ text: after }] });
+  if (!STORE) {
+    // Unsaved edits: two lines above Greet move everything down; answers
+    // follow the buffer, not the file on disk.
+    const moved = before.replace("// Greet says hello.", "// moved\n\n// Greet says hello.") + "\nfunc Hello() string { return Greet() }\n";
+    await conn.sendNotification(P.DidChangeTextDocumentNotification.type, { textDocument: { uri: uri("server/greet.go"), version: 2 }, contentChanges: [{ text: moved }] });
+    locs = await conn.sendRequest(P.DefinitionRequest.type, at("server/greet.go", 8, 40));
+    assert.equal(locs.length, 1, "definition at a moved position: " + JSON.stringify(locs));
+    assert.deepEqual(locs[0].range.start, { line: 5, character: 5 });
+    locs = await conn.sendRequest(P.DefinitionRequest.type, at("server/greet.go", 10, 30));
+    assert.equal(locs.length, 1, "definition of Greet from an unsaved line: " + JSON.stringify(locs));
+    assert.deepEqual(locs[0].range.start, { line: 5, character: 5 });
+    const dsyms = await conn.sendRequest(P.DocumentSymbolRequest.type, { textDocument: { uri: uri("server/greet.go") } });
+    assert.deepEqual(dsyms.map((s) => `${s.name}@${s.selectionRange.start.line}`), ["Greet@5", "Banner@8", "Hello@10"]);
+  }
+  await conn.sendNotification(P.DidChangeTextDocumentNotification.type, { textDocument: { uri: uri("server/greet.go"), version: 3 }, contentChanges: [{ text: after }] });
   fs.writeFileSync(file, after);
   await conn.sendNotification(P.DidSaveTextDocumentNotification.type, { textDocument: { uri: uri("server/greet.go") } });
   if (STORE) {
@@ -93,6 +112,8 @@ async function main() {
   // committed the change first)
   for (let i = 0; i < 200 && indexed.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
   assert.ok(indexed.length > 0, "no cairn/indexed notification");
+  // each names the generation it committed (the fixture's index is 1)
+  for (const n of indexed) assert.ok(n.generation >= 2 && n.parsed >= 0 && n.paths.includes("server/greet.go"), "cairn/indexed " + JSON.stringify(n));
 
   await conn.sendRequest(P.ShutdownRequest.type);
   await conn.sendNotification(P.ExitNotification.type);
