@@ -1,0 +1,267 @@
+package web
+
+import (
+	"cmp"
+	"fmt"
+	"html/template"
+	"slices"
+	"strings"
+)
+
+// Graph is what a page draws: nodes linked to their pages, edges styled by
+// confidence. It is laid out and drawn on the server (Layout, SVG), so the
+// browser runs no layout code and the drawing is a pure function of the
+// answer.
+type Graph struct {
+	Nodes []Node
+	Edges []Edge
+	// Max caps the nodes drawn (default MaxNodes); the rest are counted
+	// in one "N more" node.
+	Max int
+}
+
+// Node is one box of a graph.
+type Node struct {
+	ID    string
+	Label string
+	Sub   string // second line: a path, a kind
+	Href  string
+	// Class styles the box: root, entry, gap, more.
+	Class string
+	// Rank, when Ranked, fixes the node's column (negative: left of 0).
+	Rank   int
+	Ranked bool
+}
+
+// Edge joins two nodes by ID.
+type Edge struct {
+	From, To string
+	Label    string
+	// Class styles the line: precise, resolved, name-only (the edge's
+	// confidence), gap.
+	Class string
+}
+
+// MaxNodes is the default cap on a drawn graph's nodes.
+const MaxNodes = 40
+
+// geometry of the drawing
+const (
+	colW, nodeW, nodeH, rowH, pad = 250, 210, 40, 56, 20
+)
+
+type placed struct {
+	Node
+	X, Y int
+}
+
+// layout is a graph with positions.
+type layout struct {
+	nodes  []placed
+	edges  []Edge
+	w, h   int
+	hidden int
+}
+
+// Layout places the nodes in columns: a node's column is its Rank when
+// fixed, else one more than the deepest predecessor's (longest path from
+// the sources, back edges of cycles ignored); within a column nodes are
+// ordered by the mean row of their predecessors (one barycentre sweep),
+// ties in input order. Past Max nodes, the later ones are dropped and
+// counted in a "N more" node.
+func (g Graph) layout() layout {
+	limit := cmp.Or(g.Max, MaxNodes)
+	nodes := g.Nodes
+	hidden := 0
+	if len(nodes) > limit {
+		hidden = len(nodes) - limit
+		nodes = nodes[:limit]
+	}
+	idx := map[string]int{}
+	for i, n := range nodes {
+		if _, dup := idx[n.ID]; !dup {
+			idx[n.ID] = i
+		}
+	}
+	var edges []Edge
+	preds := make([][]int, len(nodes))
+	succs := make([][]int, len(nodes))
+	seen := map[[2]int]bool{}
+	for _, e := range g.Edges {
+		a, ok1 := idx[e.From]
+		b, ok2 := idx[e.To]
+		if !ok1 || !ok2 || a == b || seen[[2]int{a, b}] {
+			continue
+		}
+		seen[[2]int{a, b}] = true
+		edges = append(edges, e)
+		preds[b] = append(preds[b], a)
+		succs[a] = append(succs[a], b)
+	}
+	// back edges of cycles, found by a depth-first walk in input order,
+	// are left out of the ranking
+	back := map[[2]int]bool{}
+	state := make([]int8, len(nodes)) // 0 new, 1 on the stack, 2 done
+	var walk func(i int)
+	walk = func(i int) {
+		state[i] = 1
+		for _, j := range succs[i] {
+			switch state[j] {
+			case 0:
+				walk(j)
+			case 1:
+				back[[2]int{i, j}] = true
+			}
+		}
+		state[i] = 2
+	}
+	for i := range nodes {
+		if state[i] == 0 {
+			walk(i)
+		}
+	}
+	rank := make([]int, len(nodes))
+	done := make([]bool, len(nodes))
+	var visit func(i int) int
+	visit = func(i int) int {
+		if done[i] {
+			return rank[i]
+		}
+		done[i] = true
+		if nodes[i].Ranked {
+			rank[i] = nodes[i].Rank
+			return rank[i]
+		}
+		r := 0
+		for _, p := range preds[i] {
+			if !back[[2]int{p, i}] {
+				r = max(r, visit(p)+1)
+			}
+		}
+		rank[i] = r
+		return r
+	}
+	for i := range nodes {
+		visit(i)
+	}
+	lo := 0
+	for _, r := range rank {
+		lo = min(lo, r)
+	}
+	cols := map[int][]int{}
+	var keys []int
+	for i, r := range rank {
+		if _, ok := cols[r]; !ok {
+			keys = append(keys, r)
+		}
+		cols[r] = append(cols[r], i)
+	}
+	slices.Sort(keys)
+	row := make([]float64, len(nodes))
+	for _, k := range keys {
+		col := cols[k]
+		bary := map[int]float64{}
+		for _, i := range col {
+			sum, n := 0.0, 0
+			for _, p := range append(slices.Clone(preds[i]), succs[i]...) {
+				if rank[p] < k {
+					sum += row[p]
+					n++
+				}
+			}
+			bary[i] = float64(len(col)) // no placed neighbour: keep input order after the others
+			if n > 0 {
+				bary[i] = sum / float64(n)
+			}
+		}
+		slices.SortStableFunc(col, func(a, b int) int { return cmp.Compare(bary[a], bary[b]) })
+		for j, i := range col {
+			row[i] = float64(j)
+		}
+	}
+	l := layout{edges: edges, hidden: hidden}
+	height := 0
+	for _, k := range keys {
+		height = max(height, len(cols[k]))
+	}
+	if hidden > 0 {
+		height++
+	}
+	for _, k := range keys {
+		col := cols[k]
+		off := (height - len(col)) * rowH / 2
+		for j, i := range col {
+			l.nodes = append(l.nodes, placed{Node: nodes[i], X: pad + (k-lo)*colW, Y: pad + off + j*rowH})
+		}
+	}
+	l.w = pad*2 + (len(keys)-1)*colW + nodeW
+	l.h = pad*2 + (height-1)*rowH + nodeH
+	if hidden > 0 {
+		l.nodes = append(l.nodes, placed{Node: Node{ID: "more", Label: fmt.Sprintf("%d more", hidden), Class: "more"},
+			X: pad, Y: l.h - pad - nodeH})
+	}
+	slices.SortStableFunc(l.nodes, func(a, b placed) int { return cmp.Compare(a.ID, b.ID) })
+	return l
+}
+
+// SVG draws the graph: each node a link (when it has an Href) with its
+// id in data-node, each edge a path with data-from and data-to, so tests
+// and scripts can read the drawing.
+func (g Graph) SVG() template.HTML {
+	if len(g.Nodes) == 0 {
+		return ""
+	}
+	l := g.layout()
+	at := map[string]placed{}
+	for _, n := range l.nodes {
+		at[n.ID] = n
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="graph" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img">`, l.w, l.h, l.w, l.h)
+	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" class="arrowhead"/></marker></defs>`)
+	for _, e := range l.edges {
+		a, c := at[e.From], at[e.To]
+		x1, y1 := a.X+nodeW, a.Y+nodeH/2
+		x2, y2 := c.X, c.Y+nodeH/2
+		if c.X <= a.X { // a back edge: leave from the left, enter from the right
+			x1, x2 = a.X, c.X+nodeW
+		}
+		mid := (x1 + x2) / 2
+		fmt.Fprintf(&b, `<path class="edge %s" data-from="%s" data-to="%s" d="M%d,%d C%d,%d %d,%d %d,%d" marker-end="url(#arrow)">`,
+			esc(e.Class), esc(e.From), esc(e.To), x1, y1, mid, y1, mid, y2, x2, y2)
+		if e.Label != "" || e.Class != "" {
+			fmt.Fprintf(&b, `<title>%s</title>`, esc(strings.TrimSpace(e.Label+" "+e.Class)))
+		}
+		b.WriteString(`</path>`)
+		if e.Label != "" {
+			fmt.Fprintf(&b, `<text class="edge-label" x="%d" y="%d">%s</text>`, mid, (y1+y2)/2-4, esc(clip(e.Label, 30)))
+		}
+	}
+	for _, n := range l.nodes {
+		open, close := "<g", "</g>"
+		if n.Href != "" {
+			open, close = fmt.Sprintf(`<a href="%s"`, esc(n.Href)), "</a>"
+		}
+		fmt.Fprintf(&b, `%s class="node %s" data-node="%s" transform="translate(%d,%d)">`, open, esc(n.Class), esc(n.ID), n.X, n.Y)
+		fmt.Fprintf(&b, `<title>%s</title><rect width="%d" height="%d" rx="5"/>`, esc(strings.TrimSpace(n.Label+"\n"+n.Sub)), nodeW, nodeH)
+		fmt.Fprintf(&b, `<text x="8" y="16" class="label">%s</text>`, esc(clip(n.Label, 30)))
+		if n.Sub != "" {
+			fmt.Fprintf(&b, `<text x="8" y="32" class="sub">%s</text>`, esc(clip(n.Sub, 36)))
+		}
+		b.WriteString(close)
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+func esc(s string) string { return template.HTMLEscapeString(s) }
+
+// clip shortens s to n runes, keeping its end (the informative part of a
+// path or qualified name).
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
+}
