@@ -323,11 +323,18 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 // and the edge into it a gap edge. Every function links to its source.
 func flowGraph(res *trace.Result) Graph {
 	var g Graph
+	// a gap step's kind: the gap found in the same function
+	kinds := map[string]string{}
+	for _, gp := range res.Gaps {
+		if gp.Func != nil {
+			kinds[gp.Func.Name+"@"+gp.Path] = gp.Kind
+		}
+	}
 	ids := map[string]int{}
 	node := func(key string, n Node) string {
 		if i, ok := ids[key]; ok {
-			if n.Class == "gap" {
-				g.Nodes[i].Class = "gap"
+			if strings.HasPrefix(n.Class, "gap") {
+				g.Nodes[i].Class = n.Class
 			}
 			return g.Nodes[i].ID
 		}
@@ -344,7 +351,7 @@ func flowGraph(res *trace.Result) Graph {
 		for _, st := range f.Steps {
 			class := f.Kind
 			if st.Gap != "" {
-				class = "gap"
+				class = strings.TrimSpace("gap " + kinds[st.Name+"@"+st.Path])
 			}
 			id := node(st.Name+"@"+st.Path, Node{Label: st.Name, Sub: st.Path, Class: class, Href: srcURL(st.Path, st.StartLine)})
 			stack = append(stack[:min(len(stack), st.Depth)], id)

@@ -1,0 +1,241 @@
+package web
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// The pages in a real browser: Debian's chromium, headless, driven over
+// the DevTools protocol (chromedp). CAIRN_TEST_ARTIFACTS names a
+// directory for the screenshots (default: the test's temporary
+// directory, logged).
+
+func chromium(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no chromium on PATH (.ci/deps.sh installs Debian's chromium)")
+	return ""
+}
+
+// browser is one headless chromium tab that records every request it
+// makes and every script error.
+type browser struct {
+	t        *testing.T
+	ctx      context.Context
+	base     string
+	shots    string
+	mu       sync.Mutex
+	requests []string
+	errors   []string
+}
+
+func newBrowser(t *testing.T, base string) *browser {
+	exe := chromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
+		chromedp.WindowSize(1280, 900), chromedp.Flag("disable-gpu", true),
+		// nothing but the server under test may answer
+		chromedp.ProxyServer("127.0.0.1:9")) // (loopback bypasses a proxy)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel2 := chromedp.NewContext(actx)
+	t.Cleanup(cancel2)
+	ctx, cancel3 := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancel3)
+	b := &browser{t: t, ctx: ctx, base: base, shots: os.Getenv("CAIRN_TEST_ARTIFACTS")}
+	if b.shots == "" {
+		b.shots = t.TempDir()
+	} else if err := os.MkdirAll(b.shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := chromedp.Listen(ctx, func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			b.requests = append(b.requests, e.Request.URL)
+		case *runtime.EventExceptionThrown:
+			b.errors = append(b.errors, e.ExceptionDetails.Text)
+		}
+	})
+	if err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return b
+}
+
+// open loads path, waits for sel and saves a screenshot named name.
+func (b *browser) open(path, sel, name string) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.CSS(sel))); err != nil {
+		b.t.Fatalf("%s: %v", path, err)
+	}
+	b.shot(name)
+}
+
+func (b *browser) shot(name string) {
+	b.t.Helper()
+	shot, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(b.shots, name+".png"), shot, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+func (b *browser) count(sel string) int {
+	b.t.Helper()
+	n, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](`document.querySelectorAll(`+jsString(sel)+`).length`))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return n
+}
+
+func (b *browser) text(sel string) string {
+	b.t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(function(){var e=document.querySelector(`+jsString(sel)+`);return e?e.textContent:"(none)"})()`))
+	if err != nil {
+		b.t.Fatalf("text of %s: %v", sel, err)
+	}
+	return strings.TrimSpace(s)
+}
+
+// follow clicks the first element matching sel, waits for the page it
+// leads to and returns its address.
+func (b *browser) follow(sel string) *url.URL {
+	b.t.Helper()
+	if _, err := chromedp.RunResponse(b.ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
+		b.t.Fatalf("follow %s: %v", sel, err)
+	}
+	loc, err := chromedp.Run(b.ctx, chromedp.Location())
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	u, err := url.Parse(loc)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return u
+}
+
+func jsString(s string) string {
+	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'"
+}
+
+func TestPagesInChromium(t *testing.T) {
+	_, hs := newServer(t, Options{})
+	b := newBrowser(t, hs.URL)
+
+	b.open("/", "#map", "home")
+	if n := b.count("#map .dir a.symbol"); n == 0 {
+		t.Error("the home page lists no central symbols")
+	}
+	if got := b.text("#freshness"); got != "fresh" {
+		t.Errorf("freshness %q on a just-indexed repository", got)
+	}
+
+	b.open("/search?q=artifact+url+mapper", "#hits", "search")
+	if n := b.count("#hits li a.symbol"); n == 0 {
+		t.Fatal("search found no definitions")
+	}
+	name := b.text("#hits li a.symbol")
+	if u := b.follow("#hits li a.symbol"); u.Path != "/symbol" {
+		t.Errorf("a search hit leads to %s", u)
+	}
+	if h := b.text("h1"); !strings.Contains(h, name) {
+		t.Errorf("the hit %q leads to the page of %q", name, h)
+	}
+
+	b.open("/symbol?name=Handler.GetTask", "#callgraph svg", "symbol")
+	if n, e := b.count("#callgraph .node"), b.count("#callgraph .edge"); n < 3 || e < 2 {
+		t.Errorf("call graph of Handler.GetTask: %d nodes, %d edges; want its callees Store.LoadTask and ToResponse", n, e)
+	}
+	if n := b.count("#callgraph .edge.precise, #callgraph .edge.resolved, #callgraph .edge.name-only"); n == 0 {
+		t.Error("no edge is styled by its confidence")
+	}
+	if u := b.follow(`#callgraph a.node[data-node^="out:"][data-node*="ToResponse"]`); u.Path != "/symbol" {
+		t.Errorf("the ToResponse node leads to %s", u)
+	}
+	if h := b.text("h1"); !strings.Contains(h, "ToResponse") {
+		t.Errorf("the ToResponse node leads to the page of %q", h)
+	}
+
+	b.open("/trace?target=Task.ArtifactURL", "#flowgraph svg", "trace")
+	gap := b.text(`#gaps li.gap[data-kind="dropped"]`)
+	if !strings.Contains(gap, "ToResponse") || !strings.Contains(gap, "server/mapper.go") {
+		t.Errorf("the dropped gap is not at the mapper: %q", gap)
+	}
+	if n, e := b.count("#flowgraph .node"), b.count("#flowgraph .edge"); n < 5 || e < 4 {
+		t.Errorf("flow graph: %d nodes, %d edges", n, e)
+	}
+	if got := b.text("#flowgraph .node.gap.dropped text.label"); got != "ToResponse" {
+		t.Errorf("the highlighted gap node is %q, want the mapper ToResponse", got)
+	}
+	if b.count("#flowgraph .edge.gap") == 0 {
+		t.Error("no edge into the gap is highlighted")
+	}
+	u := b.follow("#flowgraph a.node.gap.dropped")
+	if u.Path != "/source" || u.Query().Get("path") != "server/mapper.go" {
+		t.Errorf("the gap node leads to %s", u)
+	}
+	if here := b.text(".code .here"); !strings.Contains(here, "ToResponse") {
+		t.Errorf("the gap's source line is %q, want ToResponse's declaration", here)
+	}
+	b.open(u.RequestURI(), "#symbols", "source")
+	if b.count("#symbols a.symbol") == 0 {
+		t.Error("the source page links no symbols")
+	}
+
+	b.open("/impact?target=ToResponse", "#risk", "impact")
+	if b.count(".dependents li") == 0 {
+		t.Error("ToResponse has no dependents on the impact page")
+	}
+
+	b.open("/context?task=the+artifact+url+disappears+after+refresh&budget=3000", "#items", "context")
+	if b.count("#items tr") < 2 {
+		t.Error("the context pack has no items")
+	}
+
+	b.open("/runs", "#runs", "runs")
+	if u := b.follow(`#runs a[href^="/runs/"]`); u.Path != "/runs/"+runID {
+		t.Errorf("the run link leads to %s", u)
+	}
+	b.open("/runs/"+runID, "#events", "run")
+	if b.count("#events tr") < 4 || b.count("#criteria tr") < 2 {
+		t.Error("the run page lacks its events or its verification")
+	}
+
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, r := range b.requests {
+		u, err := url.Parse(r)
+		if err != nil || u.Scheme == "data" {
+			continue
+		}
+		if h := u.Hostname(); h != "127.0.0.1" {
+			t.Errorf("a request left loopback: %s", r)
+		}
+	}
+	if len(b.requests) < 10 {
+		t.Errorf("only %d requests recorded: is the recorder listening?", len(b.requests))
+	}
+	for _, e := range b.errors {
+		t.Errorf("script error: %s", e)
+	}
+	t.Logf("screenshots in %s", b.shots)
+}
