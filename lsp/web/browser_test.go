@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"encoding/json"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -14,6 +16,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/cairn-dev/cairn/engine"
 )
 
 // The pages in a real browser: Debian's chromium, headless, driven over
@@ -26,6 +30,9 @@ func chromium(t *testing.T) string {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("no chromium on PATH: .ci/deps.sh installs Debian's chromium")
 	}
 	t.Skip("no chromium on PATH (.ci/deps.sh installs Debian's chromium)")
 	return ""
@@ -80,7 +87,14 @@ func newBrowser(t *testing.T, base string) *browser {
 // open loads path, waits for sel and saves a screenshot named name.
 func (b *browser) open(path, sel, name string) {
 	b.t.Helper()
-	if err := chromedp.Do(b.ctx, chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.CSS(sel))); err != nil {
+	resp, err := chromedp.Run(b.ctx, chromedp.NavigateResponse(b.base+path))
+	if err != nil {
+		b.t.Fatalf("%s: %v", path, err)
+	}
+	if resp.Status != 200 {
+		b.t.Fatalf("%s: status %d: %s", path, resp.Status, b.text("body"))
+	}
+	if err := chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(sel))); err != nil {
 		b.t.Fatalf("%s: %v", path, err)
 	}
 	b.shot(name)
@@ -119,6 +133,9 @@ func (b *browser) text(sel string) string {
 // leads to and returns its address.
 func (b *browser) follow(sel string) *url.URL {
 	b.t.Helper()
+	if b.count(sel) == 0 {
+		b.t.Fatalf("nothing to follow: no %s on the page", sel)
+	}
 	if _, err := chromedp.RunResponse(b.ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
 		b.t.Fatalf("follow %s: %v", sel, err)
 	}
@@ -144,6 +161,9 @@ func TestPagesInChromium(t *testing.T) {
 	b.open("/", "#map", "home")
 	if n := b.count("#map .dir a.symbol"); n == 0 {
 		t.Error("the home page lists no central symbols")
+	}
+	if got := b.text("#problems"); !strings.Contains(got, "server/broken.go") || !strings.Contains(got, "syntax error") {
+		t.Errorf("the file that does not parse is not listed: %q", got)
 	}
 	if got := b.text("#freshness"); got != "fresh" {
 		t.Errorf("freshness %q on a just-indexed repository", got)
@@ -238,4 +258,71 @@ func TestPagesInChromium(t *testing.T) {
 		t.Errorf("script error: %s", e)
 	}
 	t.Logf("screenshots in %s", b.shots)
+}
+
+// TestPagesOnTree loads the pages on a larger real tree, indexed
+// beforehand: CAIRN_WEB_TREE names the repository, CAIRN_WEB_INDEX its
+// index directory when not TREE/.cairn (bench/web/run.sh CORPUS=self
+// leaves cairn's own source indexed there). A symbol page whose call graph
+// exceeds MaxNodes must show the "N more" node.
+func TestPagesOnTree(t *testing.T) {
+	tree := os.Getenv("CAIRN_WEB_TREE")
+	if tree == "" {
+		t.Skip("CAIRN_WEB_TREE names an indexed repository to load the pages on")
+	}
+	eng, err := engine.Open(context.Background(), engine.Options{Root: tree, IndexDir: os.Getenv("CAIRN_WEB_INDEX")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	s, err := New(Options{Engine: eng, RunsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	defer hs.Close()
+	b := newBrowser(t, hs.URL)
+	timed := func(path, sel, name string) {
+		start := time.Now()
+		b.open(path, sel, "tree-"+name)
+		t.Logf("%-60s %6.0f ms (with the screenshot)", path, float64(time.Since(start).Microseconds())/1000)
+	}
+	timed("/", "#map", "home")
+	if n := b.count("#map a.symbol"); n < 10 {
+		t.Errorf("the map lists %d central symbols", n)
+	}
+	// the most central symbol, from the API
+	code, body := get(t, hs.URL+"/api/repo_map?limit=1")
+	var m struct {
+		Symbols []struct {
+			SymbolID string `json:"symbol_id"`
+			Path     string `json:"path"`
+		} `json:"symbols"`
+	}
+	if code != 200 || json.Unmarshal(body, &m) != nil || len(m.Symbols) == 0 {
+		t.Fatalf("repo_map: %d %s", code, body)
+	}
+	top := m.Symbols[0]
+	timed("/symbol?depth=2&name="+url.QueryEscape(top.SymbolID), "#callgraph", "symbol")
+	n, e := b.count("#callgraph .node"), b.count("#callgraph .edge")
+	if n < 2 || e < 1 {
+		t.Errorf("the most central symbol's call graph: %d nodes, %d edges", n, e)
+	}
+	if n > MaxNodes && b.count(`#callgraph .node.more`) != 1 {
+		t.Errorf("%d nodes drawn and no \"more\" node", n)
+	}
+	timed("/search?q=index+generation+snapshot", "#hits", "search")
+	if b.count("#hits a.symbol") == 0 {
+		t.Error("no search hits")
+	}
+	timed("/source?path="+url.QueryEscape(top.Path), "#code", "source")
+	timed("/impact?all=true&target="+url.QueryEscape(top.SymbolID), "main", "impact")
+	if tr := os.Getenv("CAIRN_WEB_TRACE"); tr != "" {
+		timed("/trace?target="+url.QueryEscape(tr), "#flowgraph", "trace")
+	}
+	for _, r := range b.requests {
+		if u, err := url.Parse(r); err == nil && u.Scheme != "data" && u.Hostname() != "127.0.0.1" {
+			t.Errorf("a request left loopback: %s", r)
+		}
+	}
 }

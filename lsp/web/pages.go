@@ -398,7 +398,8 @@ func (s *Server) impact(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return d, err
 		}
-		if d.Res, err = snap.Impact(ctx, engine.ImpactOptions{Name: target, Diff: diff, Depth: depth, Path: q.Get("path"), Kind: q.Get("kind")}); err != nil {
+		if d.Res, err = snap.Impact(ctx, engine.ImpactOptions{Name: target, Diff: diff, Depth: depth, Path: q.Get("path"), Kind: q.Get("kind"),
+			All: q.Get("all") == "true"}); err != nil {
 			return d, err
 		}
 		for _, dep := range d.Res.Dependents {

@@ -52,6 +52,11 @@ func fixtureRepo(t *testing.T) (root, runs string) {
 			fixture.err = err
 			return
 		}
+		// a file that does not parse: the home page lists it
+		if err := os.WriteFile(filepath.Join(fixture.root, "server", "broken.go"), []byte("package server\n\nfunc broken( {\n"), 0o644); err != nil {
+			fixture.err = err
+			return
+		}
 		for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "fixture"}} {
 			if out, err := exec.Command("git", append([]string{"-C", fixture.root}, args...)...).CombinedOutput(); err != nil {
 				fixture.err = err
