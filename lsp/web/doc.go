@@ -18,7 +18,9 @@
 // invalid_argument 400, outside_repository 403, stale_index 503).
 // /api/openapi.json describes it all, generated from the tools' schemas;
 // schema/openapi.json is the same document, checked by a test.
-// verify_change is not served: it runs checks and writes worktrees.
+// verify_change is not served: it runs checks and writes worktrees. A
+// page of a list holds up to 256 KB of JSON (the MCP server's default,
+// sized for models, is 32 KB); next_cursor continues it as it does there.
 //
 // # Pages
 //
