@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"html/template"
+	"path"
 	"slices"
 	"strings"
 )
@@ -31,6 +32,8 @@ type Node struct {
 	// Rank, when Ranked, fixes the node's column (negative: left of 0).
 	Rank   int
 	Ranked bool
+	// Folded counts, on a "N more" node, the nodes it stands for.
+	Folded int
 }
 
 // Edge joins two nodes by ID.
@@ -67,16 +70,10 @@ type layout struct {
 // fixed, else one more than the deepest predecessor's (longest path from
 // the sources, back edges of cycles ignored); within a column nodes are
 // ordered by the mean row of their predecessors (one barycentre sweep),
-// ties in input order. Past Max nodes, the later ones are dropped and
-// counted in a "N more" node.
+// ties in input order. Past Max nodes the graph is collapsed first
+// (collapse).
 func (g Graph) layout() layout {
-	limit := cmp.Or(g.Max, MaxNodes)
-	nodes := g.Nodes
-	hidden := 0
-	if len(nodes) > limit {
-		hidden = len(nodes) - limit
-		nodes = nodes[:limit]
-	}
+	nodes, allEdges, hidden := g.collapse()
 	idx := map[string]int{}
 	for i, n := range nodes {
 		if _, dup := idx[n.ID]; !dup {
@@ -87,7 +84,7 @@ func (g Graph) layout() layout {
 	preds := make([][]int, len(nodes))
 	succs := make([][]int, len(nodes))
 	seen := map[[2]int]bool{}
-	for _, e := range g.Edges {
+	for _, e := range allEdges {
 		a, ok1 := idx[e.From]
 		b, ok2 := idx[e.To]
 		if !ok1 || !ok2 || a == b || seen[[2]int{a, b}] {
@@ -184,9 +181,6 @@ func (g Graph) layout() layout {
 	for _, k := range keys {
 		height = max(height, len(cols[k]))
 	}
-	if hidden > 0 {
-		height++
-	}
 	for _, k := range keys {
 		col := cols[k]
 		off := (height - len(col)) * rowH / 2
@@ -196,12 +190,59 @@ func (g Graph) layout() layout {
 	}
 	l.w = pad*2 + (len(keys)-1)*colW + nodeW
 	l.h = pad*2 + (height-1)*rowH + nodeH
-	if hidden > 0 {
-		l.nodes = append(l.nodes, placed{Node: Node{ID: "more", Label: fmt.Sprintf("%d more", hidden), Class: "more"},
-			X: pad, Y: l.h - pad - nodeH})
-	}
 	slices.SortStableFunc(l.nodes, func(a, b placed) int { return cmp.Compare(a.ID, b.ID) })
 	return l
+}
+
+// maxGroups bounds the "N more" nodes of a collapsed graph.
+const maxGroups = 6
+
+// collapse keeps the first Max nodes and folds the others into "N more"
+// nodes, one per directory (of the node's Sub, a path) and column — the
+// package a caller at depth 3 sits in stays visible — the first
+// maxGroups of them, then one node for the rest. Edges to a folded node
+// go to its group's node. It returns how many nodes were folded.
+func (g Graph) collapse() ([]Node, []Edge, int) {
+	limit := cmp.Or(g.Max, MaxNodes)
+	if len(g.Nodes) <= limit {
+		return g.Nodes, g.Edges, 0
+	}
+	nodes := slices.Clone(g.Nodes[:limit])
+	into := map[string]string{}
+	at := map[string]int{}
+	for _, n := range g.Nodes[limit:] {
+		dir := path.Dir(n.Sub)
+		key := fmt.Sprintf("more:%s:%d:%v", dir, n.Rank, n.Ranked)
+		if _, ok := at[key]; !ok && len(at) >= maxGroups {
+			key = "more"
+		}
+		i, ok := at[key]
+		if !ok {
+			i = len(nodes)
+			at[key] = i
+			m := Node{ID: key, Class: "more", Sub: dir + "/", Rank: n.Rank, Ranked: n.Ranked}
+			if key == "more" {
+				m.Sub, m.Rank, m.Ranked = "elsewhere", 0, false
+			}
+			nodes = append(nodes, m)
+		}
+		nodes[i].Folded++ // counts the folded nodes
+		into[n.ID] = key
+	}
+	for i := limit; i < len(nodes); i++ {
+		nodes[i].Label = fmt.Sprintf("%d more", nodes[i].Folded)
+	}
+	edges := make([]Edge, 0, len(g.Edges))
+	for _, e := range g.Edges {
+		if k, ok := into[e.From]; ok {
+			e.From = k
+		}
+		if k, ok := into[e.To]; ok {
+			e.To = k
+		}
+		edges = append(edges, e)
+	}
+	return nodes, edges, len(g.Nodes) - limit
 }
 
 // SVG draws the graph: each node a link (when it has an Href) with its

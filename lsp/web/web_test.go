@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -319,6 +320,24 @@ func TestGraphLayout(t *testing.T) {
 	}
 	if !strings.Contains(svg, ">10 more<") {
 		t.Errorf("no \"10 more\" node")
+	}
+	// past the cap, nodes fold by directory and column; their edges follow
+	big := Graph{Max: 2, Nodes: []Node{{ID: "root", Ranked: true}, {ID: "k", Sub: "a/x.go", Rank: 1, Ranked: true}}}
+	for i, sub := range []string{"a/y.go", "a/z.go", "b/y.go", "a/w.go"} {
+		id := fmt.Sprintf("h%d", i)
+		big.Nodes = append(big.Nodes, Node{ID: id, Sub: sub, Rank: 1, Ranked: true})
+		big.Edges = append(big.Edges, Edge{From: "root", To: id})
+	}
+	nodes, edges, folded := big.collapse()
+	var got []string
+	for _, n := range nodes[2:] {
+		got = append(got, n.ID+" "+n.Label+" "+n.Sub)
+	}
+	if d := cmp.Diff([]string{"more:a:1:true 3 more a/", "more:b:1:true 1 more b/"}, got); folded != 4 || d != "" {
+		t.Errorf("folded %d (want 4):\n%s", folded, d)
+	}
+	if l := big.layout(); len(l.edges) != 2 || len(edges) != 4 {
+		t.Errorf("%d edges drawn (want one to each folded node), %d kept", len(l.edges), len(edges))
 	}
 }
 
