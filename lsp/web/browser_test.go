@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -291,18 +292,29 @@ func TestPagesOnTree(t *testing.T) {
 	if n := b.count("#map a.symbol"); n < 10 {
 		t.Errorf("the map lists %d central symbols", n)
 	}
-	// the most central symbol, from the API
-	code, body := get(t, hs.URL+"/api/repo_map?limit=1")
+	// the most central function or method, from the API
+	code, body := get(t, hs.URL+"/api/repo_map?limit=100")
 	var m struct {
 		Symbols []struct {
 			SymbolID string `json:"symbol_id"`
 			Path     string `json:"path"`
+			Kind     string `json:"kind"`
 		} `json:"symbols"`
 	}
-	if code != 200 || json.Unmarshal(body, &m) != nil || len(m.Symbols) == 0 {
+	if code != 200 || json.Unmarshal(body, &m) != nil {
 		t.Fatalf("repo_map: %d %s", code, body)
 	}
-	top := m.Symbols[0]
+	i := slices.IndexFunc(m.Symbols, func(s struct {
+		SymbolID string `json:"symbol_id"`
+		Path     string `json:"path"`
+		Kind     string `json:"kind"`
+	}) bool {
+		return s.Kind == "function" || s.Kind == "method"
+	})
+	if i < 0 {
+		t.Fatalf("no function among the %d most central symbols", len(m.Symbols))
+	}
+	top := m.Symbols[i]
 	timed("/symbol?depth=2&name="+url.QueryEscape(top.SymbolID), "#callgraph", "symbol")
 	n, e := b.count("#callgraph .node"), b.count("#callgraph .edge")
 	if n < 2 || e < 1 {

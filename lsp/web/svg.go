@@ -194,42 +194,57 @@ func (g Graph) layout() layout {
 	return l
 }
 
-// maxGroups bounds the "N more" nodes of a collapsed graph.
-const maxGroups = 6
+// maxGroups bounds the "N more" nodes of a collapsed graph; maxColumn the
+// nodes kept in one fixed column (Node.Ranked).
+const (
+	maxGroups = 8
+	maxColumn = 12
+)
 
-// collapse keeps the first Max nodes and folds the others into "N more"
-// nodes, one per directory (of the node's Sub, a path) and column — the
-// package a caller at depth 3 sits in stays visible — the first
-// maxGroups of them, then one node for the rest. Edges to a folded node
-// go to its group's node. It returns how many nodes were folded.
+// collapse keeps the first Max nodes, at most maxColumn of them in one
+// fixed column, and folds the others into "N more" nodes, one per
+// directory (of the node's Sub, a path) and column — the package a caller
+// at depth 3 sits in stays visible — the first maxGroups of them, then one
+// node per column for the rest. Edges to a folded node go to its group's node. It
+// returns how many nodes were folded.
 func (g Graph) collapse() ([]Node, []Edge, int) {
 	limit := cmp.Or(g.Max, MaxNodes)
-	if len(g.Nodes) <= limit {
+	var nodes, rest []Node
+	perColumn := map[int]int{}
+	for _, n := range g.Nodes {
+		if len(nodes) >= limit || n.Ranked && perColumn[n.Rank] >= maxColumn {
+			rest = append(rest, n)
+			continue
+		}
+		if n.Ranked {
+			perColumn[n.Rank]++
+		}
+		nodes = append(nodes, n)
+	}
+	if len(rest) == 0 {
 		return g.Nodes, g.Edges, 0
 	}
-	nodes := slices.Clone(g.Nodes[:limit])
+	kept := len(nodes)
 	into := map[string]string{}
 	at := map[string]int{}
-	for _, n := range g.Nodes[limit:] {
+	for _, n := range rest {
 		dir := path.Dir(n.Sub)
 		key := fmt.Sprintf("more:%s:%d:%v", dir, n.Rank, n.Ranked)
+		sub := dir + "/"
 		if _, ok := at[key]; !ok && len(at) >= maxGroups {
-			key = "more"
+			// the rest of this column
+			key, sub = fmt.Sprintf("more:*:%d:%v", n.Rank, n.Ranked), "elsewhere"
 		}
 		i, ok := at[key]
 		if !ok {
 			i = len(nodes)
 			at[key] = i
-			m := Node{ID: key, Class: "more", Sub: dir + "/", Rank: n.Rank, Ranked: n.Ranked}
-			if key == "more" {
-				m.Sub, m.Rank, m.Ranked = "elsewhere", 0, false
-			}
-			nodes = append(nodes, m)
+			nodes = append(nodes, Node{ID: key, Class: "more", Sub: sub, Rank: n.Rank, Ranked: n.Ranked})
 		}
-		nodes[i].Folded++ // counts the folded nodes
+		nodes[i].Folded++
 		into[n.ID] = key
 	}
-	for i := limit; i < len(nodes); i++ {
+	for i := kept; i < len(nodes); i++ {
 		nodes[i].Label = fmt.Sprintf("%d more", nodes[i].Folded)
 	}
 	edges := make([]Edge, 0, len(g.Edges))
@@ -242,7 +257,7 @@ func (g Graph) collapse() ([]Node, []Edge, int) {
 		}
 		edges = append(edges, e)
 	}
-	return nodes, edges, len(g.Nodes) - limit
+	return nodes, edges, len(rest)
 }
 
 // SVG draws the graph: each node a link (when it has an Href) with its

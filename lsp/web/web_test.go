@@ -339,6 +339,14 @@ func TestGraphLayout(t *testing.T) {
 	if l := big.layout(); len(l.edges) != 2 || len(edges) != 4 {
 		t.Errorf("%d edges drawn (want one to each folded node), %d kept", len(l.edges), len(edges))
 	}
+	// a fixed column keeps maxColumn nodes
+	var col Graph
+	for i := range 20 {
+		col.Nodes = append(col.Nodes, Node{ID: fmt.Sprint(i), Sub: "p/f.go", Rank: -1, Ranked: true})
+	}
+	if nodes, _, folded := col.collapse(); len(nodes) != maxColumn+1 || folded != 20-maxColumn || nodes[maxColumn].Label != "8 more" {
+		t.Errorf("a column of 20: %d nodes, %d folded", len(nodes), folded)
+	}
 }
 
 // TestRunPages: the run list and a run's page, and a run id that tries to
