@@ -221,6 +221,12 @@ func TestPagesInChromium(t *testing.T) {
 	if b.count("#symbols a.symbol") == 0 {
 		t.Error("the source page links no symbols")
 	}
+	if got := b.text(".code .here a.def"); got != "→ ToResponse" {
+		t.Errorf("the declaration line links %q, want ToResponse", got)
+	}
+	if u := b.follow(".code .here a.def"); u.Path != "/symbol" || !strings.Contains(b.text("h1"), "ToResponse") {
+		t.Errorf("the declaration's link leads to %s (%s)", u, b.text("h1"))
+	}
 
 	b.open("/impact?target=ToResponse", "#risk", "impact")
 	if b.count(".dependents li") == 0 {

@@ -451,6 +451,8 @@ type numbered struct {
 	N    int
 	Text string
 	Here bool
+	// Defs are the definitions that start on the line.
+	Defs []graph.SymbolView
 }
 
 func (s *Server) source(w http.ResponseWriter, r *http.Request) {
@@ -472,15 +474,19 @@ func (s *Server) source(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		d := &sourceData{Path: sp.Path, Line: line, Span: sp}
-		for i, t := range sp.Lines {
-			n := sp.StartLine + i
-			d.Lines = append(d.Lines, numbered{N: n, Text: t, Here: n == line})
-		}
 		syms, err := snap.Symbols(ctx, engine.SymbolsOptions{File: sp.Path})
 		if err != nil {
 			return d, err
 		}
 		d.Symbols = syms.Symbols
+		starts := map[int][]graph.SymbolView{}
+		for _, v := range syms.Symbols {
+			starts[v.StartLine] = append(starts[v.StartLine], v)
+		}
+		for i, t := range sp.Lines {
+			n := sp.StartLine + i
+			d.Lines = append(d.Lines, numbered{N: n, Text: t, Here: n == line, Defs: starts[n]})
+		}
 		return d, nil
 	})
 }
