@@ -253,6 +253,27 @@ func TestAPIErrors(t *testing.T) {
 			t.Errorf("%s: %d %s, want %d %s", c.path, code, body, c.code, c.cat)
 		}
 	}
+	// pages show the engine's error with its status
+	for _, c := range []struct {
+		path string
+		code int
+		cat  string
+	}{
+		{"/impact?diff=no-such-revision", 400, "invalid_argument"},
+		{"/symbol?name=NoSuchThing", 404, "not_found"},
+		{"/symbol", 400, "invalid_argument"},
+		{"/source?path=server/nope.go", 404, "not_found"},
+		{"/trace?target=Task.ArtifactURL&depth=99", 400, "invalid_argument"},
+		{"/context?task=x&budget=1", 400, "invalid_argument"},
+	} {
+		code, body := get(t, hs.URL+c.path)
+		if code != c.code || !bytes.Contains(body, []byte(`data-category="`+c.cat+`"`)) {
+			t.Errorf("%s: %d, want %d with a %s error shown", c.path, code, c.code, c.cat)
+		}
+	}
+	if code, body := get(t, hs.URL+"/impact?diff=HEAD"); code != 200 || !bytes.Contains(body, []byte(`id="risk"`)) {
+		t.Errorf("/impact?diff=HEAD: %d", code)
+	}
 	code, body := get(t, hs.URL+"/api/paths?from=Handler.GetTask&to=ToResponse")
 	var p engine.PathsResult
 	if code != 200 || json.Unmarshal(body, &p) != nil || len(p.Paths) == 0 {
