@@ -296,6 +296,18 @@ type traceData struct {
 	Res    *engine.TraceResult
 	Graph  template.HTML
 	Nodes  int
+	// the sites listed at first; the others behind a "N more"
+	Writes, Reads, MoreWrites, MoreReads []trace.Site
+}
+
+// shownSites is how many write or read sites a trace page lists open.
+const shownSites = 20
+
+func splitSites(s []trace.Site) (shown, more []trace.Site) {
+	if len(s) <= shownSites {
+		return s, nil
+	}
+	return s[:shownSites], s[shownSites:]
 }
 
 func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
@@ -312,6 +324,8 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 		if d.Res, err = snap.Trace(ctx, engine.TraceOptions{Target: target, Depth: depth}); err != nil {
 			return d, err
 		}
+		d.Writes, d.MoreWrites = splitSites(d.Res.Writes)
+		d.Reads, d.MoreReads = splitSites(d.Res.Reads)
 		g := flowGraph(&d.Res.Result)
 		d.Graph, d.Nodes = g.SVG(), len(g.Nodes)
 		return d, nil
