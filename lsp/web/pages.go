@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,7 +42,28 @@ var funcs = template.FuncMap{
 	"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") },
 	"join": strings.Join,
 	"add":  func(a, b int) int { return a + b },
+	// first and beyond cut long lists: the first n items, and how many
+	// are left out
+	"first": func(n int, list any) any {
+		v := reflect.ValueOf(list)
+		if v.Kind() != reflect.Slice || v.Len() <= n {
+			return list
+		}
+		return v.Slice(0, n).Interface()
+	},
+	"beyond": func(n int, list any) int {
+		v := reflect.ValueOf(list)
+		if v.Kind() != reflect.Slice {
+			return 0
+		}
+		return max(0, v.Len()-n)
+	},
+	"q": url.QueryEscape,
 }
+
+// listCap is how many items of a long list a page shows; the JSON API
+// (linked beside the cut) has them all.
+const listCap = 100
 
 func srcURL(p string, line int) string {
 	u := "/source?path=" + url.QueryEscape(p)

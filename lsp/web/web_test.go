@@ -398,3 +398,15 @@ func TestRunPages(t *testing.T) {
 }
 
 var _ = time.Second
+
+func TestListCut(t *testing.T) {
+	first := funcs["first"].(func(int, any) any)
+	beyond := funcs["beyond"].(func(int, any) int)
+	long := make([]int, 150)
+	if got := first(listCap, long).([]int); len(got) != listCap || beyond(listCap, long) != 50 {
+		t.Errorf("a list of 150: %d shown, %d beyond", len(got), beyond(listCap, long))
+	}
+	if got := first(listCap, long[:3]).([]int); len(got) != 3 || beyond(listCap, long[:3]) != 0 {
+		t.Errorf("a list of 3 cut")
+	}
+}
