@@ -58,7 +58,7 @@ var funcs = template.FuncMap{
 		}
 		return max(0, v.Len()-n)
 	},
-	"q": url.QueryEscape,
+	"listCap": func() int { return listCap },
 }
 
 // listCap is how many items of a long list a page shows; the JSON API
