@@ -119,8 +119,10 @@ func queryArguments(q url.Values, in *jsonschema.Schema) (json.RawMessage, error
 			return nil, engine.Errorf(engine.InvalidArgument, "unknown parameter %q (the endpoint takes %v)", k, propertyNames(in))
 		}
 		typ := p.Type
-		if typ == "" && len(p.Types) > 0 {
-			typ = p.Types[0]
+		for _, t := range p.Types { // ["null", "array"] for a slice
+			if typ == "" && t != "null" {
+				typ = t
+			}
 		}
 		v := vs[len(vs)-1]
 		var err error

@@ -168,4 +168,17 @@ func TestOutsideRepository(t *testing.T) {
 			}
 		}
 	}
+	// every argument that names a path is checked by the engine
+	for _, u := range []string{
+		"/api/repo_map?under=../",
+		"/api/definition?symbol=ToResponse&path=/etc",
+		"/api/references?symbol=ToResponse&path=../secret.txt",
+		"/api/build_context?task=x&focus=../secret.txt",
+		"/api/impact?symbol=ToResponse&path=/etc",
+	} {
+		code, body := get(t, hs.URL+u)
+		if code != 403 || category(t, body) != "outside_repository" {
+			t.Errorf("%s: %d %s, want 403 outside_repository", u, code, body)
+		}
+	}
 }
