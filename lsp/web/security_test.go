@@ -182,3 +182,19 @@ func TestOutsideRepository(t *testing.T) {
 		}
 	}
 }
+
+// TestPanicIsTheRequests: a handler that panics answers 500 with an
+// internal error and is counted; the server goes on.
+func TestPanicIsTheRequests(t *testing.T) {
+	s, hs := newServer(t, Options{})
+	s.mux.HandleFunc("GET /boom", func(http.ResponseWriter, *http.Request) { panic("boom") })
+	if code, body := get(t, hs.URL+"/boom"); code != 500 || category(t, body) != "internal" {
+		t.Errorf("/boom: %d %s", code, body)
+	}
+	if s.Panics() != 1 {
+		t.Errorf("%d panics counted", s.Panics())
+	}
+	if code, _ := get(t, hs.URL+"/api/index_status"); code != 200 {
+		t.Errorf("after a panic: %d", code)
+	}
+}

@@ -14,7 +14,9 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn/engine"
@@ -56,6 +58,8 @@ type Server struct {
 	api   map[string]mcp.ToolInfo
 	pages *template.Template
 	mux   *http.ServeMux
+	// panics counts requests that panicked (guard recovers them)
+	panics atomic.Int64
 }
 
 //go:embed assets templates
@@ -192,9 +196,24 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		if s.opts.Token != "" && !s.authorized(w, r) {
 			return
 		}
+		defer func() {
+			// a request is an isolation boundary: its panic is its error,
+			// not the server's end
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.panics.Add(1)
+				s.opts.Log.Error("request panicked", "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+				writeJSON(w, http.StatusInternalServerError, errorBody{Error: errorView{Category: string(engine.Internal), Message: "internal: the request failed (logged by the server)"}})
+			}
+		}()
 		next.ServeHTTP(w, r)
 	})
 }
+
+// Panics counts the requests that panicked.
+func (s *Server) Panics() int64 { return s.panics.Load() }
 
 func (s *Server) hostAllowed(hostport string) bool {
 	host := hostport
