@@ -8,6 +8,8 @@ command -v git >/dev/null || need_apt+=(git)
 command -v node >/dev/null || need_apt+=(nodejs)
 command -v npm >/dev/null || need_apt+=(npm)
 command -v bwrap >/dev/null || need_apt+=(bubblewrap)
+# Graphviz: the graph tests parse cairn's --dot output with the real dot.
+command -v dot >/dev/null || need_apt+=(graphviz)
 # the web UI's browser tests (lsp/web) drive a headless chromium
 command -v chromium >/dev/null || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -27,12 +29,14 @@ npm_ci() {
       cp package-lock.json node_modules/.cairn-installed-lock)
   fi
 }
-# The independent MCP and LSP clients of the serve tests (versions pinned in
-# testdata/clients/package-lock.json).
+# The independent MCP and LSP clients of the serve tests, and the Mermaid
+# parser of the graph tests (versions pinned in testdata/clients/package-lock.json).
 npm_ci "$root/testdata/clients"
 # The jest and vitest fixture packages of the gate's node runners (pinned in
 # their package-lock.json): their tests install into sandbox workspaces with
 # npm ci --prefer-offline, which this fills the npm cache for.
 npm_ci "$root/agent/verify/testdata/node/jest" --ignore-scripts
 npm_ci "$root/agent/verify/testdata/node/vitest" --ignore-scripts
+# The pinned real code of the real-code answer suite (engine/realcode_test.go).
+bash "$root/.ci/realcode.sh"
 echo "deps: ok"

@@ -105,7 +105,7 @@ func serveCmd(g *globals) *cobra.Command {
 	l.Flags().StringVar(&embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "query embedder, as for index")
 	l.Flags().BoolVar(&watching, "watch", true, "keep the index fresh while serving (as cairn watch; skipped when another watcher runs, and on a shared store)")
 	c.AddCommand(m, l, serveHTTPCmd(g))
-	return c
+	return group(c)
 }
 
 func serveHTTPCmd(g *globals) *cobra.Command {
