@@ -34,7 +34,10 @@
 // and /runs/ID (agent/state's List and Read of the run directories, plus
 // the run's evidence files). A name that denotes several definitions
 // lists them to pick from; errors show the engine's category and
-// candidates.
+// candidates, with the API's status. Long lists (references by role,
+// callers, callees, dependents per depth, tests) show listCap items and
+// link the JSON API for the rest; a trace lists 20 write and 20 read sites
+// open. /source links each definition from the line it starts on.
 //
 // Graphs (svg.go) are laid out and drawn on the server as inline SVG: a
 // column per call depth (callers left of the symbol, callees right) or,
@@ -42,9 +45,10 @@
 // path, cycles' back edges ignored; one barycentre pass orders a column).
 // Edge style is confidence (precise solid, resolved dashed, name-only
 // dotted); a trace step where the value is lost is a gap node, red, with
-// the gap's kind as a class. Past MaxNodes the remaining nodes are counted
-// in one "N more" node. Each node links to its symbol page or source
-// line. A drawing is a pure function of the answer, testable without a
+// the gap's kind as a class. A graph stays readable on a large index: past
+// MaxNodes, or past 12 nodes in one call-depth column, the remaining nodes
+// fold into "N more" nodes by directory and column, their edges
+// redirected. Each node links to its symbol page or source line. A drawing is a pure function of the answer, testable without a
 // browser; app.js only dims what a hovered node is not joined to.
 //
 // Every asset (templates, style.css, app.js) is embedded (go:embed); no
@@ -64,5 +68,6 @@
 // Options.AllowHosts; a foreign Origin or a cross-site fetch
 // (Sec-Fetch-Site) is refused. Paths come to the engine, which refuses
 // any outside the repository root, links included (engine.RepoPath); run
-// ids are plain names under the runs directory.
+// ids are plain names under the runs directory. A request that panics
+// answers 500 internal and is counted (Server.Panics); the server goes on.
 package web
