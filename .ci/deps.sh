@@ -10,6 +10,8 @@ command -v npm >/dev/null || need_apt+=(npm)
 command -v bwrap >/dev/null || need_apt+=(bubblewrap)
 # Graphviz: the graph tests parse cairn's --dot output with the real dot.
 command -v dot >/dev/null || need_apt+=(graphviz)
+# the web UI's browser tests (lsp/web) drive a headless chromium
+command -v chromium >/dev/null || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +26,7 @@ import (
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/lsp"
 	"github.com/cairn-dev/cairn/lsp/mcp"
+	"github.com/cairn-dev/cairn/lsp/web"
 )
 
 // TestSameAnswerOnEverySurface asks the same questions — definitions,
@@ -65,6 +68,7 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 	t.Cleanup(eng.Close)
 	mc := mcpClient(t, eng)
 	lc := lspClient(t, dir)
+	hc := httpClient(t, eng)
 
 	// symbol ids of the marked definitions, from `cairn symbols`
 	var syms struct{ Results []graph.SymbolView }
@@ -99,6 +103,9 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 			lc.call(t, "textDocument/definition", at, &ld)
 			want := []string{fmt.Sprintf("%s:%d", d.path, d.line)}
 			same(t, "definitions", want, symLines(cd.Results), symLines(md.Definitions), lspLines(dir, ld, false))
+			var hd mcp.DefinitionOut
+			hc.call(t, "definition", map[string]any{"symbol": id}, &hd)
+			sameHTTP(t, "definitions", symLines(md.Definitions), symLines(hd.Definitions))
 
 			// references
 			var cr struct{ Results []graph.RefView }
@@ -113,6 +120,9 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 				checked["references"]++
 			}
 			same(t, "references", want, refLines(cr.Results), refLines(mr.References), lspLines(dir, lr, true))
+			var hr mcp.ReferencesOut
+			hc.call(t, "references", map[string]any{"symbol": id, "limit": 200}, &hr)
+			sameHTTP(t, "references", refLines(mr.References), refLines(hr.References))
 
 			// callers
 			var cc struct{ Results []graph.HopView }
@@ -150,6 +160,9 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 				slices.Sort(wantCallers)
 			}
 			same(t, "callers", wantCallers, hopLines(cc.Results), hopLines(mh.Results), lcallers)
+			var hh mcp.HopsOut
+			hc.call(t, "callers", map[string]any{"symbol": id, "limit": 200}, &hh)
+			sameHTTP(t, "callers", hopLines(mh.Results), hopLines(hh.Results))
 			// the call site CLI and MCP cite is one the LSP lists, and
 			// they count the LSP's sites
 			for _, hs := range [][]graph.HopView{cc.Results, mh.Results} {
@@ -178,6 +191,9 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 				slices.Sort(wantImpls)
 			}
 			same(t, "implementations", wantImpls, hopDefLines(ci.Results), hopDefLines(mi.Results), lspLines(dir, li, false))
+			var hi mcp.HopsOut
+			hc.call(t, "implementations", map[string]any{"symbol": id, "limit": 200}, &hi)
+			sameHTTP(t, "implementations", hopDefLines(mi.Results), hopDefLines(hi.Results))
 		})
 	}
 	for _, q := range []string{"references", "callers", "implementations"} {
@@ -238,6 +254,50 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 
 // same requires the CLI's, MCP's and LSP's answers to agree, and to be
 // want when want is not nil.
+// sameHTTP: the HTTP API (lsp/web, `cairn serve http`) answers as the
+// MCP tool does.
+func sameHTTP(t *testing.T, what string, mcpAns, httpAns []string) {
+	t.Helper()
+	if d := cmp.Diff(mcpAns, httpAns, cmp.Transformer("nil", nonNil)); d != "" {
+		t.Errorf("%s: MCP (-) and the HTTP API (+) differ:\n%s", what, d)
+	}
+}
+
+// httpAPI is the JSON API of `cairn serve http` over a real listener.
+type httpAPI struct{ base string }
+
+func httpClient(t *testing.T, eng *engine.Engine) *httpAPI {
+	t.Helper()
+	srv, err := web.New(web.Options{Engine: eng, RunsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	return &httpAPI{base: hs.URL}
+}
+
+// call asks GET /api/TOOL with args as query parameters.
+func (h *httpAPI) call(t *testing.T, tool string, args map[string]any, out any) {
+	t.Helper()
+	q := url.Values{}
+	for k, v := range args {
+		q.Set(k, fmt.Sprint(v))
+	}
+	resp, err := http.Get(h.base + "/api/" + tool + "?" + q.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET /api/%s %v: %d %s", tool, args, resp.StatusCode, b)
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatalf("GET /api/%s: %v", tool, err)
+	}
+}
+
 func same(t *testing.T, what string, want, cliAns, mcpAns, lspAns []string) {
 	t.Helper()
 	if d := cmp.Diff(cliAns, mcpAns, cmp.Transformer("nil", nonNil)); d != "" {

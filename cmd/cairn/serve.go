@@ -13,12 +13,13 @@ import (
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/lsp"
 	"github.com/cairn-dev/cairn/lsp/mcp"
+	"github.com/cairn-dev/cairn/lsp/web"
 )
 
 func serveCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "serve (mcp | lsp)",
-		Short: "serve agents (MCP) or editors (LSP) from the index",
+		Use:   "serve (mcp | lsp | http)",
+		Short: "serve agents (MCP), editors (LSP) or people (a web UI and JSON API) from the index",
 	}
 	var addr string
 	var embedder string
@@ -103,8 +104,74 @@ func serveCmd(g *globals) *cobra.Command {
 	}
 	l.Flags().StringVar(&embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "query embedder, as for index")
 	l.Flags().BoolVar(&watching, "watch", true, "keep the index fresh while serving (as cairn watch; skipped when another watcher runs, and on a shared store)")
-	c.AddCommand(m, l)
+	c.AddCommand(m, l, serveHTTPCmd(g))
 	return group(c)
+}
+
+func serveHTTPCmd(g *globals) *cobra.Command {
+	var addr, token, embedder string
+	var remote, watching bool
+	var hosts []string
+	h := &cobra.Command{
+		Use:   "http [--addr 127.0.0.1:7777]",
+		Short: "a read-only web UI (repository map, symbols, trace, impact, context, agent runs) and JSON API under /api/",
+		Long: `http serves the index to people: pages at / (the repository), /search, /symbol,
+/trace, /impact, /context, /runs and /source, and a JSON API under /api/ whose
+endpoints are the MCP tools (schema/openapi.json). It binds to loopback; another
+address needs --remote and a token (--token or CAIRN_HTTP_TOKEN), checked on
+every request. Requests for a host name other than localhost, an IP literal or an
+--allow-host, and requests from another origin, are refused.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if token == "" {
+				token = os.Getenv("CAIRN_HTTP_TOKEN")
+			}
+			if err := web.CheckAddr(addr, remote, token); err != nil {
+				return usageError("%v", err)
+			}
+			if os.Getenv("GOGC") == "" {
+				debug.SetGCPercent(200)
+			}
+			root, err := g.repoRoot()
+			if err != nil {
+				return err
+			}
+			log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			opts, err := g.engineOptions()
+			if err != nil {
+				return err
+			}
+			opts.Root, opts.Embedder, opts.Log = root, embedder, log
+			eng, err := engine.Open(ctx, opts)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			defer eng.Close()
+			if eng.Shared() {
+				g.notWatchingShared(eng.Where())
+			} else if watching {
+				if err := eng.Watch(ctx); err != nil {
+					log.Warn("serving without an embedded watcher", "reason", err)
+				}
+			}
+			srv, err := web.New(web.Options{Engine: eng, Addr: addr, Remote: remote, Token: token, AllowHosts: hosts, Version: version, Log: log})
+			if err != nil {
+				return usageError("%v", err)
+			}
+			return srv.ListenAndServe(ctx, func(a net.Addr) {
+				fmt.Fprintf(g.stderr, "cairn: serving %s at http://%s/\n", root, a)
+			})
+		},
+	}
+	f := h.Flags()
+	f.StringVar(&addr, "addr", web.DefaultAddr, "address to listen on (loopback unless --remote)")
+	f.BoolVar(&remote, "remote", false, "allow a non-loopback --addr (needs a token)")
+	f.StringVar(&token, "token", "", "require this token on every request (default $CAIRN_HTTP_TOKEN; at least 16 bytes)")
+	f.StringSliceVar(&hosts, "allow-host", nil, "further Host names to accept (the machine's DNS name, when --remote)")
+	f.StringVar(&embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "query embedder, as for index")
+	f.BoolVar(&watching, "watch", true, "keep the index fresh while serving (as cairn watch; skipped when another watcher runs, and on a shared store)")
+	return h
 }
 
 // notWatchingShared says that a server over a shared store only reads it:

@@ -83,3 +83,22 @@ func serveClients(t *testing.T, pg string) {
 		})
 	}
 }
+
+// TestServeHTTPRefusesRemote: `cairn serve http` on a non-loopback address
+// without --remote, or without a token, exits 2 before it listens.
+func TestServeHTTPRefusesRemote(t *testing.T) {
+	t.Setenv("CAIRN_HTTP_TOKEN", "")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "http", "--addr", "0.0.0.0:0"}, "not a loopback address"},
+		{[]string{"serve", "http", "--addr", "0.0.0.0:0", "--remote"}, "needs a token"},
+		{[]string{"serve", "http", "--addr", "0.0.0.0:0", "--remote", "--token", "short"}, "at least 16"},
+	} {
+		out, code := cli(c.args...)
+		if code != 2 || !strings.Contains(out, c.want) {
+			t.Errorf("cairn %v: exit %d, %q; want exit 2 saying %q", c.args, code, out, c.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/rand"
@@ -14,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -57,6 +59,9 @@ type Server struct {
 	heavy chan struct{}
 	// exchanges maps exchangeHeader values to HTTP request contexts.
 	exchanges sync.Map
+	// tools and direct serve Tools and Call.
+	tools  []ToolInfo
+	direct map[string]func(context.Context, json.RawMessage) (any, error)
 }
 
 const instructions = `cairn answers questions about this repository from its code index.
@@ -73,7 +78,7 @@ func New(opts Options) *Server {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: opts, eng: opts.Engine, slot: make(chan struct{}, opts.MaxConcurrent),
-		heavy: make(chan struct{}, max(1, opts.MaxConcurrent/2))}
+		heavy: make(chan struct{}, max(1, opts.MaxConcurrent/2)), direct: map[string]func(context.Context, json.RawMessage) (any, error){}}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "cairn", Title: "cairn code intelligence", Version: cmp.Or(opts.Version, "dev")},
 		&sdk.ServerOptions{Instructions: instructions, Logger: opts.Log})
 	s.srv.AddReceivingMiddleware(boundErrors, capArguments)
@@ -223,38 +228,43 @@ func addToolAnnotated[In, Out any](s *Server, name, title, desc string, schema *
 		}
 	}
 	t := &sdk.Tool{Name: name, Title: title, Description: desc, OutputSchema: schema, Annotations: ann}
-	sdk.AddTool(s.srv, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
-		ctx, done := s.exchangeContext(ctx, req)
-		defer done()
+	run := func(ctx context.Context, in In) (Out, string, error) {
+		var zero Out
 		if heavyTools[name] {
 			select {
 			case s.heavy <- struct{}{}:
 				defer func() { <-s.heavy }()
 			case <-ctx.Done():
-				return errorResult(engine.Errorf(engine.Internal, "cancelled while waiting: %v", ctx.Err())), nil, nil
+				return zero, "", engine.Errorf(engine.Internal, "cancelled while waiting: %v", ctx.Err())
 			}
 		}
 		select {
 		case s.slot <- struct{}{}:
 			defer func() { <-s.slot }()
 		case <-ctx.Done():
-			return errorResult(engine.Errorf(engine.Internal, "cancelled while waiting: %v", ctx.Err())), nil, nil
+			return zero, "", engine.Errorf(engine.Internal, "cancelled while waiting: %v", ctx.Err())
 		}
 		if s.opts.beforeTool != nil {
 			if err := s.opts.beforeTool(ctx, name); err != nil {
-				return errorResult(err), nil, nil
+				return zero, "", err
 			}
 		}
 		snap, err := s.eng.Acquire(ctx)
 		if err != nil {
-			return errorResult(err), nil, nil
+			return zero, "", err
 		}
 		defer snap.Release()
 		out, text, err := fn(ctx, snap, in)
+		if err != nil && ctx.Err() != nil {
+			err = engine.Errorf(engine.Internal, "cancelled: %v", ctx.Err())
+		}
+		return out, text, err
+	}
+	sdk.AddTool(s.srv, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+		ctx, done := s.exchangeContext(ctx, req)
+		defer done()
+		out, text, err := run(ctx, in)
 		if err != nil {
-			if ctx.Err() != nil {
-				err = engine.Errorf(engine.Internal, "cancelled: %v", ctx.Err())
-			}
 			return errorResult(err), nil, nil
 		}
 		res := &sdk.CallToolResult{}
@@ -263,6 +273,54 @@ func addToolAnnotated[In, Out any](s *Server, name, title, desc string, schema *
 		}
 		return res, out, nil
 	})
+	inSchema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("input schema of %s: %v", name, err))
+	}
+	s.tools = append(s.tools, ToolInfo{Name: name, Title: title, Description: desc, ReadOnly: ann.ReadOnlyHint,
+		Input: inSchema, Output: schema})
+	s.direct[name] = func(ctx context.Context, args json.RawMessage) (any, error) {
+		var in In
+		if len(args) > MaxArguments {
+			return nil, engine.Errorf(engine.InvalidArgument, "the arguments are %d bytes; at most %d are accepted", len(args), MaxArguments)
+		}
+		if len(args) > 0 {
+			dec := json.NewDecoder(bytes.NewReader(args))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&in); err != nil {
+				return nil, engine.Errorf(engine.InvalidArgument, "arguments of %s: %v", name, err)
+			}
+		}
+		out, _, err := run(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+}
+
+// ToolInfo describes a tool for other surfaces (the HTTP API): its name,
+// whether it only reads, and its input and output schemas.
+type ToolInfo struct {
+	Name, Title, Description string
+	ReadOnly                 bool
+	Input, Output            *jsonschema.Schema
+}
+
+// Tools lists the tools served, in registration order.
+func (s *Server) Tools() []ToolInfo { return slices.Clone(s.tools) }
+
+// Call runs one tool as a tool call would — the same admission (slots),
+// snapshot, arguments and answer — with its arguments as JSON (unknown
+// members are an invalid_argument) and its structured output as the
+// result. Errors are the engine's (engine.Classify gives the category).
+// The HTTP API (lsp/web) answers with it, so its JSON is the tools'.
+func (s *Server) Call(ctx context.Context, tool string, args json.RawMessage) (any, error) {
+	f, ok := s.direct[tool]
+	if !ok {
+		return nil, engine.Errorf(engine.NotFound, "no tool %q", tool)
+	}
+	return f(ctx, args)
 }
 
 // heavyTools take a heavy slot as well as a slot.

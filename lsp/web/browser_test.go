@@ -1,0 +1,346 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/cairn-dev/cairn/engine"
+)
+
+// The pages in a real browser: Debian's chromium, headless, driven over
+// the DevTools protocol (chromedp). CAIRN_TEST_ARTIFACTS names a
+// directory for the screenshots (default: the test's temporary
+// directory, logged).
+
+func chromium(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("no chromium on PATH: .ci/deps.sh installs Debian's chromium")
+	}
+	t.Skip("no chromium on PATH (.ci/deps.sh installs Debian's chromium)")
+	return ""
+}
+
+// browser is one headless chromium tab that records every request it
+// makes and every script error.
+type browser struct {
+	t        *testing.T
+	ctx      context.Context
+	base     string
+	shots    string
+	mu       sync.Mutex
+	requests []string
+	errors   []string
+}
+
+func newBrowser(t *testing.T, base string) *browser {
+	exe := chromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
+		chromedp.WindowSize(1280, 900), chromedp.Flag("disable-gpu", true),
+		// nothing but the server under test may answer
+		chromedp.ProxyServer("127.0.0.1:9")) // (loopback bypasses a proxy)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel2 := chromedp.NewContext(actx)
+	t.Cleanup(cancel2)
+	ctx, cancel3 := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancel3)
+	b := &browser{t: t, ctx: ctx, base: base, shots: os.Getenv("CAIRN_TEST_ARTIFACTS")}
+	if b.shots == "" {
+		b.shots = t.TempDir()
+	} else if err := os.MkdirAll(b.shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := chromedp.Listen(ctx, func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			b.requests = append(b.requests, e.Request.URL)
+		case *runtime.EventExceptionThrown:
+			b.errors = append(b.errors, e.ExceptionDetails.Text)
+		}
+	})
+	if err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return b
+}
+
+// open loads path, waits for sel and saves a screenshot named name.
+func (b *browser) open(path, sel, name string) {
+	b.t.Helper()
+	resp, err := chromedp.Run(b.ctx, chromedp.NavigateResponse(b.base+path))
+	if err != nil {
+		b.t.Fatalf("%s: %v", path, err)
+	}
+	if resp.Status != 200 {
+		b.t.Fatalf("%s: status %d: %s", path, resp.Status, b.text("body"))
+	}
+	if err := chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(sel))); err != nil {
+		b.t.Fatalf("%s: %v", path, err)
+	}
+	b.shot(name)
+}
+
+func (b *browser) shot(name string) {
+	b.t.Helper()
+	shot, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(b.shots, name+".png"), shot, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+func (b *browser) count(sel string) int {
+	b.t.Helper()
+	n, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](`document.querySelectorAll(`+jsString(sel)+`).length`))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return n
+}
+
+func (b *browser) text(sel string) string {
+	b.t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(function(){var e=document.querySelector(`+jsString(sel)+`);return e?e.textContent:"(none)"})()`))
+	if err != nil {
+		b.t.Fatalf("text of %s: %v", sel, err)
+	}
+	return strings.TrimSpace(s)
+}
+
+// follow clicks the first element matching sel, waits for the page it
+// leads to and returns its address.
+func (b *browser) follow(sel string) *url.URL {
+	b.t.Helper()
+	if b.count(sel) == 0 {
+		b.t.Fatalf("nothing to follow: no %s on the page", sel)
+	}
+	if _, err := chromedp.RunResponse(b.ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
+		b.t.Fatalf("follow %s: %v", sel, err)
+	}
+	loc, err := chromedp.Run(b.ctx, chromedp.Location())
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	u, err := url.Parse(loc)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return u
+}
+
+func jsString(s string) string {
+	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'"
+}
+
+func TestPagesInChromium(t *testing.T) {
+	_, hs := newServer(t, Options{})
+	b := newBrowser(t, hs.URL)
+
+	b.open("/", "#map", "home")
+	if n := b.count("#map .dir a.symbol"); n == 0 {
+		t.Error("the home page lists no central symbols")
+	}
+	if got := b.text("#problems"); !strings.Contains(got, "server/broken.go") || !strings.Contains(got, "syntax error") {
+		t.Errorf("the file that does not parse is not listed: %q", got)
+	}
+	if got := b.text("#freshness"); got != "fresh" {
+		t.Errorf("freshness %q on a just-indexed repository", got)
+	}
+
+	b.open("/search?q=artifact+url+mapper", "#hits", "search")
+	if n := b.count("#hits li a.symbol"); n == 0 {
+		t.Fatal("search found no definitions")
+	}
+	name := b.text("#hits li a.symbol")
+	if u := b.follow("#hits li a.symbol"); u.Path != "/symbol" {
+		t.Errorf("a search hit leads to %s", u)
+	}
+	if h := b.text("h1"); !strings.Contains(h, name) {
+		t.Errorf("the hit %q leads to the page of %q", name, h)
+	}
+
+	b.open("/symbol?name=Handler.GetTask", "#callgraph svg", "symbol")
+	if n, e := b.count("#callgraph .node"), b.count("#callgraph .edge"); n < 3 || e < 2 {
+		t.Errorf("call graph of Handler.GetTask: %d nodes, %d edges; want its callees Store.LoadTask and ToResponse", n, e)
+	}
+	if n := b.count("#callgraph .edge.precise, #callgraph .edge.resolved, #callgraph .edge.name-only"); n == 0 {
+		t.Error("no edge is styled by its confidence")
+	}
+	if u := b.follow(`#callgraph a.node[data-node^="out:"][data-node*="ToResponse"]`); u.Path != "/symbol" {
+		t.Errorf("the ToResponse node leads to %s", u)
+	}
+	if h := b.text("h1"); !strings.Contains(h, "ToResponse") {
+		t.Errorf("the ToResponse node leads to the page of %q", h)
+	}
+
+	b.open("/trace?target=Task.ArtifactURL", "#flowgraph svg", "trace")
+	gap := b.text(`#gaps li.gap[data-kind="dropped"]`)
+	if !strings.Contains(gap, "ToResponse") || !strings.Contains(gap, "server/mapper.go") {
+		t.Errorf("the dropped gap is not at the mapper: %q", gap)
+	}
+	if n, e := b.count("#flowgraph .node"), b.count("#flowgraph .edge"); n < 5 || e < 4 {
+		t.Errorf("flow graph: %d nodes, %d edges", n, e)
+	}
+	if got := b.text("#flowgraph .node.gap.dropped text.label"); got != "ToResponse" {
+		t.Errorf("the highlighted gap node is %q, want the mapper ToResponse", got)
+	}
+	if b.count("#flowgraph .edge.gap") == 0 {
+		t.Error("no edge into the gap is highlighted")
+	}
+	u := b.follow("#flowgraph a.node.gap.dropped")
+	if u.Path != "/source" || u.Query().Get("path") != "server/mapper.go" {
+		t.Errorf("the gap node leads to %s", u)
+	}
+	if here := b.text(".code .here"); !strings.Contains(here, "ToResponse") {
+		t.Errorf("the gap's source line is %q, want ToResponse's declaration", here)
+	}
+	b.open(u.RequestURI(), "#symbols", "source")
+	if b.count("#symbols a.symbol") == 0 {
+		t.Error("the source page links no symbols")
+	}
+	if got := b.text(".code .here a.def"); got != "→ ToResponse" {
+		t.Errorf("the declaration line links %q, want ToResponse", got)
+	}
+	if u := b.follow(".code .here a.def"); u.Path != "/symbol" || !strings.Contains(b.text("h1"), "ToResponse") {
+		t.Errorf("the declaration's link leads to %s (%s)", u, b.text("h1"))
+	}
+
+	b.open("/impact?target=ToResponse", "#risk", "impact")
+	if b.count(".dependents li") == 0 {
+		t.Error("ToResponse has no dependents on the impact page")
+	}
+
+	b.open("/context?task=the+artifact+url+disappears+after+refresh&budget=3000", "#items", "context")
+	if b.count("#items tr") < 2 {
+		t.Error("the context pack has no items")
+	}
+
+	b.open("/runs", "#runs", "runs")
+	if u := b.follow(`#runs a[href^="/runs/"]`); u.Path != "/runs/"+runID {
+		t.Errorf("the run link leads to %s", u)
+	}
+	b.open("/runs/"+runID, "#events", "run")
+	if b.count("#events tr") < 4 || b.count("#criteria tr") < 2 {
+		t.Error("the run page lacks its events or its verification")
+	}
+
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, r := range b.requests {
+		u, err := url.Parse(r)
+		if err != nil || u.Scheme == "data" {
+			continue
+		}
+		if h := u.Hostname(); h != "127.0.0.1" {
+			t.Errorf("a request left loopback: %s", r)
+		}
+	}
+	if len(b.requests) < 10 {
+		t.Errorf("only %d requests recorded: is the recorder listening?", len(b.requests))
+	}
+	for _, e := range b.errors {
+		t.Errorf("script error: %s", e)
+	}
+	t.Logf("screenshots in %s", b.shots)
+}
+
+// TestPagesOnTree loads the pages on a larger real tree, indexed
+// beforehand: CAIRN_WEB_TREE names the repository, CAIRN_WEB_INDEX its
+// index directory when not TREE/.cairn (bench/web/run.sh CORPUS=self
+// leaves cairn's own source indexed there). A symbol page whose call graph
+// exceeds MaxNodes must show the "N more" node.
+func TestPagesOnTree(t *testing.T) {
+	tree := os.Getenv("CAIRN_WEB_TREE")
+	if tree == "" {
+		t.Skip("CAIRN_WEB_TREE names an indexed repository to load the pages on")
+	}
+	eng, err := engine.Open(context.Background(), engine.Options{Root: tree, IndexDir: os.Getenv("CAIRN_WEB_INDEX")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	s, err := New(Options{Engine: eng, RunsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	defer hs.Close()
+	b := newBrowser(t, hs.URL)
+	timed := func(path, sel, name string) {
+		start := time.Now()
+		b.open(path, sel, "tree-"+name)
+		t.Logf("%-60s %6.0f ms (with the screenshot)", path, float64(time.Since(start).Microseconds())/1000)
+	}
+	timed("/", "#map", "home")
+	if n := b.count("#map a.symbol"); n < 10 {
+		t.Errorf("the map lists %d central symbols", n)
+	}
+	// the most central function or method, from the API
+	code, body := get(t, hs.URL+"/api/repo_map?limit=100")
+	var m struct {
+		Symbols []struct {
+			SymbolID string `json:"symbol_id"`
+			Path     string `json:"path"`
+			Kind     string `json:"kind"`
+		} `json:"symbols"`
+	}
+	if code != 200 || json.Unmarshal(body, &m) != nil {
+		t.Fatalf("repo_map: %d %s", code, body)
+	}
+	i := slices.IndexFunc(m.Symbols, func(s struct {
+		SymbolID string `json:"symbol_id"`
+		Path     string `json:"path"`
+		Kind     string `json:"kind"`
+	}) bool {
+		return s.Kind == "function" || s.Kind == "method"
+	})
+	if i < 0 {
+		t.Fatalf("no function among the %d most central symbols", len(m.Symbols))
+	}
+	top := m.Symbols[i]
+	timed("/symbol?depth=2&name="+url.QueryEscape(top.SymbolID), "#callgraph", "symbol")
+	n, e := b.count("#callgraph .node"), b.count("#callgraph .edge")
+	if n < 2 || e < 1 {
+		t.Errorf("the most central symbol's call graph: %d nodes, %d edges", n, e)
+	}
+	if n > MaxNodes && b.count(`#callgraph .node.more`) == 0 {
+		t.Errorf("%d nodes drawn and no \"more\" node", n)
+	}
+	timed("/search?q=index+generation+snapshot", "#hits", "search")
+	if b.count("#hits a.symbol") == 0 {
+		t.Error("no search hits")
+	}
+	timed("/source?path="+url.QueryEscape(top.Path), "#code", "source")
+	timed("/impact?all=true&target="+url.QueryEscape(top.SymbolID), "main", "impact")
+	if tr := os.Getenv("CAIRN_WEB_TRACE"); tr != "" {
+		timed("/trace?target="+url.QueryEscape(tr), "#flowgraph", "trace")
+	}
+	for _, r := range b.requests {
+		if u, err := url.Parse(r); err == nil && u.Scheme != "data" && u.Hostname() != "127.0.0.1" {
+			t.Errorf("a request left loopback: %s", r)
+		}
+	}
+}
