@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/cairn-dev/cairn/graph"
@@ -50,5 +51,41 @@ func TestStoredCounts(t *testing.T) {
 			}
 		}
 		s.Close()
+	}
+}
+
+// TestStaleCounts: counts stored for another generation (a binary that
+// does not store them committed since, leaving the row) are recounted.
+func TestStaleCounts(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	commit(t, dir, map[string][]string{"a.go": {"A"}})
+	cur, err := readCurrent(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := openDB(filepath.Join(dir, cur.Epoch, dbFile), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// what an older binary's incremental commit does: a new generation,
+	// the symbol gone, the counts row untouched
+	for _, q := range []string{`UPDATE meta SET value = '2' WHERE key = 'generation'`, `DELETE FROM symbols`} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m, err := s.Meta(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Generation != 2 || m.Symbols != 0 {
+		t.Errorf("generation %d, %d symbols; want generation 2 and the symbol deleted by it (stale counts used)", m.Generation, m.Symbols)
 	}
 }

@@ -280,7 +280,9 @@ func readMeta(ctx context.Context, db querier) (graph.Meta, error) {
 		return m, err
 	}
 	c, err := decodeCounts(stored)
-	if err != nil || stored == "" {
+	// counts of another generation: written before a commit by a binary
+	// that does not store them, which left this row as it was
+	if err != nil || stored == "" || c.Generation != m.Generation {
 		if c, err = countRows(ctx, db); err != nil {
 			return m, err
 		}
@@ -306,12 +308,14 @@ const countsKey = "counts"
 
 // counts are a generation's row counts, by status, language and skip reason.
 type counts struct {
-	Files   int         `json:"files"`
-	Symbols int         `json:"symbols"`
-	Chunks  int         `json:"chunks"`
-	Status  map[int]int `json:"status"`
-	Langs   map[int]int `json:"langs"`
-	Skips   map[int]int `json:"skips"`
+	// Generation is the generation counted.
+	Generation int64       `json:"generation"`
+	Files      int         `json:"files"`
+	Symbols    int         `json:"symbols"`
+	Chunks     int         `json:"chunks"`
+	Status     map[int]int `json:"status"`
+	Langs      map[int]int `json:"langs"`
+	Skips      map[int]int `json:"skips"`
 }
 
 func decodeCounts(v string) (counts, error) {

@@ -585,6 +585,7 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 	if err != nil {
 		return err
 	}
+	c.Generation = w.prevGen + 1
 	b, err := json.Marshal(c)
 	if err != nil {
 		return err
