@@ -9,7 +9,8 @@
 #     --latency: the one-shot timings only (needs the mono1m index)
 #     --cold:    the cold-index comparison only
 #     ROUNDS:    cold-index rounds, each tool once per round (default 2)
-# GOSTD=0 leaves out the Go standard library part.
+# GOSTD=0 leaves out the Go standard library part; CAIRN_BASE=BINARY adds an
+# earlier cairn's one-shot def and search (a before/after in the same run).
 # ZOEKT_BIN: a directory holding `zoekt` and `zoekt-index` built, outside
 # this repository, from a snapshot of github.com/sourcegraph/zoekt (no zoekt
 # code, binary or build recipe is committed here). zoekt-index finds
@@ -118,6 +119,10 @@ add "cairn def ListenAndServe" "\"$CAIRN\" def --index-dir \"$IDX\" ListenAndSer
 add "cairn def QuerySet.filter --json" "\"$CAIRN\" def --json --index-dir \"$IDX\" QuerySet.filter"
 add "cairn def ListenAndServe (full freshness scan)" "CAIRN_WORKTREE_CHECK=full \"$CAIRN\" def --index-dir \"$IDX\" ListenAndServe"
 add "cairn def ListenAndServe (no freshness check)" "CAIRN_WORKTREE_CHECK=0 \"$CAIRN\" def --index-dir \"$IDX\" ListenAndServe"
+if [ -n "${CAIRN_BASE:-}" ]; then # an earlier cairn binary, for a before/after in the same run
+  add "base cairn def ListenAndServe" "\"$CAIRN_BASE\" def --index-dir \"$IDX\" ListenAndServe"
+  add "base cairn search ListenAndServe" "\"$CAIRN_BASE\" search --repo \"$MONO\" --index-dir \"$IDX\" ListenAndServe"
+fi
 [ -n "$ZOEKT" ] && add "zoekt sym:ListenAndServe" "\"$ZOEKT/zoekt\" -index_dir \"$ZIDX\" sym:ListenAndServe"
 add "readtags ListenAndServe" "readtags -t \"$WORK/mono1m.tags\" ListenAndServe"
 for q in ListenAndServe QuerySet newRangeQuery; do
