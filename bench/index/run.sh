@@ -117,8 +117,8 @@ labels=() cmds=()
 add() { labels+=("$1"); cmds+=("$2"); }
 add "cairn def ListenAndServe" "\"$CAIRN\" def --index-dir \"$IDX\" ListenAndServe"
 add "cairn def QuerySet.filter --json" "\"$CAIRN\" def --json --index-dir \"$IDX\" QuerySet.filter"
-add "cairn def ListenAndServe (full freshness scan)" "CAIRN_WORKTREE_CHECK=full \"$CAIRN\" def --index-dir \"$IDX\" ListenAndServe"
-add "cairn def ListenAndServe (no freshness check)" "CAIRN_WORKTREE_CHECK=0 \"$CAIRN\" def --index-dir \"$IDX\" ListenAndServe"
+add "cairn def ListenAndServe (full freshness scan)" "env CAIRN_WORKTREE_CHECK=full \"$CAIRN\" def --index-dir \"$IDX\" ListenAndServe"
+add "cairn def ListenAndServe (no freshness check)" "env CAIRN_WORKTREE_CHECK=0 \"$CAIRN\" def --index-dir \"$IDX\" ListenAndServe"
 if [ -n "${CAIRN_BASE:-}" ]; then # an earlier cairn binary, for a before/after in the same run
   add "base cairn def ListenAndServe" "\"$CAIRN_BASE\" def --index-dir \"$IDX\" ListenAndServe"
   add "base cairn search ListenAndServe" "\"$CAIRN_BASE\" search --repo \"$MONO\" --index-dir \"$IDX\" ListenAndServe"
