@@ -615,6 +615,18 @@ func (r *byteReader) read(v any) {
 	if r.err != nil {
 		return
 	}
+	if fs, ok := v.([]float32); ok { // the vectors: millions, decoded without reflection
+		if 4*len(fs) > len(r.b) {
+			r.err = io.ErrUnexpectedEOF
+			return
+		}
+		b := r.b[:4*len(fs)]
+		for i := range fs {
+			fs[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		}
+		r.b = r.b[4*len(fs):]
+		return
+	}
 	n := binary.Size(v)
 	if n < 0 || n > len(r.b) {
 		r.err = io.ErrUnexpectedEOF
