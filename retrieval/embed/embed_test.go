@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -88,6 +89,11 @@ func TestPPMISeparatesTopics(t *testing.T) {
 	}
 	if l.Model() != m.Model() {
 		t.Errorf("loaded %s, saved %s", l.Model(), m.Model())
+	}
+	// Every number read back as written (a NaN from a wrong decode would
+	// pass the cosine check below: NaN < 0.999 is false).
+	if !slices.Equal(l.vecs, m.vecs) || !slices.Equal(l.weight, m.weight) || !slices.Equal(l.pc, m.pc) || l.dim != m.dim {
+		t.Errorf("loaded model's numbers differ from the saved one's")
 	}
 	// The name is the one indexes already store: sha256 of the dimension,
 	// vectors and principal component written with binary.Write.
