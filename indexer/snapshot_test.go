@@ -169,3 +169,42 @@ func TestCachedChangesRacy(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFreshnessCheck times the full scan against the snapshot's
+// answer on a real index: CAIRN_FRESH_INDEX (an index directory) and
+// CAIRN_FRESH_ROOT (its worktree), e.g. bench/index/run.sh's mono1m:
+//
+//	CAIRN_FRESH_INDEX=~/cairn-bench/mono1m.idx CAIRN_FRESH_ROOT=~/cairn-bench/mono1m \
+//	  go test ./indexer -run '^$' -bench FreshnessCheck
+func BenchmarkFreshnessCheck(b *testing.B) {
+	dir, root := os.Getenv("CAIRN_FRESH_INDEX"), os.Getenv("CAIRN_FRESH_ROOT")
+	if dir == "" || root == "" {
+		b.Skip("CAIRN_FRESH_INDEX and CAIRN_FRESH_ROOT name an index and its worktree")
+	}
+	s := open(b, dir)
+	ctx := context.Background()
+	m, err := s.Meta(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := walk.Options{Root: root}
+	snap := filepath.Join(b.TempDir(), indexer.SnapshotFile)
+	b.Run("full", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, _, err := indexer.Changes(ctx, s, opts, 10); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("snapshot", func(b *testing.B) {
+		if _, err := indexer.CachedChanges(ctx, s, m, opts, 10, snap); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			cs, err := indexer.CachedChanges(ctx, s, m, opts, 10, snap)
+			if err != nil || !cs.Fast {
+				b.Fatalf("not answered from the snapshot: %v", err)
+			}
+		}
+	})
+}
