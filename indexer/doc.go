@@ -23,6 +23,16 @@
 // HEAD's tree is cached per process, since a long-running caller indexes at
 // one revision many times.
 //
+// # Freshness check
+//
+// Changes compares the worktree with a generation the way a run would
+// decide what to read, for the "worktree" block of every answer.
+// CachedChanges gives the same answer from a stat snapshot that its last
+// full scan left beside the index (snapshot.go): one lstat per directory
+// entered and per file kept, re-deciding only files whose stat moved, and
+// falling back to the full scan when a directory, an ignore file or
+// .git/info/exclude changed, or when the snapshot is of another generation.
+//
 // # Categories
 //
 // Each file written carries its category (walk.Category), decided with the

@@ -74,74 +74,9 @@ func Changes(ctx context.Context, r graph.Reader, opts walk.Options, limit int) 
 	if err != nil {
 		return nil, 0, false, err
 	}
-	// The walk (directory reads and stats) runs beside the reads of the
-	// index (the store's queries): one-shot commands pay this check on
-	// every answer.
-	type walked struct {
-		entries []walk.Entry
-		err     error
-	}
-	repo := repofs.New(wk.Root())
-	wc := make(chan walked, 1)
-	go func() {
-		var es []walk.Entry
-		err := wk.Walk(ctx, func(e walk.Entry) error { es = append(es, e); return nil }, func(graph.Skip) error { return nil })
-		wc <- walked{es, err}
-	}()
-	files, err := r.Files(ctx)
+	all, complete, err := scan(ctx, r, wk, nil)
 	if err != nil {
 		return nil, 0, false, err
 	}
-	skips, err := r.Skips(ctx)
-	if err != nil {
-		return nil, 0, false, err
-	}
-	indexed := make(map[string]*graph.File, len(files))
-	for i := range files {
-		indexed[files[i].Path] = &files[i]
-	}
-	skipped := make(map[string]bool, len(skips))
-	for _, s := range skips {
-		skipped[s.Path] = true
-	}
-	w := <-wc
-	if w.err != nil && ctx.Err() == nil {
-		return nil, 0, false, w.err
-	}
-	add := func(p string) {
-		n++
-		if len(paths) < limit {
-			paths = append(paths, p)
-		}
-	}
-	seen := make(map[string]bool, len(files))
-	for _, e := range w.entries {
-		f := indexed[e.Path]
-		if f == nil {
-			if !skipped[e.Path] { // skipped for its content: nothing to index
-				add(e.Path)
-			}
-			continue
-		}
-		seen[e.Path] = true
-		if f.Size == e.Size && f.ModTime == e.ModTime {
-			continue
-		}
-		if ctx.Err() != nil {
-			return paths, n, false, nil
-		}
-		b, err := repo.ReadFile(e.Path)
-		if err != nil || BlobHash(b) != f.Hash {
-			add(e.Path)
-		}
-	}
-	if w.err != nil {
-		return paths, n, false, nil // the walk ran out of time: no deletions
-	}
-	for _, f := range files {
-		if !seen[f.Path] {
-			add(f.Path) // deleted, or no longer indexable
-		}
-	}
-	return paths, n, true, nil
+	return all[:min(limit, len(all))], len(all), complete, nil
 }

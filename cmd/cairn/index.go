@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/scip"
+	"github.com/cairn-dev/cairn/indexer/walk"
 )
 
 type indexOptions struct {
@@ -140,6 +142,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	if err != nil {
 		return fmt.Errorf("index %s: %w (the previous index, if any, is unchanged)", root, err)
 	}
+	primeSnapshot(ctx, dir, root, exclude)
 	if g.json {
 		return writeJSON(g.stdout, map[string]any{
 			"root": root, "index_dir": dir, "fresh": res.Fresh, "why": res.Why,
@@ -183,4 +186,25 @@ func sideIndexes(ctx context.Context, g *globals, w engine.SideWriter, dir, embe
 		return nil, usageError("--embedder: %s", ee.Message)
 	}
 	return sinks, err
+}
+
+// primeSnapshot runs the freshness check once against the generation just
+// committed, without a time budget, so that it leaves the stat snapshot
+// (indexer.CachedChanges) the next one-shot answer starts from: that
+// answer's check is then one lstat per directory and file, not a full scan
+// that a loaded machine may not finish within its budget. Best effort.
+func primeSnapshot(ctx context.Context, dir, root string, exclude []string) {
+	if os.Getenv("CAIRN_WORKTREE_CHECK") == "0" {
+		return
+	}
+	s, err := store.Open(ctx, store.Options{Dir: dir})
+	if err != nil {
+		return
+	}
+	defer s.Close()
+	m, err := s.Meta(ctx)
+	if err != nil {
+		return
+	}
+	indexer.CachedChanges(ctx, s, m, walk.Options{Root: m.Root, ExcludeDirs: exclude}, 0, filepath.Join(dir, indexer.SnapshotFile))
 }

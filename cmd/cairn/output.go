@@ -35,7 +35,9 @@ func viewIndex(m graph.Meta) indexView {
 // indexOf is viewIndex with the worktree's freshness, which every answer
 // states: from the running watcher when one keeps this index fresh, else
 // from a stat-only comparison of the worktree with the index (bounded in
-// time; CAIRN_WORKTREE_CHECK=0 skips it). It is checked once per command,
+// time; answered from the stat snapshot of the last full comparison while
+// no directory changed; CAIRN_WORKTREE_CHECK=0 skips it, =full ignores the
+// snapshot). It is checked once per command,
 // and stated on stderr as well in text mode (see freshnessLine).
 func (g *globals) indexOf(ctx context.Context, m graph.Meta, r graph.Reader) indexView {
 	v := viewIndex(m)
@@ -71,7 +73,8 @@ func (g *globals) checkWorktree(ctx context.Context, m graph.Meta, r graph.Reade
 		}
 	}
 	return watch.Check(ctx, r, m, watch.CheckOptions{Root: root, StateDir: dir,
-		Walk: walk.Options{ExcludeDirs: indexExcludes(root, dir)}})
+		Walk:     walk.Options{ExcludeDirs: indexExcludes(root, dir)},
+		FullScan: os.Getenv("CAIRN_WORKTREE_CHECK") == "full"})
 }
 
 // earlyCheck is a freshness check started before the command's own work.

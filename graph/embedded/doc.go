@@ -18,7 +18,10 @@
 //
 // # Generations
 //
-// Every commit is a generation (meta key "generation", counting up). An
+// Every commit is a generation (meta key "generation", counting up), and
+// stores its row counts (meta key "counts": files by status and language,
+// skips by reason, symbols, chunks) so that Meta is a read of the meta
+// table, not a count of every table. An
 // incremental run writes its generation into the current epoch in a single
 // transaction; readers keep seeing the previous one until it commits. A full
 // run (first index, format or feature change, --full) builds a new epoch

@@ -234,16 +234,23 @@ func (q sqlQuerier) QueryRowContext(ctx context.Context, query string, args ...a
 // readMetaKeys reads the meta table without counting files and symbols:
 // what opening a writer needs, a small fraction of readMeta's cost.
 func readMetaKeys(ctx context.Context, db querier) (graph.Meta, error) {
-	m := graph.Meta{Extra: map[string]string{}}
+	m, _, err := readMetaRows(ctx, db)
+	return m, err
+}
+
+// readMetaRows is readMetaKeys that also returns the stored counts
+// (countsKey; "" in an index committed before they were stored).
+func readMetaRows(ctx context.Context, db querier) (m graph.Meta, counts string, err error) {
+	m = graph.Meta{Extra: map[string]string{}}
 	rows, err := db.QueryContext(ctx, `SELECT key, value FROM meta`)
 	if err != nil {
-		return m, fmt.Errorf("read meta: %w", err)
+		return m, "", fmt.Errorf("read meta: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var k, v string
 		if err := rows.Scan(&k, &v); err != nil {
-			return m, err
+			return m, "", err
 		}
 		switch k {
 		case "generation":
@@ -260,51 +267,103 @@ func readMetaKeys(ctx context.Context, db querier) (graph.Meta, error) {
 			m.Dirty = v == "1"
 		case "indexed_at":
 			m.IndexedAt, _ = time.Parse(time.RFC3339Nano, v)
+		case countsKey:
+			counts = v
 		default:
 			m.Extra[k] = v
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return m, err
+		return m, "", err
 	}
 	if m.Generation == 0 {
-		return m, graph.ErrNoIndex
+		return m, "", graph.ErrNoIndex
+	}
+	return m, counts, nil
+}
+
+func readMeta(ctx context.Context, db querier) (graph.Meta, error) {
+	m, stored, err := readMetaRows(ctx, db)
+	if err != nil {
+		return m, err
+	}
+	c, err := decodeCounts(stored)
+	// counts of another generation: written before a commit by a binary
+	// that does not store them, which left this row as it was
+	if err != nil || stored == "" || c.Generation != m.Generation {
+		if c, err = countRows(ctx, db); err != nil {
+			return m, err
+		}
+	}
+	m.Files, m.Symbols, m.Chunks = c.Files, c.Symbols, c.Chunks
+	m.Status, m.Skips, m.Languages = map[graph.ParseStatus]int{}, map[graph.SkipReason]int{}, map[graph.Language]int{}
+	for k, n := range c.Status {
+		m.Status[graph.ParseStatus(k)] = n
+	}
+	for k, n := range c.Langs {
+		m.Languages[graph.Language(k)] = n
+	}
+	for k, n := range c.Skips {
+		m.Skips[graph.SkipReason(k)] = n
 	}
 	return m, nil
 }
 
-func readMeta(ctx context.Context, db querier) (graph.Meta, error) {
-	m, err := readMetaKeys(ctx, db)
-	if err != nil {
-		return m, err
+// countsKey is the meta key under which Commit stores the generation's
+// counts: counting the symbols and chunks tables was most of a one-shot
+// command's store reads (~10 ms on mono1m's 114,595 symbols).
+const countsKey = "counts"
+
+// counts are a generation's row counts, by status, language and skip reason.
+type counts struct {
+	// Generation is the generation counted.
+	Generation int64       `json:"generation"`
+	Files      int         `json:"files"`
+	Symbols    int         `json:"symbols"`
+	Chunks     int         `json:"chunks"`
+	Status     map[int]int `json:"status"`
+	Langs      map[int]int `json:"langs"`
+	Skips      map[int]int `json:"skips"`
+}
+
+func decodeCounts(v string) (counts, error) {
+	var c counts
+	if v == "" {
+		return c, nil
 	}
-	m.Status, m.Skips, m.Languages = map[graph.ParseStatus]int{}, map[graph.SkipReason]int{}, map[graph.Language]int{}
-	counts := []struct {
+	err := json.Unmarshal([]byte(v), &c)
+	return c, err
+}
+
+// countRows counts the generation's rows.
+func countRows(ctx context.Context, db querier) (counts, error) {
+	c := counts{Status: map[int]int{}, Langs: map[int]int{}, Skips: map[int]int{}}
+	queries := []struct {
 		q   string
 		add func(k, n int)
 	}{
-		{`SELECT status, count(*) FROM files GROUP BY status`, func(k, n int) { m.Status[graph.ParseStatus(k)] = n; m.Files += n }},
-		{`SELECT lang, count(*) FROM files GROUP BY lang`, func(k, n int) { m.Languages[graph.Language(k)] = n }},
-		{`SELECT reason, count(*) FROM skips GROUP BY reason`, func(k, n int) { m.Skips[graph.SkipReason(k)] = n }},
-		{`SELECT 0, count(*) FROM symbols`, func(_, n int) { m.Symbols = n }},
-		{`SELECT 0, count(*) FROM chunks`, func(_, n int) { m.Chunks = n }},
+		{`SELECT status, count(*) FROM files GROUP BY status`, func(k, n int) { c.Status[k] = n; c.Files += n }},
+		{`SELECT lang, count(*) FROM files GROUP BY lang`, func(k, n int) { c.Langs[k] = n }},
+		{`SELECT reason, count(*) FROM skips GROUP BY reason`, func(k, n int) { c.Skips[k] = n }},
+		{`SELECT 0, count(*) FROM symbols`, func(_, n int) { c.Symbols = n }},
+		{`SELECT 0, count(*) FROM chunks`, func(_, n int) { c.Chunks = n }},
 	}
-	for _, c := range counts {
-		rows, err := db.QueryContext(ctx, c.q)
+	for _, q := range queries {
+		rows, err := db.QueryContext(ctx, q.q)
 		if err != nil {
-			return m, fmt.Errorf("count: %w", err)
+			return c, fmt.Errorf("count: %w", err)
 		}
 		for rows.Next() {
 			var k, n int
 			if err := rows.Scan(&k, &n); err != nil {
 				rows.Close()
-				return m, err
+				return c, err
 			}
-			c.add(k, n)
+			q.add(k, n)
 		}
 		rows.Close()
 	}
-	return m, nil
+	return c, nil
 }
 
 const fileCols = `path, lang, hash, size, mtime, lines, status, error, package, committed, scip, category`

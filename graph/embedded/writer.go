@@ -674,6 +674,16 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 		return err
 	}
 	kv[manifestKey] = sums
+	c, err := countRows(ctx, sqlQuerier{w.tx})
+	if err != nil {
+		return err
+	}
+	c.Generation = w.prevGen + 1
+	b, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	kv[countsKey] = string(b)
 	for k, v := range kv {
 		if _, err := w.exec(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, v); err != nil {
 			return fmt.Errorf("write meta: %w", err)

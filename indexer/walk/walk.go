@@ -39,6 +39,10 @@ type Entry struct {
 	Lang    graph.Language
 	Size    int64
 	ModTime int64 // Unix nanoseconds
+	// Info is the walk's lstat of the file (nil for an Entry made
+	// elsewhere): the freshness check's stat snapshot keeps its change
+	// time and inode (indexer.CachedChanges).
+	Info fs.FileInfo
 }
 
 // defaultIgnoredDirs are never entered, whatever the ignore files say.
@@ -249,7 +253,7 @@ func (w *Walker) visit(ctx context.Context, childRel string, childComps []string
 		if r, detail := ClassifyPath(childRel, info.Size(), w.opts.MaxFileSize); r != graph.SkipNone {
 			return v.skip(graph.Skip{Path: childRel, Reason: r, Detail: detail})
 		}
-		return v.keep(Entry{Path: childRel, Lang: LanguageOf(childRel), Size: info.Size(), ModTime: info.ModTime().UnixNano()})
+		return v.keep(Entry{Path: childRel, Lang: LanguageOf(childRel), Size: info.Size(), ModTime: info.ModTime().UnixNano(), Info: info})
 	default:
 		return v.skip(graph.Skip{Path: childRel, Reason: graph.SkipSpecial, Detail: typ.String()})
 	}

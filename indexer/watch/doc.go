@@ -59,7 +59,13 @@
 // one-shot commands can tell whether the index is being kept fresh and
 // whether changes are pending. Check combines that with HEAD and, when no
 // healthy watcher runs, a stat-only comparison of the worktree with the
-// index (indexer.Changes): the "worktree" block of every answer.
+// index: the "worktree" block of every answer. The comparison is
+// indexer.CachedChanges: a full scan (every directory read, every ignore
+// file parsed, the index's file list loaded) leaves a stat snapshot in the
+// state directory, and later checks answer from one lstat per directory
+// and file until a directory or an ignore file changes (see
+// indexer/snapshot.go for why that is exact). On mono1m that is ~15 ms of
+// CPU instead of ~120 ms.
 //
 // # Stores
 //

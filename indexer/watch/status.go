@@ -162,6 +162,9 @@ type Worktree struct {
 	// Source is how it was told: "watcher" (a healthy watcher keeps the
 	// index fresh) or "scan" (the worktree was compared with the index).
 	Source string `json:"source"`
+	// Snapshot: the scan was answered from the stat snapshot of the last
+	// full scan (indexer.CachedChanges), one lstat per directory and file.
+	Snapshot bool `json:"snapshot,omitempty"`
 	// Watcher is "running", "degraded" or "none"; Note says more.
 	Watcher string `json:"watcher"`
 	Note    string `json:"note,omitempty"`
@@ -178,6 +181,9 @@ type CheckOptions struct {
 	// (default 10).
 	Budget time.Duration
 	Limit  int
+	// FullScan ignores the stat snapshot kept in StateDir (and writes none):
+	// every check walks the tree and reads the index's file list.
+	FullScan bool
 }
 
 // Check tells whether the worktree has changes the generation m (read
@@ -218,7 +224,13 @@ func Check(ctx context.Context, r graph.Reader, m graph.Meta, o CheckOptions) Wo
 	defer cancel()
 	walkOpts := o.Walk
 	walkOpts.Root = o.Root
-	paths, n, complete, err := indexer.Changes(sctx, r, walkOpts, o.Limit)
+	snap := ""
+	if o.StateDir != "" && !o.FullScan {
+		snap = filepath.Join(o.StateDir, indexer.SnapshotFile)
+	}
+	cs, err := indexer.CachedChanges(sctx, r, m, walkOpts, o.Limit, snap)
+	paths, n, complete := cs.Paths, cs.N, cs.Complete
+	wt.Snapshot = cs.Fast
 	if err != nil {
 		wt.Note = err.Error()
 		if wt.HeadMoved {

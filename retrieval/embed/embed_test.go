@@ -2,6 +2,9 @@ package embed
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -85,6 +89,20 @@ func TestPPMISeparatesTopics(t *testing.T) {
 	}
 	if l.Model() != m.Model() {
 		t.Errorf("loaded %s, saved %s", l.Model(), m.Model())
+	}
+	// Every number read back as written (a NaN from a wrong decode would
+	// pass the cosine check below: NaN < 0.999 is false).
+	if !slices.Equal(l.vecs, m.vecs) || !slices.Equal(l.weight, m.weight) || !slices.Equal(l.pc, m.pc) || l.dim != m.dim {
+		t.Errorf("loaded model's numbers differ from the saved one's")
+	}
+	// The name is the one indexes already store: sha256 of the dimension,
+	// vectors and principal component written with binary.Write.
+	h := sha256.New()
+	binary.Write(h, binary.LittleEndian, uint32(m.dim))
+	binary.Write(h, binary.LittleEndian, m.vecs)
+	binary.Write(h, binary.LittleEndian, m.pc)
+	if want := "cairn-ppmi-1:" + hex.EncodeToString(h.Sum(nil))[:12]; l.Model() != want || m.Model() != want {
+		t.Errorf("model names %s (loaded), %s (trained), want %s", l.Model(), m.Model(), want)
 	}
 	lv, _ := l.Embed(context.Background(), []string{"dial the socket with a timeout"})
 	if d := Dot(lv[0], vs[0]); d < 0.999 {

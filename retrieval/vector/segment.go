@@ -191,11 +191,12 @@ func readSegment(path string) (*segment, error) {
 	s.scales = make([]float32, count)
 	s.data = make([]int8, count*dim)
 	for i := 0; i < count; i++ {
-		r := p[i*rec:]
+		r := p[i*rec : (i+1)*rec]
 		s.ids[i] = int64(binary.LittleEndian.Uint64(r))
 		s.scales[i] = math.Float32frombits(binary.LittleEndian.Uint32(r[8:]))
-		for j := 0; j < dim; j++ {
-			s.data[i*dim+j] = int8(r[12+j])
+		row := s.data[i*dim : (i+1)*dim]
+		for j, b := range r[12:] { // one bounds check per row, not per byte
+			row[j] = int8(b)
 		}
 	}
 	return s, nil
