@@ -138,12 +138,12 @@ type GateInstance struct {
 // GateDetail is the gate suite's summary detail.
 type GateDetail struct {
 	// Confusion counts rows per variant and verdict.
-	Confusion map[string]map[string]int `json:"confusion"`
-	Verdicts  []string                  `json:"verdicts"` // the confusion matrix's columns
-	PerVariant []GateVariantSummary     `json:"per_variant"`
-	Instances  []GateInstance           `json:"instances"`
-	Flaky      []string                 `json:"flaky"`
-	Stopped    string                   `json:"stopped,omitempty"`
+	Confusion  map[string]map[string]int `json:"confusion"`
+	Verdicts   []string                  `json:"verdicts"` // the confusion matrix's columns
+	PerVariant []GateVariantSummary      `json:"per_variant"`
+	Instances  []GateInstance            `json:"instances"`
+	Flaky      []string                  `json:"flaky"`
+	Stopped    string                    `json:"stopped,omitempty"`
 }
 
 // GateVariantSummary is one variant over the instances.

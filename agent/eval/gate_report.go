@@ -12,7 +12,9 @@ func (res *GateResult) Report(title string) *Report {
 	r.Sections = append(r.Sections, metricsSection(res.Summary)...)
 
 	m := Matrix{Title: "variant × gate verdict (green: the expected verdict)", Cols: d.Verdicts,
-		Good: func(row, col string) bool { return (expected(row) == "pass") == (col == "pass") && col != "n/a" && col != "error" }}
+		Good: func(row, col string) bool {
+			return (expected(row) == "pass") == (col == "pass") && col != "n/a" && col != "error"
+		}}
 	ct := &Table{Head: append([]string{"variant", "expected"}, d.Verdicts...)}
 	for _, v := range d.PerVariant {
 		m.Rows = append(m.Rows, v.Variant)

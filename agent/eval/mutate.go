@@ -171,4 +171,3 @@ func inScope(f string, write []string) bool {
 	}
 	return false
 }
-

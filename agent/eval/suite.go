@@ -45,12 +45,12 @@ type Row interface {
 // Comparison is a run against a baseline run: the headline metrics' deltas
 // and the rows whose outcome changed.
 type Comparison struct {
-	Dir     string           `json:"dir"`
-	Deltas  []Delta          `json:"deltas"`
-	Changed []ChangedRow     `json:"changed"`
-	Added   []string         `json:"added,omitempty"`   // keys only in this run
-	Removed []string         `json:"removed,omitempty"` // keys only in the baseline
-	Rows    map[string]string `json:"-"`                // the baseline's outcomes, by key
+	Dir     string            `json:"dir"`
+	Deltas  []Delta           `json:"deltas"`
+	Changed []ChangedRow      `json:"changed"`
+	Added   []string          `json:"added,omitempty"`   // keys only in this run
+	Removed []string          `json:"removed,omitempty"` // keys only in the baseline
+	Rows    map[string]string `json:"-"`                 // the baseline's outcomes, by key
 }
 
 // Delta is one metric now and in the baseline.

@@ -182,4 +182,3 @@ verdict), the flaky tests seen and the time per instance.`,
 	fl.BoolVar(&naive, "naive", false, "also run the instance's tests with plain go test on the host per variant (what a gate-less harness accepts)")
 	return c
 }
-
