@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -74,7 +78,110 @@ func evalCmd(g *globals) *cobra.Command {
 		Use:   "eval localize|context|gate|agent",
 		Short: "evaluation suites: per-task rows and a summary over a task file, compared with a previous run",
 	}
-	c.AddCommand(evalGateCmd(g))
+	c.AddCommand(evalGateCmd(g), evalLocCmd(g, eval.SuiteLocalize), evalLocCmd(g, eval.SuiteContext))
+	return c
+}
+
+// selfEngine is cairn itself as the suites' engine: the same commands the
+// Python scorers run (cairn index, cairn search --json, cairn context
+// --json), in this process.
+type selfEngine struct{ g *globals }
+
+func (e selfEngine) call(ctx context.Context, args ...string) (string, error) {
+	var out, errb bytes.Buffer
+	if code := run(args, &out, &errb); code != 0 {
+		return out.String(), fmt.Errorf("cairn %s: exit %d: %s", args[0], code, strings.TrimSpace(errb.String()))
+	}
+	return out.String(), ctx.Err()
+}
+
+func (e selfEngine) Prep(ctx context.Context, c eval.Call) error {
+	_, err := e.call(ctx, "index", "--repo", c.RepoDir, "--quiet")
+	return err
+}
+
+func (e selfEngine) Ask(ctx context.Context, c eval.Call) (string, error) {
+	if c.Budget > 0 {
+		return e.call(ctx, "context", "--json", "--repo", c.RepoDir, "--query-file", c.QueryFile, "--budget", fmt.Sprint(c.Budget))
+	}
+	return e.call(ctx, "search", "--json", "--repo", c.RepoDir, "--query-file", c.QueryFile, "--limit", fmt.Sprint(c.TopK))
+}
+
+func evalLocCmd(g *globals, suite string) *cobra.Command {
+	var f evalFlags
+	var cmdTmpl, prepTmpl, budgets string
+	var topk int
+	var timeout time.Duration
+	short := "issue localization: file Acc@k, Recall@k, MRR and function Acc@k of the engine's ranking (score.py's metrics)"
+	if suite == eval.SuiteContext {
+		short = "context recall at budget: fn_cov, fn_full, task_fn_cov, files_all and tokens of the engine's packs (score_context.py's metrics)"
+	}
+	c := &cobra.Command{
+		Use:   suite + " --tasks FILE --repos-root TREES",
+		Short: short,
+		Long: short + `.
+--tasks is a task file of ../shared/bench/localization (tasks_go.jsonl,
+tasks_python.jsonl); --repos-root the TREES directory its prepare.sh writes
+(TREES/OWNER/NAME@BASE_COMMIT). The engine is cairn itself (cairn index, then
+cairn search --json or cairn context --json on each tree), or any command
+given as --cmd (and --prep-cmd) with score.py's placeholders {repo_dir}
+{query_file} {topk} {budget} {id} {repo} {commit}.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.check(); err != nil {
+				return err
+			}
+			tasks, err := eval.LoadLocTasks(f.tasks)
+			if err != nil {
+				return usageError("--tasks: %v", err)
+			}
+			if tasks, err = selectIDs(tasks, func(t eval.LocTask) string { return t.ID }, f.only, f.limit); err != nil {
+				return err
+			}
+			var engine eval.Engine = selfEngine{g}
+			if cmdTmpl != "" {
+				engine = eval.CommandEngine{Cmd: cmdTmpl, PrepCmd: prepTmpl, Timeout: timeout}
+			} else if prepTmpl != "" {
+				return usageError("--prep-cmd needs --cmd")
+			}
+			progress := func(format string, args ...any) {
+				if !g.quiet {
+					fmt.Fprintf(g.stderr, format+"\n", args...)
+				}
+			}
+			title := "cairn eval " + suite + ": " + filepath.Base(f.tasks)
+			if suite == eval.SuiteLocalize {
+				res, err := eval.RunLocalize(cmd.Context(), eval.LocOptions{Tasks: tasks, ReposRoot: f.reposRoot, Engine: engine, TopK: topk, Progress: progress})
+				if err != nil {
+					return &exitError{code: 1, err: err}
+				}
+				return finishEval(g, &f, res.Summary, res.RowList(), func() *eval.Report { return res.Report(title) })
+			}
+			var bs []int
+			for _, b := range strings.Split(budgets, ",") {
+				n, err := strconv.Atoi(strings.TrimSpace(b))
+				if err != nil || n <= 0 {
+					return usageError("--budgets takes positive integers, e.g. 4000,8000,16000,32000; got %q", budgets)
+				}
+				bs = append(bs, n)
+			}
+			res, err := eval.RunContext(cmd.Context(), eval.CtxOptions{Tasks: tasks, ReposRoot: f.reposRoot, Engine: engine, Budgets: bs, Progress: progress})
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			return finishEval(g, &f, res.Summary, res.RowList(), func() *eval.Report { return res.Report(title) })
+		},
+	}
+	f.add(c)
+	fl := c.Flags()
+	fl.StringVar(&cmdTmpl, "cmd", "", "score this engine command instead of cairn (score.py's placeholders, shell-quoted)")
+	fl.StringVar(&prepTmpl, "prep-cmd", "", "with --cmd: run before each task's questions (an index), timed apart")
+	fl.DurationVar(&timeout, "timeout", 120*time.Second, "with --cmd: per question (the prep command gets ten times it)")
+	if suite == eval.SuiteLocalize {
+		fl.IntVar(&topk, "topk", 20, "the {topk} placeholder, and cairn search's --limit")
+	} else {
+		fl.StringVar(&budgets, "budgets", "4000,8000,16000,32000", "comma-separated token budgets")
+	}
 	return c
 }
 
