@@ -1,8 +1,8 @@
 package eval
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"math"
 	"os"
 	"os/exec"
