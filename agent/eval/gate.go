@@ -33,6 +33,7 @@ type Instance struct {
 	Org   string `json:"org"`
 	Repo  string `json:"repo"`
 	Title string `json:"title"`
+	Body  string `json:"body"`
 	Base  struct {
 		SHA string `json:"sha"`
 	} `json:"base"`

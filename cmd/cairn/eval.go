@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/agent/eval"
+	"github.com/cairn-dev/cairn/agent/llm"
+	"github.com/cairn-dev/cairn/agent/llm/providers"
 	"github.com/cairn-dev/cairn/agent/sandbox"
 )
 
@@ -78,7 +80,7 @@ func evalCmd(g *globals) *cobra.Command {
 		Use:   "eval localize|context|gate|agent",
 		Short: "evaluation suites: per-task rows and a summary over a task file, compared with a previous run",
 	}
-	c.AddCommand(evalGateCmd(g), evalLocCmd(g, eval.SuiteLocalize), evalLocCmd(g, eval.SuiteContext))
+	c.AddCommand(evalGateCmd(g), evalLocCmd(g, eval.SuiteLocalize), evalLocCmd(g, eval.SuiteContext), evalAgentCmd(g))
 	return c
 }
 
@@ -287,5 +289,95 @@ verdict), the flaky tests seen and the time per instance.`,
 	fl.StringVar(&variants, "variants", "", "comma-separated variants (default: all eight)")
 	fl.StringVar(&until, "until", "", "HH:MM UTC: start no instance after it")
 	fl.BoolVar(&naive, "naive", false, "also run the instance's tests with plain go test on the host per variant (what a gate-less harness accepts)")
+	return c
+}
+
+func evalAgentCmd(g *globals) *cobra.Command {
+	var f evalFlags
+	var work, model, prices string
+	var steps, reruns int
+	c := &cobra.Command{
+		Use:   "agent --tasks FILE --repos-root DIR --model anthropic:NAME",
+		Short: "the agent over Multi-SWE-bench-style instances: resolved on the hidden tests, first-pass rate, rework, change precision, tokens, cost, wall time, rollbacks, policy violations",
+		Long: `agent runs cairn's agent (the loop of cairn agent run) on every instance of
+--tasks (the gate suite's format) from its base, with the issue as the objective
+and a contract of a regression test, the tests of the reference's packages and
+scope; then it judges the change on the task's own hidden tests (the
+instance's test patch over the change, through the gate). Per run and overall:
+resolved, first pass, rework rounds, changed lines against the reference and
+files outside it, tokens in/out, cost, wall time (p50/p95), steps, rollbacks,
+refused tool calls and attempted network or out-of-scope writes.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.check(); err != nil {
+				return err
+			}
+			if model == "" {
+				return usageError("--model is required (anthropic:NAME or openai:NAME, or set CAIRN_MODEL)")
+			}
+			lo := llm.Options{Prices: llm.DefaultPrices()}
+			lo = providers.FromEnv(model, os.Getenv, lo)
+			if prices != "" {
+				data, err := os.ReadFile(prices)
+				if err != nil {
+					return usageError("--prices: %v", err)
+				}
+				p, err := llm.ParsePrices(data)
+				if err != nil {
+					return usageError("--prices %s: %v", prices, err)
+				}
+				for k, v := range p {
+					lo.Prices[k] = v
+				}
+			}
+			if _, err := providers.Open(model, lo); err != nil {
+				return usageError("--model: %v", err)
+			}
+			ins, err := eval.LoadInstances(f.tasks)
+			if err != nil {
+				return usageError("--tasks: %v", err)
+			}
+			if ins, err = selectIDs(ins, func(in eval.Instance) string { return in.ID }, f.only, f.limit); err != nil {
+				return err
+			}
+			if work == "" {
+				base, err := os.UserCacheDir()
+				if err != nil {
+					return usageError("no user cache directory; give --work")
+				}
+				work = filepath.Join(base, "cairn", "eval")
+			}
+			goroot, modcache, err := sandbox.GoToolchain(cmd.Context())
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			ex, err := sandbox.Select(cmd.Context(), sandbox.Options{GoRoot: goroot, GoModCache: modcache})
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			opts := eval.AgentOptions{Instances: ins, ReposRoot: f.reposRoot, Work: work, Executor: ex, Steps: steps, Reruns: reruns,
+				Model: func(eval.Instance) (llm.Provider, string, error) {
+					p, err := providers.Open(model, lo)
+					return p, model, err
+				}}
+			if !g.quiet {
+				opts.Progress = g.stderr
+			}
+			res, err := eval.RunAgent(cmd.Context(), opts)
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			return finishEval(g, &f, res.Summary, res.RowList(), func() *eval.Report {
+				return res.Report("cairn eval agent: " + filepath.Base(f.tasks) + " with " + model)
+			})
+		},
+	}
+	f.add(c)
+	fl := c.Flags()
+	fl.StringVar(&model, "model", os.Getenv("CAIRN_MODEL"), "the model, anthropic:NAME or openai:NAME (base URL and key from the environment, as cairn agent run)")
+	fl.StringVar(&prices, "prices", os.Getenv("CAIRN_PRICES"), "a price table over the built-in one")
+	fl.StringVar(&work, "work", "", "prepared repositories, gate directories and the runs (default: the user cache dir's cairn/eval)")
+	fl.IntVar(&steps, "steps", 30, "the step budget of each run")
+	fl.IntVar(&reruns, "reruns", 0, "the gate's reruns of a failing test (default 2; negative: none)")
 	return c
 }
