@@ -141,12 +141,16 @@ func TestAgentSuiteScripted(t *testing.T) {
 	if m["resolved_rate"] != 0.25 || m["first_pass_rate"] != 0.25 || m["violation_rate"] != 0.25 {
 		t.Errorf("metrics %v", m)
 	}
-	out := t.TempDir()
+	out := os.Getenv("CAIRN_EVAL_REPORT_DIR") // bench/eval keeps the run
+	if out == "" {
+		out = t.TempDir()
+	}
 	if err := Write(out, res.Summary, res.RowList()); err != nil {
 		t.Fatal(err)
 	}
 	html := res.Report("agent").HTML()
 	os.WriteFile(filepath.Join(out, "report.html"), html, 0o644)
+	os.WriteFile(filepath.Join(out, "report.md"), res.Report("agent").Markdown(), 0o644)
 	for _, want := range []string{"resolved_rate", "scripted-violator", "network: shell"} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("report without %q", want)
