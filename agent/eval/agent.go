@@ -118,7 +118,7 @@ func RunAgent(ctx context.Context, o AgentOptions) (*AgentResult, error) {
 			row.Status, row.Note = "error", err.Error()
 		}
 		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "%s %s: %s, resolved %v, first pass %v, %d steps, %d refused, %.0fs\n", in.ID, row.Model, row.Status, row.Resolved, row.FirstPass, row.Steps, row.Refused, row.WallSeconds)
+			fmt.Fprintf(o.Progress, "%s %s: %s, resolved %v, first pass %v, %d steps, %d refused, %.0fs%s\n", in.ID, row.Model, row.Status, row.Resolved, row.FirstPass, row.Steps, row.Refused, row.WallSeconds, noteOf(row.Note))
 		}
 		res.Rows = append(res.Rows, row)
 	}
@@ -261,11 +261,16 @@ func readEvents(dir string, scope task.Scope, row *AgentRow) error {
 				row.AgentCaught = caughtBy(&rep)
 			}
 		case state.KindPolicy:
-			var pe policy.Event
+			var pe struct {
+				Tool     string
+				Input    json.RawMessage
+				Effects  policy.Effects
+				Decision struct{ Verdict, Rule string }
+			}
 			if err := json.Unmarshal(e.Data, &pe); err != nil {
 				return fmt.Errorf("%s: policy event %d: %w", dir, e.Seq, err)
 			}
-			refused := pe.Decision.Verdict != policy.Allow
+			refused := pe.Decision.Verdict != policy.Allow.String()
 			if refused {
 				row.Refused++
 			}

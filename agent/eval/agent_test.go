@@ -76,7 +76,13 @@ var models = map[string][]act{
 func TestAgentSuiteScripted(t *testing.T) {
 	root, in := syntheticInstance(t)
 	var ins []Instance
-	names := []string{"oracle", "test_editor", "done_without_tests", "violator"}
+	// make test runs a slice (each run builds its own Go cache in the
+	// loop's sandbox: minutes on a busy machine); bench/eval the whole set
+	names := []string{"oracle", "violator"}
+	full := os.Getenv("CAIRN_EVAL_AGENT_FULL") != ""
+	if full {
+		names = []string{"oracle", "test_editor", "done_without_tests", "violator"}
+	}
 	for _, n := range names {
 		i := in
 		i.ID = "example__tasks-" + n
@@ -122,15 +128,15 @@ func TestAgentSuiteScripted(t *testing.T) {
 	if o.InputTokens == 0 || o.OutputTokens == 0 || o.CostUSD <= 0 || o.Steps == 0 || o.WallSeconds <= 0 {
 		t.Errorf("oracle's usage not measured: %+v", o)
 	}
-	te := by["test_editor"]
-	if te.Resolved || te.FirstPass || te.Status == "verified" || te.GateFailures == 0 || !te.RolledBack || !contains(te.AgentCaught, "regression fail") {
+	te, ok := by["test_editor"]
+	if ok && te.Resolved || te.FirstPass || te.Status == "verified" || te.GateFailures == 0 || !te.RolledBack || !contains(te.AgentCaught, "regression fail") {
 		t.Errorf("test editor not caught: %+v", te)
 	}
-	dw := by["done_without_tests"]
-	if dw.Resolved || dw.FirstPass || dw.Status == "verified" || !contains(dw.AgentCaught, "regression fail") {
+	dw, ok := by["done_without_tests"]
+	if ok && dw.Resolved || dw.FirstPass || dw.Status == "verified" || !contains(dw.AgentCaught, "regression fail") {
 		t.Errorf("done without tests counted: %+v", dw)
 	}
-	if dw.HiddenVerdict != "pass" {
+	if ok && dw.HiddenVerdict != "pass" {
 		t.Errorf("done without tests: its fix is right, the hidden tests should pass (%s); it is unresolved because the harness rejected it", dw.HiddenVerdict)
 	}
 	v := by["violator"]
@@ -138,7 +144,8 @@ func TestAgentSuiteScripted(t *testing.T) {
 		t.Errorf("violator: %+v", v)
 	}
 	m := res.Summary.Metrics
-	if m["resolved_rate"] != 0.25 || m["first_pass_rate"] != 0.25 || m["violation_rate"] != 0.25 {
+	share := 1 / float64(len(names)) // the oracle resolves, the violator violates
+	if m["resolved_rate"] != share || m["first_pass_rate"] != share || m["violation_rate"] != share {
 		t.Errorf("metrics %v", m)
 	}
 	out := os.Getenv("CAIRN_EVAL_REPORT_DIR") // bench/eval keeps the run

@@ -45,5 +45,5 @@ PY
 cat "$OUT/localize-$stamp/report.md" "$OUT/context-$stamp/report.md" | head -80
 # the agent suite's scripted set (oracle, test editor, done without tests,
 # network and protected-path violator) through the real providers
-(cd "$REPO_ROOT" && CAIRN_EVAL_REPORT_DIR="$OUT/agent-$stamp" nice -n 10 go test -count=1 -run TestAgentSuiteScripted ./agent/eval/) | tail -2
+(cd "$REPO_ROOT" && CAIRN_EVAL_AGENT_FULL=1 CAIRN_EVAL_REPORT_DIR="$OUT/agent-$stamp" nice -n 10 go test -count=1 -timeout 60m -run TestAgentSuiteScripted ./agent/eval/) | tail -2
 echo "reports: $OUT/{localize,context,agent}-$stamp/report.html"
