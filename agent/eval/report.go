@@ -91,13 +91,13 @@ func (b Bars) svg() string {
 		max = 1
 	}
 	rowH := 14.0 * float64(len(b.Series))
-	left, top := 230.0, 30.0
+	left, top := 230.0, 44.0
 	h := top + float64(n)*(rowH+8) + 30
 	var s strings.Builder
 	fmt.Fprintf(&s, `<svg class="plot bars" xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img"><title>%s</title>`, plotW, h, plotW, h, esc(b.Title))
 	fmt.Fprintf(&s, `<text x="0" y="16" class="pt">%s</text>`, esc(b.Title))
 	for si, se := range b.Series {
-		fmt.Fprintf(&s, `<rect x="%.0f" y="4" width="10" height="10" fill="%s"/><text x="%.0f" y="13" class="pl">%s</text>`,
+		fmt.Fprintf(&s, `<rect x="%.0f" y="22" width="10" height="10" fill="%s"/><text x="%.0f" y="31" class="pl">%s</text>`,
 			left+float64(si)*150, palette[si%len(palette)], left+14+float64(si)*150, esc(se.Name))
 	}
 	width := plotW - left - 70
