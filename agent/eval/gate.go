@@ -330,15 +330,23 @@ type prepared struct {
 // per base revision; a marker file beside the clone says it is complete)
 // and downloads its Go modules, outside any sandbox.
 func prepare(ctx context.Context, opts GateOptions, in Instance) (*prepared, error) {
-	src := filepath.Join(opts.ReposRoot, in.Org, in.Repo)
+	src, err := filepath.Abs(filepath.Join(opts.ReposRoot, in.Org, in.Repo))
+	if err != nil {
+		return nil, err
+	}
 	if _, err := os.Stat(src); err != nil {
 		return nil, fmt.Errorf("no repository %s/%s under --repos-root %s: %w", in.Org, in.Repo, opts.ReposRoot, err)
 	}
 	key := in.Org + "/" + in.Repo + "@" + in.Base.SHA
 	p := &prepared{clone: filepath.Join(opts.Work, "repos", filepath.FromSlash(key)), gateDir: filepath.Join(cmp.Or(opts.GateRoot, filepath.Join(opts.Work, "gate")), filepath.FromSlash(key))}
 	ready := p.clone + ".ready"
-	if _, err := os.Stat(ready); err == nil {
-		return p, resetTree(ctx, p.clone, in.Base.SHA)
+	// the marker names the source: a clone --shared borrows its objects,
+	// so a clone of another source (or one whose tree no longer resets) is
+	// made again
+	if b, err := os.ReadFile(ready); err == nil && strings.TrimSpace(string(b)) == src {
+		if err := resetTree(ctx, p.clone, in.Base.SHA); err == nil {
+			return p, nil
+		}
 	}
 	os.RemoveAll(p.clone)
 	if err := os.MkdirAll(filepath.Dir(p.clone), 0o755); err != nil {
@@ -360,7 +368,7 @@ func prepare(ctx context.Context, opts GateOptions, in Instance) (*prepared, err
 	if err := resetTree(ctx, p.clone, in.Base.SHA); err != nil {
 		return nil, err
 	}
-	return p, os.WriteFile(ready, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644)
+	return p, os.WriteFile(ready, []byte(src+"\n"), 0o644)
 }
 
 // resetTree checks out base in the clone, dropping every change and
