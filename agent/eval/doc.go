@@ -44,7 +44,8 @@
 // The summary has the confusion matrix (variant × verdict), per variant
 // how often the verdict was the expected one, the flaky tests the gate
 // saw (failed, then passed on a rerun), and the time per instance
-// (preparation and gate).
+// (preparation and gate). Each variant's whole gate report is kept as
+// Work/reports/ID/VARIANT.json.
 //
 // # localize and context
 //

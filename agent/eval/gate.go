@@ -539,6 +539,13 @@ func runVariant(ctx context.Context, opts GateOptions, in Instance, p *prepared,
 		r.Verdict, r.Note = "error", err.Error()
 		return r
 	}
+	// the whole report, for whoever asks why
+	if data, err := json.MarshalIndent(rep, "", "  "); err == nil {
+		d := filepath.Join(opts.Work, "reports", in.ID)
+		if os.MkdirAll(d, 0o755) == nil {
+			os.WriteFile(filepath.Join(d, v+".json"), data, 0o644)
+		}
+	}
 	r.Verdict = rep.Verdict.String()
 	r.OK = (r.Expected == "pass") == (rep.Verdict == verify.Pass)
 	for _, c := range rep.Criteria {
