@@ -126,6 +126,9 @@ func TestGateSuiteSynthetic(t *testing.T) {
 	if res.Summary.Metrics["as_expected"] != 1 || res.Summary.Metrics["not_pass_flagged"] != 1 {
 		t.Errorf("metrics %v", res.Summary.Metrics)
 	}
+	if b, err := os.ReadFile(filepath.Join(work, "reports", in.ID, "ci_edited.json")); err != nil || !strings.Contains(string(b), "ci_config_edited") {
+		t.Errorf("the ci_edited variant's report: %v %.200s", err, b)
+	}
 	if len(res.Detail.Instances) != 1 || res.Detail.Instances[0].TotalSeconds <= 0 {
 		t.Errorf("instances %+v", res.Detail.Instances)
 	}
