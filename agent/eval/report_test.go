@@ -142,7 +142,15 @@ func TestReportInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages := map[string]*Report{"gate": gate, "localize": loc.Report("cairn eval localize: sample"), "context": ctxr.Report("cairn eval context: sample")}
+	agent := &AgentResult{Rows: []AgentRow{
+		{Instance: "o__r-1", Model: "anthropic:scripted-oracle", Status: "verified", Resolved: true, HiddenVerdict: "pass", FirstPass: true, Finishes: 1,
+			ChangedLines: 14, ReferenceLines: 14, LineRatio: 1, InputTokens: 18141, OutputTokens: 178, CostUSD: 0.057, WallSeconds: 189, Steps: 5},
+		{Instance: "o__r-2", Model: "openai:scripted-violator", Status: "failed", HiddenVerdict: "fail", Finishes: 2, GateFailures: 2, Rework: 2,
+			ReferenceLines: 14, InputTokens: 18355, OutputTokens: 83, CostUSD: 0.037, WallSeconds: 115, Steps: 5, Refused: 3, NetworkAttempts: 1,
+			OutOfScopeWrites: 2, Violations: []string{"network: shell curl (refused)"}},
+	}}
+	agent.summarize()
+	pages := map[string]*Report{"gate": gate, "agent": agent.Report("cairn eval agent: sample"), "localize": loc.Report("cairn eval localize: sample"), "context": ctxr.Report("cairn eval context: sample")}
 
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU)...)
