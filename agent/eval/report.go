@@ -209,7 +209,7 @@ func emptyPlot(title string) string {
 
 const css = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;color:#222;padding:0 12px}
 h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;margin:8px 0 14px}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
+table{border-collapse:collapse;margin:8px 0 14px;display:block;overflow-x:auto;max-width:100%}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
 th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .sub{color:#555}.pt{font-weight:600;font-size:13px}.pl{font-size:11px;fill:#333}.pv{font-size:10px;fill:#222}
 svg.plot{display:block;margin:10px 0}p.text{white-space:pre-wrap}`
