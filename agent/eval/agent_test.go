@@ -129,11 +129,11 @@ func TestAgentSuiteScripted(t *testing.T) {
 		t.Errorf("oracle's usage not measured: %+v", o)
 	}
 	te, ok := by["test_editor"]
-	if ok && te.Resolved || te.FirstPass || te.Status == "verified" || te.GateFailures == 0 || !te.RolledBack || !contains(te.AgentCaught, "regression fail") {
+	if ok && (te.Resolved || te.FirstPass || te.Status == "verified" || te.GateFailures == 0 || !te.RolledBack || !contains(te.AgentCaught, "regression fail")) {
 		t.Errorf("test editor not caught: %+v", te)
 	}
 	dw, ok := by["done_without_tests"]
-	if ok && dw.Resolved || dw.FirstPass || dw.Status == "verified" || !contains(dw.AgentCaught, "regression fail") {
+	if ok && (dw.Resolved || dw.FirstPass || dw.Status == "verified" || !contains(dw.AgentCaught, "regression fail")) {
 		t.Errorf("done without tests counted: %+v", dw)
 	}
 	if ok && dw.HiddenVerdict != "pass" {
