@@ -112,6 +112,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		verifyCmd(g),
 		agentCmd(g),
 		versionCmd(g),
+		evalCmd(g),
 	)
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil {

@@ -1,0 +1,99 @@
+// Package eval is cairn's evaluation suites: one command after every change
+// of model, prompt, policy or engine says what moved, as numbers per task
+// and overall, compared with a previous run.
+//
+// # Suites
+//
+// Each suite reads a task file, runs its tasks and returns rows (one per
+// task, or per task and variant) and a Summary: the headline metrics (the
+// numbers a baseline is compared on, in Order), and the suite's own detail.
+// Write puts them in DIR/rows.jsonl (each row's own fields plus "key" and
+// "outcome") and DIR/summary.json; Compare reads a previous DIR and gives
+// the metrics' deltas and the rows whose outcome changed, was added or
+// went away.
+//
+// # gate
+//
+// RunGate runs the verification gate (agent/verify, in-process: the same
+// Verify call `cairn verify` ends in) over Multi-SWE-bench-style instances
+// (../shared/bench/gate's format). Per instance:
+//
+//   - The repository ReposRoot/ORG/REPO (a clone or a bare git dir) is
+//     cloned (--shared) into Work/repos/ORG/REPO@BASE and its Go modules
+//     downloaded (sandbox.PrepareGo), outside any sandbox, once per base
+//     revision: a marker file beside the clone says it is complete, and
+//     instances of one base share it. The gate directory (build cache,
+//     base results) is kept per base too, under GateRoot.
+//   - The reference is applied once to find the instance's tests (the
+//     f2p/n2p/s2p top-level names as functions of the test patch's files)
+//     and their packages. The contract: regression; one tests criterion
+//     per package (-run naming the tests exactly); scope with write = the
+//     directories of both patches' files and protected = .github/**.
+//   - Each variant is made as a text edit in the clone and handed to the
+//     gate as a patch against the base: reference (must pass), test_only
+//     and no_change (must not), and mutations of the reference the suite
+//     makes itself — skip_added (t.Skip first in the tampered test, the
+//     first test with a direct assertion), assertions_neutralised (each of
+//     its direct t.Error*/t.Fatal* wrapped in if false {}), test_deleted,
+//     ci_edited (a line appended to a .github file), out_of_scope (a
+//     comment appended to the first tracked source file no write glob
+//     covers). A variant that cannot be made is n/a, with the reason.
+//   - With Naive, the check a gate replaces runs too: the instance's tests
+//     with plain go test -run on the host, exit status only.
+//
+// The summary has the confusion matrix (variant × verdict), per variant
+// how often the verdict was the expected one, the flaky tests the gate
+// saw (failed, then passed on a rerun), and the time per instance
+// (preparation and gate). Each variant's whole gate report is kept as
+// Work/reports/ID/VARIANT.json.
+//
+// # localize and context
+//
+// RunLocalize and RunContext compute the metrics of
+// ../shared/bench/localization's score.py and score_context.py over the
+// same task files and trees (TREES/OWNER/NAME@BASE_COMMIT) from an Engine's
+// output text, read in every format those scorers read: file Acc@1/5/10,
+// Recall@5/10, MRR and the function-level ones (score.py); fn_cov, fn_full,
+// fn_sig, task_fn_cov, files_all, file_recall, used/est/content tokens per
+// budget (score_context.py), grouped as they group (ALL, lang:X when there
+// are several, each repository). Gold spans are found as evalcommon.py
+// finds them: its Go declaration scan and go_block_end's brace matching
+// are ported; Python's ast is replaced by tree-sitter's Python grammar (a
+// definition's last line is its last statement's, as ast's end_lineno; a
+// file that does not parse gets evalcommon's indentation fallback). The
+// Python scorers stay the reference: the tests score the same answers
+// with both and compare every metric and every gold span. The engine is
+// cairn itself in the CLI (cmd/cairn runs its own index, search --json and
+// context --json), or CommandEngine: score.py's command templates.
+//
+// # agent
+//
+// RunAgent runs agent/loop on each instance from its base (the prepared
+// clone of the gate suite; the runs under Work/runs), with the issue as
+// the objective and a contract of regression, the tests of the
+// reference's Go packages and scope. Afterwards the hidden tests — the
+// instance's test patch over the run's change, its test files replaced —
+// go through the gate (the tests criteria and scope of the gate suite's
+// contract). A run is resolved when the harness verified it and the
+// hidden tests pass: a run the harness did not verify is rolled back, its
+// change never applied. From the run's event log: finishes, the gate's
+// rejections before the first pass (first pass, rework rounds), the
+// policy's decisions (refused calls; commands that reach for the network
+// — curl, wget, a URL — and writes outside the write scope or into a
+// protected path, refused or not); from the change: its changed lines
+// against the reference patch's and the files outside the reference's;
+// from the outcome: tokens, cost, wall time and steps. The suite's tests
+// drive it with scripted models through the real providers (llmtest's
+// Anthropic and OpenAI wire formats over HTTP).
+//
+// # Reports
+//
+// Report is a run as sections of text, tables and plots; HTML renders it
+// as one self-contained page — inline CSS and SVG (bars per task, the
+// confusion matrix, latency strips with p50/p95, the baseline comparison),
+// no script, a Content-Security-Policy that forbids every fetch — and
+// Markdown renders its tables for a PR comment. A test opens the pages in
+// Debian's chromium (chromedp) with the CSP bypassed and checks that they
+// render, that every plot's data points have a size, and that the page
+// requests nothing but itself.
+package eval
