@@ -30,6 +30,47 @@ func init() {
 			}
 			sameSet(t, "trace Response.encoding writes", siteLines(res.Writes), []string{"requests/adapters.py:315"})
 		}},
+		realCase{Name: "calls/status.Error is the package function", View: "grpc-core", Check: func(t *testing.T, s *engine.Snapshot) {
+			// clientconn.go imports google.golang.org/grpc/status (line 51) and
+			// calls status.Error at 70 and 1630; its other .Error( calls are
+			// channelz.Error (1618, 1648: channelz is not in the view). The
+			// package's types have Error methods too (status_test.go:155
+			// customError.Error, :209), which status.Error never denotes.
+			res, err := s.References(context.Background(), engine.ReferencesOptions{Name: "status.Error"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var inCC []string
+			for _, r := range res.References {
+				if r.Confidence == "name-only" {
+					t.Errorf("name-only use of status.Error: %s:%d %s.%s in %s", r.Path, r.StartLine, r.Qualifier, r.Name, r.In)
+				}
+				if r.Path == "clientconn.go" {
+					inCC = append(inCC, fmt.Sprintf("%d:%d %s %s", r.StartLine, r.Column, r.Role, r.Confidence))
+				}
+			}
+			sameSet(t, "status.Error in clientconn.go", inCC, []string{"70:32 call resolved", "1630:23 call resolved"})
+		}},
+		realCase{Name: "calls/Server.Stop qualified", View: "grpc-core", Check: func(t *testing.T, s *engine.Snapshot) {
+			// server.go:1943 func (s *Server) Stop(). The view's .Stop() calls
+			// (grep): server_test.go:53 server.Stop() on server := NewServer();
+			// server_ext_test.go:238 ss.S.Stop(), S a stubserver.GRPCServer,
+			// a *grpc.Server when the test leaves it nil (stubserver is not in
+			// the view: may be it); timer.Stop() and t.Stop() on
+			// time.NewTimer (clientconn.go:1388, 1390, server.go:952,
+			// stream.go:792), p.Stop() on time.AfterFunc
+			// (resolver_balancer_ext_test.go:211) and ss.Stop() on a
+			// stubserver.StubServer are not.
+			res, err := s.References(context.Background(), engine.ReferencesOptions{Name: "Server.Stop"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range res.References {
+				got = append(got, fmt.Sprintf("%s:%d:%d %s", r.Path, r.StartLine, r.Column, r.Confidence))
+			}
+			sameSet(t, "refs Server.Stop", got, []string{"server_test.go:53:9 resolved", "server_ext_test.go:238:8 name-only"})
+		}},
 	)
 }
 
