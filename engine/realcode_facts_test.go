@@ -71,6 +71,29 @@ func init() {
 			}
 			sameSet(t, "refs Server.Stop", got, []string{"server_test.go:53:9 resolved", "server_ext_test.go:238:8 name-only"})
 		}},
+		realCase{Name: "implementations/_Backend through a qualified base", View: "matplotlib-backends", Check: func(t *testing.T, s *engine.Snapshot) {
+			// backend_bases.py:3482 class _Backend; its subclasses in the view
+			// (grep "_Backend)"): pyplot.py:288 class
+			// backend_mod(matplotlib.backend_bases._Backend) (pyplot.py:51
+			// import matplotlib: the submodule named through the package),
+			// backend_bases.py:3581 class ShowBase(_Backend), backend_agg.py:562
+			// class _BackendAgg(_Backend) (imported at :32; its definition starts
+			// at the decorator on 561). backend_mod is nested in switch_backend.
+			res, err := s.Implementations(context.Background(), engine.HopsOptions{Name: "_Backend", Depth: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, h := range res.Results {
+				if h.Definition == nil {
+					t.Errorf("hop %s outside the index", h.Name)
+					continue
+				}
+				got = append(got, fmt.Sprintf("%s %s:%d", h.Name, h.Definition.Path, h.Definition.StartLine))
+			}
+			sameSet(t, "implementations _Backend", got, []string{
+				"switch_backend.backend_mod matplotlib/pyplot.py:288", "ShowBase matplotlib/backend_bases.py:3581", "_BackendAgg matplotlib/backends/backend_agg.py:561"})
+		}},
 	)
 }
 

@@ -34,6 +34,10 @@
 // (t := time.NewTimer(d); t.Stop()). References never count it as a
 // name-only use of an indexed definition spelled alike.
 //
+// A Python qualifier follows submodules the index holds past what the
+// import bound: with import a (or from a import b), a.b.c.Base (b.c.Base)
+// is module a.b.c's Base, so class X(pkg.plugins.PluginBase) extends it.
+//
 // In Go a method is declared at top level but never named bare or through
 // a package: pkg.Error and Error are the package's function (or type), never
 // an Error method of one of its types, mocks included.

@@ -883,31 +883,13 @@ func (c *fileCtx) qualifierType(steps []string, enc int32) (types []graph.Symbol
 
 // moduleOf returns the imported module a qualifier chain starts with.
 func (c *fileCtx) moduleOf(steps []string) string {
+	if c.ff.File.Lang == graph.LangPython {
+		mod, _ := c.pyModuleOf(steps)
+		return mod
+	}
 	ims := c.imports[steps[0]]
 	for _, im := range ims {
 		switch c.ff.File.Lang {
-		case graph.LangPython:
-			switch {
-			case im.Name == "" && im.Alias == "":
-				// import a.b binds a; a.b.f means module a.b
-				dotted := strings.Join(steps, ".")
-				if dotted == im.Module || strings.HasPrefix(dotted, im.Module+".") {
-					return im.Module
-				}
-				return steps[0]
-			case im.Name == "":
-				return im.Module // import a.b as x
-			default:
-				// from a import b: b may be a submodule
-				full := c.pythonModule(im.Module)
-				if full != "" && !strings.HasSuffix(full, ".") {
-					full += "."
-				}
-				full += im.Name
-				if _, ok := c.x.pyModules[full]; ok || c.hasPyModuleSuffix(full) {
-					return full
-				}
-			}
 		case graph.LangGo:
 			return im.Module
 		case graph.LangTypeScript, graph.LangTSX, graph.LangJavaScript:
@@ -917,6 +899,44 @@ func (c *fileCtx) moduleOf(steps []string) string {
 		}
 	}
 	return ""
+}
+
+// pyModuleOf is the Python module a qualifier chain starts with and how
+// many of its steps name it: the module an import binds to the first step,
+// then as long as the chain goes on through submodules the index holds —
+// x.c.Base is module a.b.c's Base when x is a.b, whether the file imported
+// a (import a), a.b (from a import b, import a.b as x) or a.b.c (a
+// package's submodule is its attribute once anything imported it).
+func (c *fileCtx) pyModuleOf(steps []string) (string, int) {
+	for _, im := range c.imports[steps[0]] {
+		mod, n := "", 1
+		switch {
+		case im.Name == "" && im.Alias == "":
+			// import a.b binds a; a.b.f means module a.b
+			mod = steps[0]
+			if m := len(strings.Split(im.Module, ".")); m <= len(steps) && strings.Join(steps[:m], ".") == im.Module {
+				mod, n = im.Module, m
+			}
+		case im.Name == "":
+			mod = im.Module // import a.b as x
+		default:
+			// from a import b: b may be a submodule
+			full := c.pythonModule(im.Module)
+			if full != "" && !strings.HasSuffix(full, ".") {
+				full += "."
+			}
+			full += im.Name
+			if !c.isPyModule(full) {
+				continue
+			}
+			mod = full
+		}
+		for n < len(steps) && !strings.HasSuffix(steps[n], "()") && c.isPyModule(mod+"."+steps[n]) {
+			mod, n = mod+"."+steps[n], n+1
+		}
+		return mod, n
+	}
+	return "", 0
 }
 
 func (c *fileCtx) hasPyModuleSuffix(mod string) bool {
@@ -933,15 +953,21 @@ func (c *fileCtx) moduleSteps(steps []string) int {
 	if c.ff.File.Lang != graph.LangPython {
 		return 1
 	}
-	for _, im := range c.imports[steps[0]] {
-		if im.Name == "" && im.Alias == "" {
-			n := len(strings.Split(im.Module, "."))
-			if n <= len(steps) && strings.Join(steps[:n], ".") == im.Module {
-				return n
-			}
-		}
+	_, n := c.pyModuleOf(steps)
+	return max(n, 1)
+}
+
+// isPyModule reports whether the index holds the Python module (a file
+// or a package's __init__.py), perhaps under a source directory.
+func (c *fileCtx) isPyModule(mod string) bool {
+	if _, ok := c.x.pyModules[mod]; ok {
+		return true
 	}
-	return 1
+	if _, ok := c.x.pyModules[mod+".__init__"]; ok {
+		return true
+	}
+	// a source root below the repository's (src/pkg/…)
+	return c.hasPyModuleSuffix(mod) || c.hasPyModuleSuffix(mod+".__init__")
 }
 
 // symbolsToTypes turns resolved symbols into the types of their values:
