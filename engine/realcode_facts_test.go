@@ -94,7 +94,59 @@ func init() {
 			sameSet(t, "implementations _Backend", got, []string{
 				"switch_backend.backend_mod matplotlib/pyplot.py:288", "ShowBase matplotlib/backend_bases.py:3581", "_BackendAgg matplotlib/backends/backend_agg.py:561"})
 		}},
+		realCase{Name: "keys/_base matched as written", View: "pytest-junitxml", Check: func(t *testing.T, s *engine.Snapshot) {
+			// _pytest/junitxml.py:78 families["_base"] = {...} writes the key;
+			// :82 families["_base"].copy() and :86 families["xunit2"] =
+			// families["_base"] read it (grep '"_base"'; :79 "_base_legacy"
+			// is another key). The text index holds _base whole, so the file
+			// is only found by the key as written.
+			res, err := s.Trace(context.Background(), engine.TraceOptions{Target: "_base"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameSet(t, "trace _base writes", siteLines(exactSites(res.Writes)), []string{"_pytest/junitxml.py:78"})
+			sameSet(t, "trace _base reads", siteLines(exactSites(res.Reads)), []string{"_pytest/junitxml.py:82", "_pytest/junitxml.py:86"})
+			wantExactFirst(t, res.Writes)
+			wantExactFirst(t, res.Reads)
+		}},
+		realCase{Name: "keys/Content-Type before content-type", View: "requests", Check: func(t *testing.T, s *engine.Snapshot) {
+			// requests/models.py:569 self.headers["Content-Type"] = content_type
+			// is the one write of the header key; utils.py:540
+			// headers.get("content-type") reads it spelled otherwise (the
+			// headers are a CaseInsensitiveDict): a further candidate, marked
+			// normalized. models.py:198 make_multipart(content_type=ft) is a
+			// keyword argument, no write.
+			res, err := s.Trace(context.Background(), engine.TraceOptions{Target: "Content-Type"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameSet(t, "trace Content-Type writes", siteLines(res.Writes), []string{"requests/models.py:569"})
+			sameSet(t, "exact writes", siteLines(exactSites(res.Writes)), []string{"requests/models.py:569"})
+			sameSet(t, "reads", siteLines(res.Reads), []string{"requests/utils.py:540"})
+			sameSet(t, "exact reads", siteLines(exactSites(res.Reads)), nil)
+		}},
 	)
+}
+
+// exactSites keeps the sites spelled as the target is.
+func exactSites(ss []trace.Site) []trace.Site {
+	var out []trace.Site
+	for _, s := range ss {
+		if !s.Normalized {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// wantExactFirst: no site spelled as the target comes after a normalized one.
+func wantExactFirst(t *testing.T, ss []trace.Site) {
+	t.Helper()
+	for i := 1; i < len(ss); i++ {
+		if ss[i-1].Normalized && !ss[i].Normalized {
+			t.Errorf("%s:%d, spelled as the target, is listed after a normalized site", ss[i].Path, ss[i].StartLine)
+		}
+	}
 }
 
 // siteLines lists trace sites as "path:line".

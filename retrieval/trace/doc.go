@@ -8,7 +8,11 @@
 // TaskDTO.artifact_url, the client-side TaskState.artifactUrl. They are
 // found by one normalized key (the words of the name, so every casing
 // convention meets) among the indexed definitions, plus tags (json, db,
-// gorm) read from the field's line. Sites come from two sources:
+// gorm) read from the field's line. The key as the target spells it
+// (_AuthToken) is searched for too (the text index keeps an identifier
+// whole), and a site spelled otherwise (auth_token) is marked Normalized
+// and listed after the sites spelled as written: normalization adds
+// candidates, it never replaces the exact key. Sites come from two sources:
 //
 //   - the index's occurrences of each carrier, with their roles (writes
 //     include assignments, compound assignments, struct and object literal

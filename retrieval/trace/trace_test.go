@@ -59,7 +59,8 @@ func fields(comment, key string) ([]string, bool) {
 
 // TestFixtures runs the per-language fixtures in testdata: each names a
 // target and the exact write and read sites (path:line) and gaps a trace
-// must find.
+// must find; exact-writes are the writes spelled as the target is (not
+// Normalized), first-write the one listed first.
 func TestFixtures(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
 	if len(files) == 0 {
@@ -100,6 +101,22 @@ func TestFixtures(t *testing.T) {
 			}
 			check("writes", locs(res.Writes))
 			check("reads", locs(res.Reads))
+			// the writes spelled as the target is, and that they come first
+			var exact []trace.Site
+			for _, s := range res.Writes {
+				if !s.Normalized {
+					exact = append(exact, s)
+				}
+			}
+			check("exact-writes", locs(exact))
+			if len(res.Writes) > 0 {
+				check("first-write", locs(res.Writes[:1]))
+			}
+			for i := 1; i < len(res.Writes); i++ {
+				if res.Writes[i-1].Normalized && !res.Writes[i].Normalized {
+					t.Errorf("write %s:%d spelled as the target comes after a normalized one\n%s", res.Writes[i].Path, res.Writes[i].StartLine, text.String())
+				}
+			}
 			if want, ok := fields(comment, "gaps"); ok {
 				var got []string
 				for _, g := range res.Gaps {
