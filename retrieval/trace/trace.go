@@ -33,8 +33,8 @@ type tracer struct {
 	target  string
 	written string // the key as the target spells it: "_AuthToken"
 	key     string // normalized words: "artifact url"
-	qual   string // the type or table the target names, if any
-	dotted string // a dotted config key, when the target is one
+	qual    string // the type or table the target names, if any
+	dotted  string // a dotted config key, when the target is one
 
 	facts map[string]*graph.FileFacts
 	srcs  map[string][]byte
