@@ -125,6 +125,29 @@ func init() {
 			sameSet(t, "reads", siteLines(res.Reads), []string{"requests/utils.py:540"})
 			sameSet(t, "exact reads", siteLines(exactSites(res.Reads)), nil)
 		}},
+		realCase{Name: "trace/unknown type says what it traced", View: "requests", Check: func(t *testing.T, s *engine.Snapshot) {
+			// No type zzqq in requests (grep); class Session is at
+			// sessions.py:355 and sets no encoding (the word only appears in
+			// a docstring, :535). Both trace the bare key encoding (the
+			// field Response.encoding, models.py:681) and must say so.
+			for target, want := range map[string]string{
+				"zzqq.encoding":    `no type or table zzqq in the index: traced the key "encoding" wherever it is spelled instead`,
+				"Session.encoding": `type Session (requests/sessions.py:355) has no field spelled encoding: traced the key "encoding" wherever it is spelled instead`,
+			} {
+				res, err := s.Trace(context.Background(), engine.TraceOptions{Target: target})
+				if err != nil {
+					t.Fatalf("trace %s: %v", target, err)
+				}
+				if res.Unresolved != want {
+					t.Errorf("trace %s: unresolved %q, want %q", target, res.Unresolved, want)
+				}
+				sameSet(t, "trace "+target+" writes", siteLines(res.Writes), []string{"requests/adapters.py:315"})
+			}
+			res, err := s.Trace(context.Background(), engine.TraceOptions{Target: "Response.encoding"})
+			if err != nil || res.Unresolved != "" {
+				t.Errorf("trace Response.encoding: unresolved %q, %v; want none", res.Unresolved, err)
+			}
+		}},
 	)
 }
 

@@ -55,6 +55,12 @@
 //     reads a wire field whose server-side producer is never set;
 //   - never-read: a field is written and nothing reads or serializes it.
 //
+// A target that names a type or table (zzqq.yy) of which nothing found is
+// a carrier is traced as the bare key, and Result.Unresolved says so: that
+// the index holds no such type or table, or that the type has no field of
+// that spelling; when nothing spells the key either, the ErrNoTarget says
+// which of the two is missing.
+//
 // Sources are read through Options.Files, the repository boundary
 // (graph/repofs), and every snippet shown is redacted (graph/redact).
 //

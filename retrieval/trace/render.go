@@ -27,6 +27,9 @@ func (r *Result) WriteText(w io.Writer) error {
 		rev += "+dirty"
 	}
 	p("trace %s (key %q) at %s\n", r.Target, r.Key, rev)
+	if r.Unresolved != "" {
+		p("note: %s\n", r.Unresolved)
+	}
 	p("\ncarriers (%d):\n", len(r.Carriers))
 	for _, c := range r.Carriers {
 		extra := ""

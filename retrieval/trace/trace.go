@@ -160,9 +160,17 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 	if err := t.skippedFiles(); err != nil {
 		return nil, err
 	}
+	unresolved, typeKnown, err := t.unresolvedQualifier()
+	if err != nil {
+		return nil, err
+	}
 	if len(t.carriers) == 0 && len(t.sites) == 0 {
+		if unresolved != "" && !typeKnown {
+			return nil, fmt.Errorf("%w: no type or table %q in the index, and no field, column, key or config entry spells %q", ErrNoTarget, t.qual, t.written)
+		}
 		return nil, fmt.Errorf("%w: no field, column, key or config entry spells %q", ErrNoTarget, t.target)
 	}
+	res.Unresolved = unresolved
 	t.persistedTypes()
 	for _, s := range t.sites {
 		if err := t.pathsTo(s); err != nil {
@@ -819,6 +827,32 @@ func (t *tracer) mentions(src []byte) bool {
 		}
 	}
 	return t.dotted != "" && bytes.Contains(low, []byte(strings.ToLower(t.dotted)))
+}
+
+// unresolvedQualifier says, when the target names a type or table
+// (Task.artifact_url, zzqq.yy) that nothing found belongs to, whether the
+// index holds that type at all, and that the bare key was traced instead:
+// a trace of zzqq.yy must not pass for a trace of yy.
+func (t *tracer) unresolvedQualifier() (msg string, typeKnown bool, err error) {
+	if t.qual == "" || t.dotted != "" {
+		return "", false, nil
+	}
+	for _, c := range t.carriers {
+		if c.Primary {
+			return "", true, nil
+		}
+	}
+	name := t.qual[strings.LastIndexByte(t.qual, '.')+1:]
+	ss, err := t.r.SymbolsByName(t.ctx, name)
+	if err != nil {
+		return "", false, err
+	}
+	for _, s := range ss {
+		if s.Kind.IsType() {
+			return fmt.Sprintf("type %s (%s:%d) has no field spelled %s: traced the key %q wherever it is spelled instead", s.Name, s.Path, s.NameRange.StartLine, t.written, t.key), true, nil
+		}
+	}
+	return fmt.Sprintf("no type or table %s in the index: traced the key %q wherever it is spelled instead", t.qual, t.key), false, nil
 }
 
 // spelledAsWritten: a carrier's name ends in the key as the target spells

@@ -178,4 +178,8 @@ type Result struct {
 	// analysed, and what was not searched at all.
 	Unknown  []string `json:"unknown,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Unresolved says what the target named that the index does not hold
+	// and what was traced instead: "no type or table zzqq in the index:
+	// traced the key yy wherever it is spelled".
+	Unresolved string `json:"unresolved,omitempty"`
 }
