@@ -51,6 +51,12 @@
 //   - not-persisted: a field of a type stored in a table is set in memory
 //     (not loaded) and no write of the column, nor a whole-object save, can
 //     run with the writer on the stack (its callers and what they call);
+//     or the writer stores the value itself (it calls what writes the
+//     column, or saves an object) but only before the write, or only on
+//     other values: within a function order and aliasing count, so a field
+//     set after the only save, or on a copy (done := *task, copy.copy)
+//     that no save is given, is a gap at the writer, whatever other paths
+//     store;
 //   - never-written: a column is read and nothing writes it, or a client
 //     reads a wire field whose server-side producer is never set;
 //   - never-read: a field is written and nothing reads or serializes it.

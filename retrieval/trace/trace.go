@@ -862,11 +862,17 @@ func (t *tracer) spelledAsWritten(name string) bool {
 	return name == t.written || strings.HasSuffix(name, "."+t.written)
 }
 
-// rankSpellings marks the sites that spell the key otherwise than the
-// target (Normalized) and lists them after the ones spelled as written: a
-// quoted key is matched as written; its normalized variants are further
-// candidates, never in its place.
+// rankSpellings marks, for a bare key or name (_AuthToken, not
+// Task.ArtifactURL, whose column and wire names are its representations),
+// the sites that spell it otherwise (Normalized) and lists them after the
+// ones spelled as written: a quoted key is matched as written; its
+// normalized variants are further candidates, never in its place.
 func (t *tracer) rankSpellings() {
+	if t.qual != "" || t.dotted != "" {
+		// a field or column: its other representations (the column of a
+		// field, the client's camelCase member) are the value itself
+		return
+	}
 	for _, s := range t.sites {
 		s.Normalized = s.spelled != "" && s.spelled != t.written
 	}
