@@ -47,7 +47,10 @@
 // specific entry, are folded into it. Gaps are found by four rules:
 //
 //   - dropped: a mapper reads fields of one carrier's type and writes the
-//     same-named fields of another's, but not this one;
+//     same-named fields of another's, but not this one; or writes at least
+//     two same-named fields of a type that has no field for the key at all
+//     (a response built without it) — the gap marks the mapper, so it is a
+//     step of the read flow, not only a gap;
 //   - not-persisted: a field of a type stored in a table is set in memory
 //     (not loaded) and no write of the column, nor a whole-object save, can
 //     run with the writer on the stack (its callers and what they call);

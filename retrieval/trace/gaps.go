@@ -99,8 +99,16 @@ func (t *tracer) droppedGaps() ([]Gap, error) {
 		}
 		types = append(types, typ{c, fs})
 	}
-	if len(types) < 2 || len(types) > 40 {
+	if len(types) > 40 {
 		return nil, nil
+	}
+	omitted, err := t.omittedGaps(func(yield func(*Carrier, []graph.Symbol)) {
+		for _, ty := range types {
+			yield(ty.c, ty.fields)
+		}
+	})
+	if err != nil || len(types) < 2 {
+		return omitted, err
 	}
 	reads := make([]map[graph.SymbolID]map[string]bool, len(types))
 	writes := make([]map[graph.SymbolID]map[string]bool, len(types))
@@ -152,8 +160,93 @@ func (t *tracer) droppedGaps() ([]Gap, error) {
 			}
 		}
 	}
+	out = append(out, omitted...)
 	slices.SortStableFunc(out, func(a, b Gap) int { return strings.Compare(a.Path+a.Message, b.Path+b.Message) })
 	return out, nil
+}
+
+// omittedGaps finds mappers that build a value of a type with no field for
+// the key at all: a function that reads fields of a carrier's type, not
+// this one, and writes at least two same-named fields of another type
+// (ToResponse builds TaskResponse{ID: t.ID, Status: t.Status}, and
+// TaskResponse has no ArtifactURL). The value is dropped there; the gap
+// puts the mapper on the read path.
+func (t *tracer) omittedGaps(types func(yield func(*Carrier, []graph.Symbol))) ([]Gap, error) {
+	carrierType := map[string]bool{}
+	for _, c := range t.carriers {
+		if c.Kind == "field" && c.container != "" {
+			carrierType[c.Path+"|"+c.container] = true
+		}
+	}
+	var out []Gap
+	var failed error
+	types(func(c *Carrier, fields []graph.Symbol) {
+		if failed != nil || !c.Primary {
+			return
+		}
+		reads, err := t.touches(fields, graph.EdgeReads)
+		if err != nil {
+			failed = err
+			return
+		}
+		fns := make([]graph.SymbolID, 0, len(reads))
+		for fn := range reads {
+			fns = append(fns, fn)
+		}
+		slices.Sort(fns)
+		for _, fn := range fns {
+			rd := reads[fn]
+			if rd[t.key] || len(rd) < 2 {
+				continue
+			}
+			es, err := t.r.Edges(t.ctx, []graph.SymbolID{fn}, graph.Out, graph.EdgeWrites)
+			if err != nil {
+				failed = err
+				return
+			}
+			shared := map[string]map[string]bool{}
+			owner := map[string]*graph.Symbol{}
+			for _, e := range es {
+				f := t.symbol(e.To)
+				if f == nil || !fieldKind(f.Kind) || f.Container == "" || f.Container == c.container {
+					continue
+				}
+				k := f.Path + "|" + f.Container
+				if carrierType[k] || !rd[normalize(f.Name)] {
+					continue // a carrier's type: the dropped rule's
+				}
+				if shared[k] == nil {
+					shared[k] = map[string]bool{}
+				}
+				shared[k][normalize(f.Name)] = true
+				owner[k] = f
+			}
+			keys := make([]string, 0, len(shared))
+			for k := range shared {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if len(shared[k]) < 2 {
+					continue
+				}
+				sym := t.symbol(fn)
+				if sym == nil {
+					continue
+				}
+				names := make([]string, 0, len(shared[k]))
+				for n := range shared[k] {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				b := owner[k]
+				msg := fmt.Sprintf("%s maps %s to %s (copies %s) but %s has no field for %s: the value is dropped here", sym.QualifiedName(), c.container, b.Container, strings.Join(names, ", "), b.Container, c.Name)
+				out = append(out, Gap{Kind: "dropped", Message: msg, Loc: t.loc(sym.Path, sym.NameRange), Func: t.funcOf(sym),
+					Evidence: []Loc{c.Loc, t.loc(b.Path, b.NameRange)}, Certainty: t.certainty()})
+			}
+		}
+	})
+	return out, failed
 }
 
 // saveCalls store a whole object, every field with it.

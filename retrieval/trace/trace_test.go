@@ -61,7 +61,8 @@ func fields(comment, key string) ([]string, bool) {
 // TestFixtures runs the per-language fixtures in testdata: each names a
 // target and the exact write and read sites (path:line) and gaps a trace
 // must find; exact-writes are the writes spelled as the target is (not
-// Normalized), first-write the one listed first, unresolved what the
+// Normalized), first-write the one listed first, read-flow the functions
+// of the first read flow, unresolved what the
 // result says the index lacks (Result.Unresolved; none unless given).
 func TestFixtures(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
@@ -103,6 +104,18 @@ func TestFixtures(t *testing.T) {
 			}
 			check("writes", locs(res.Writes))
 			check("reads", locs(res.Reads))
+			if want, ok := fields(comment, "read-flow"); ok {
+				var got []string
+				for _, f := range res.Flows {
+					if f.Kind == "read" {
+						got = stepNames(f)
+						break
+					}
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("read-flow:\n got  %v\n want %v\n%s", got, want, text.String())
+				}
+			}
 			if want, ok := fields(comment, "unresolved"); ok {
 				if got := strings.Join(strings.Fields(res.Unresolved), " "); got != strings.Join(want, " ") {
 					t.Errorf("unresolved:\n got  %q\n want %q", got, strings.Join(want, " "))
