@@ -31,7 +31,10 @@
 // a confidence (graph.Occurrence.Outside): a member of an imported package
 // that the index does not define (errors.New, a package of the module that
 // was not indexed), or a member of a local whose type is named through one
-// (t := time.NewTimer(d); t.Stop()). References never count it as a
+// (t := time.NewTimer(d); t.Stop()). A Python module may re-export what it
+// imports (from .api import get in a package's __init__), so there only a
+// module the index does not hold (os.getcwd) counts; other languages mark
+// nothing. References never count it as a
 // name-only use of an indexed definition spelled alike.
 //
 // A Python qualifier follows submodules the index holds past what the

@@ -747,7 +747,7 @@ func (c *fileCtx) resolveMemberOutside(o *graph.Occurrence) ([]target, bool) {
 		if ts := c.moduleMember(mod, o.Name); len(ts) > 0 {
 			return ts, false
 		}
-		return nil, true // a module we know, a member we do not (external)
+		return nil, c.outsideModule(mod) // a module we know, a member we do not (external)
 	case len(types) > 0:
 		var ms []graph.Symbol
 		for i := range types {
@@ -794,7 +794,22 @@ func (c *fileCtx) externalValue(name string, enc int32) bool {
 		return false
 	}
 	mod := c.moduleOf([]string{qual})
-	return mod != "" && len(c.moduleMember(mod, member)) == 0
+	return mod != "" && len(c.moduleMember(mod, member)) == 0 && c.outsideModule(mod)
+}
+
+// outsideModule: a member the resolver did not find in module mod is no
+// definition of the index. In Go a package defines its members itself
+// (none re-exported), so any package qualifies; a Python module may
+// re-export (from .api import get in a package's __init__), so only a
+// module the index does not hold; in other languages, none.
+func (c *fileCtx) outsideModule(mod string) bool {
+	switch c.ff.File.Lang {
+	case graph.LangGo:
+		return true
+	case graph.LangPython:
+		return !c.isPyModule(mod)
+	}
+	return false
 }
 
 // qualifierType follows a qualifier chain to the types it can denote. It
