@@ -78,6 +78,9 @@ var realViews = []realView{
 	{Name: "grpc-core", Corpus: "grpc", Paths: []string{"go.mod", "*.go", "status", "codes", "internal/status", "grpclog", "internal/grpclog"}},
 	{Name: "requests", Corpus: "requests", Paths: []string{"requests"}},
 	{Name: "pytest", Corpus: "pytest", Paths: []string{"_pytest", "pytest"}},
+	{Name: "pytest-junitxml", Corpus: "pytest", Paths: []string{"_pytest/__init__.py", "_pytest/junitxml.py"}},
+	// pyplot, the backend base classes and one backend.
+	{Name: "matplotlib-backends", Corpus: "matplotlib", Paths: []string{"matplotlib/__init__.py", "matplotlib/pyplot.py", "matplotlib/backend_bases.py", "matplotlib/backends/__init__.py", "matplotlib/backends/backend_agg.py"}},
 }
 
 // realCases are the hand-checked answers; files of their own add to it

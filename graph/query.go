@@ -124,7 +124,10 @@ func FindReferences(ctx context.Context, r Reader, name string, opts RefOptions)
 // rule: an occurrence resolved to one of defs counts (confidence precise
 // from SCIP, else resolved); one resolved to any other symbol does not; an
 // unresolved occurrence spelled like defs' names counts as name-only (x.Serve
-// when asked for Server.Serve is kept, since x may well be a Server). With no
+// when asked for Server.Serve is kept, since x may well be a Server), unless
+// the resolver found it names something outside the index
+// (Occurrence.Outside) or, in Go, its form rules the definitions out (a
+// selector x.F is no package-level definition, a bare F no method). With no
 // defs (a library's name), the uses are the unresolved occurrences spelled
 // like name — none when name is qualified, since nothing in the index is
 // defined under that qualifier.
@@ -176,7 +179,11 @@ func ReferencesTo(ctx context.Context, r Reader, defs []Symbol, name string, opt
 					}
 				case o.Symbol != "":
 					continue // resolved to another definition
+				case o.Outside() && len(defs) > 0:
+					continue // resolved to something outside the index
 				case len(defs) == 0 && qual != "":
+					continue
+				case ff.File.Lang == LangGo && !goCouldBe(defs, &o):
 					continue
 				default:
 					ref.Confidence = ConfNameOnly
@@ -197,4 +204,25 @@ func ReferencesTo(ctx context.Context, r Reader, defs []Symbol, name string, opt
 		return int(a.Range.StartByte) - int(b.Range.StartByte)
 	})
 	return out, nil
+}
+
+// goCouldBe reports whether an unresolved Go use may be one of defs by its
+// form: a selector x.F is never a package-level definition (the resolver
+// resolves a package qualifier through the file's imports, and pkg.F of a
+// package outside the index is Outside), and a bare F is never a method.
+func goCouldBe(defs []Symbol, o *Occurrence) bool {
+	if len(defs) == 0 {
+		return true
+	}
+	for i := range defs {
+		d := &defs[i]
+		if d.Lang != LangGo {
+			return true
+		}
+		method := d.Kind == KindMethod || d.Container != ""
+		if method == (o.Qualifier != "") {
+			return true
+		}
+	}
+	return false
 }

@@ -97,9 +97,17 @@ type Occurrence struct {
 	// resolved to several candidates keeps Symbol empty (its edges carry
 	// every candidate, marked ambiguous).
 	Symbol SymbolID
-	// Confidence says how Symbol was found; zero when unresolved.
+	// Confidence says how Symbol was found; zero when unresolved. With an
+	// empty Symbol it says the use was resolved to something outside the
+	// index (Outside).
 	Confidence Confidence
 }
+
+// Outside reports a use the resolver found to name nothing of the index:
+// a member of an external package or of a value whose type is external
+// (errors.New, timer.Stop() with timer := time.NewTimer(d)). It is no use of
+// any definition spelled like it.
+func (o *Occurrence) Outside() bool { return o.Symbol == "" && o.Confidence != 0 }
 
 // Import is one imported name or module.
 type Import struct {

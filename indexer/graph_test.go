@@ -37,6 +37,10 @@ type marker struct {
 //	@impl(iface, t1, …)        what implements, extends or overrides iface
 //	@role(name, roles)         the occurrence of name on this line has exactly
 //	                           these roles (graph.Role's spelling: argument+write)
+//	@outside(name)             it was resolved to nothing of the index
+//	                           (graph.Occurrence.Outside)
+//	@refs(target, f:l, …)      graph.ReferencesTo the definitions of target
+//	                           lists uses on exactly these file:line
 func TestGraphMarkers(t *testing.T) {
 	files, _ := filepath.Glob("testdata/graph/*.txtar")
 	if len(files) == 0 {
@@ -119,7 +123,25 @@ func checkMarker(t *testing.T, s *embedded.Store, m marker) {
 	want := slices.Clone(m.args[1:])
 	slices.Sort(want)
 	switch m.kind {
-	case "ref", "amb", "role":
+	case "refs":
+		defs, err := graph.FindDefinitions(ctx, s, m.args[0])
+		if err != nil || len(defs) == 0 {
+			t.Fatalf("%s: no definition of %s: %v", where, m.args[0], err)
+		}
+		refs, err := graph.ReferencesTo(ctx, s, defs, m.args[0], graph.RefOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		var got []string
+		for _, r := range refs {
+			got = append(got, r.Path+":"+itoa(r.Range.StartLine))
+		}
+		slices.Sort(got)
+		got = slices.Compact(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: refs(%s) = %v, want %v", where, m.args[0], got, want)
+		}
+	case "ref", "amb", "role", "outside":
 		ff, err := s.FileFacts(ctx, m.file)
 		if err != nil {
 			t.Fatalf("%s: %v", where, err)
@@ -134,6 +156,12 @@ func checkMarker(t *testing.T, s *embedded.Store, m marker) {
 		}
 		if occ == nil {
 			t.Errorf("%s: no occurrence of %s", where, m.args[0])
+			return
+		}
+		if m.kind == "outside" {
+			if !occ.Outside() {
+				t.Errorf("%s: %s is not outside the index (symbol %q, confidence %s)", where, m.args[0], occ.Symbol, occ.Confidence)
+			}
 			return
 		}
 		if m.kind == "role" {

@@ -20,7 +20,30 @@
 //     methods named Get is noise, and "unknown" is more honest.
 //
 // A name that is a local (a parameter, a variable declared in the enclosing
-// function) resolves to nothing: locals are not symbols.
+// function) resolves to nothing: locals are not symbols. So does a Python
+// keyword argument (role argument: it binds a parameter of the callee),
+// unless the callee is a class with a field of that name (Task(url=u)),
+// which makes it a write of the field.
+//
+// # Outside the index
+//
+// A use the resolver finds to name nothing of the index keeps no symbol but
+// a confidence (graph.Occurrence.Outside): a member of an imported package
+// that the index does not define (errors.New, a package of the module that
+// was not indexed), or a member of a local whose type is named through one
+// (t := time.NewTimer(d); t.Stop()). A Python module may re-export what it
+// imports (from .api import get in a package's __init__), so there only a
+// module the index does not hold (os.getcwd) counts; other languages mark
+// nothing. References never count it as a
+// name-only use of an indexed definition spelled alike.
+//
+// A Python qualifier follows submodules the index holds past what the
+// import bound: with import a (or from a import b), a.b.c.Base (b.c.Base)
+// is module a.b.c's Base, so class X(pkg.plugins.PluginBase) extends it.
+//
+// In Go a method is declared at top level but never named bare or through
+// a package: pkg.Error and Error are the package's function (or type), never
+// an Error method of one of its types, mocks included.
 //
 // # Per language
 //

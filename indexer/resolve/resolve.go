@@ -143,7 +143,7 @@ func (r *Resolver) File(ff *graph.FileFacts) []graph.Edge {
 		}
 	}
 	for i := range ff.Symbols {
-		if ff.Symbols[i].Parent < 0 {
+		if ff.Symbols[i].Parent < 0 && !goMethod(&ff.Symbols[i]) {
 			c.topByName[ff.Symbols[i].Name] = append(c.topByName[ff.Symbols[i].Name], i)
 		}
 	}
@@ -207,7 +207,10 @@ func (r *Resolver) File(ff *graph.FileFacts) []graph.Edge {
 					o.Role |= graph.RoleWrite // a field of the class called
 				}
 			} else {
-				ts = c.resolve(o)
+				var outside bool
+				if ts, outside = c.resolveOutside(o); outside {
+					o.Confidence = graph.ConfResolved // names nothing of the index
+				}
 			}
 			if len(ts) == 1 {
 				o.Symbol, o.Confidence = ts[0].sym.ID, ts[0].conf
@@ -391,13 +394,20 @@ func lastComponent(s string) string {
 
 // resolve finds the targets of one reference.
 func (c *fileCtx) resolve(o *graph.Occurrence) []target {
+	ts, _ := c.resolveOutside(o)
+	return ts
+}
+
+// resolveOutside resolves o; outside reports that o was found to name
+// nothing of the index (graph.Occurrence.Outside).
+func (c *fileCtx) resolveOutside(o *graph.Occurrence) (ts []target, outside bool) {
 	if o.Role&graph.RoleImport != 0 {
-		return c.resolveImported(o)
+		return c.resolveImported(o), false
 	}
 	if o.Qualifier == "" {
-		return c.resolveBare(o.Name, o.Enclosing, o.Role)
+		return c.resolveBare(o.Name, o.Enclosing, o.Role), false
 	}
-	return c.resolveMember(o)
+	return c.resolveMemberOutside(o)
 }
 
 // resolveArgument resolves a keyword argument, f(name=v), whose qualifier
@@ -493,7 +503,7 @@ func (c *fileCtx) resolveBare(name string, enc int32, role graph.Role) []target 
 	all := c.x.entry(name).byLang[langFamily(c.ff.File.Lang)]
 	me := &graph.Symbol{Lang: c.ff.File.Lang, Path: c.ff.File.Path, Package: c.ff.File.Package}
 	// same package (Go directory, Java package, C translation units)
-	if pkg := filter(all, func(s *graph.Symbol) bool { return s.Parent < 0 && samePackage(s, me) }); len(pkg) > 0 {
+	if pkg := filter(all, func(s *graph.Symbol) bool { return s.Parent < 0 && !goMethod(s) && samePackage(s, me) }); len(pkg) > 0 {
 		conf := graph.ConfResolved
 		if c.ff.File.Lang == graph.LangC || c.ff.File.Lang == graph.LangCpp {
 			conf = graph.ConfNameOnly // any translation unit may define it
@@ -589,8 +599,9 @@ func (c *fileCtx) moduleMember(module, name string) []target {
 // the path (external packages then match nothing), else by the longest
 // common suffix of path elements, at least two.
 func (c *fileCtx) goPackageMembers(importPath string, cands []graph.Symbol) []graph.Symbol {
+	cands = filter(cands, func(s *graph.Symbol) bool { return s.Parent < 0 && !goMethod(s) })
 	if dir, ok := c.x.goImportDir(importPath); ok {
-		return filter(cands, func(s *graph.Symbol) bool { return s.Parent < 0 && path.Dir(s.Path) == dir })
+		return filter(cands, func(s *graph.Symbol) bool { return path.Dir(s.Path) == dir })
 	} else if len(c.x.goMods) > 0 {
 		return nil
 	}
@@ -616,6 +627,14 @@ func (c *fileCtx) goPackageMembers(importPath string, cands []graph.Symbol) []gr
 		}
 	}
 	return best
+}
+
+// goMethod: a Go method is declared at top level (no parent) but is
+// reached only through a value or its type (x.Error(), T.Error), never
+// as a package member or a bare name: pkg.Error is the package's
+// function, and so is Error inside the package.
+func goMethod(s *graph.Symbol) bool {
+	return s.Lang == graph.LangGo && s.Kind == graph.KindMethod
 }
 
 // pythonModule makes a relative module absolute against this file's module.
@@ -713,14 +732,22 @@ func isJSPath(p string) bool {
 
 // resolveMember resolves q.name.
 func (c *fileCtx) resolveMember(o *graph.Occurrence) []target {
+	ts, _ := c.resolveMemberOutside(o)
+	return ts
+}
+
+// resolveMemberOutside resolves a qualified name; outside reports that
+// the qualifier is a module without the member, or a value whose type is
+// known to lie outside the index.
+func (c *fileCtx) resolveMemberOutside(o *graph.Occurrence) ([]target, bool) {
 	steps := splitQualifier(o.Qualifier)
 	types, mod, conf, known := c.qualifierType(steps, o.Enclosing)
 	switch {
 	case mod != "":
 		if ts := c.moduleMember(mod, o.Name); len(ts) > 0 {
-			return ts
+			return ts, false
 		}
-		return nil // a module we know, a member we do not (external)
+		return nil, c.outsideModule(mod) // a module we know, a member we do not (external)
 	case len(types) > 0:
 		var ms []graph.Symbol
 		for i := range types {
@@ -728,28 +755,61 @@ func (c *fileCtx) resolveMember(o *graph.Occurrence) []target {
 		}
 		if len(ms) > 0 {
 			if conf == graph.ConfNameOnly {
-				return nameOnly(dedupeIDs(ms))
+				return nameOnly(dedupeIDs(ms)), false
 			}
-			return one(dedupeIDs(ms), conf)
+			return one(dedupeIDs(ms), conf), false
 		}
 		// A type we know without the member: it comes from elsewhere
 		// (embedded from another package, a library base class).
 	}
 	if known {
-		return nil // what the qualifier is, is known: no guessing by name
+		// what the qualifier is, is known: no guessing by name
+		return nil, len(steps) == 1 && c.externalValue(steps[0], o.Enclosing)
 	}
 	// name only: members with that name
 	if c.rules.builtinMembers[o.Name] {
-		return nil
+		return nil, false
 	}
 	limit := 4 * MaxCandidates
 	if c.rules.uniqueMemberGuess {
 		limit = 1
 	}
 	if ms := dedupeIDs(c.sameLang(c.x.allMembers(o.Name, limit))); len(ms) > 0 && len(ms) <= limit {
-		return nameOnly(ms)
+		return nameOnly(ms), false
 	}
-	return nil
+	return nil, false
+}
+
+// externalValue reports a local whose type is named through an imported
+// package that holds no such definition in the index: t := time.NewTimer(d),
+// var b bytes.Buffer. Its members are not the index's.
+func (c *fileCtx) externalValue(name string, enc int32) bool {
+	bt, ok := c.bindingType(name, enc)
+	if !ok {
+		return false
+	}
+	bt = strings.TrimLeft(bt, "*&")
+	qual, member, found := strings.Cut(strings.TrimSuffix(bt, "()"), ".")
+	if !found || strings.ContainsAny(member, ".[]()<> ") || !isIdent(qual) {
+		return false
+	}
+	mod := c.moduleOf([]string{qual})
+	return mod != "" && len(c.moduleMember(mod, member)) == 0 && c.outsideModule(mod)
+}
+
+// outsideModule: a member the resolver did not find in module mod is no
+// definition of the index. In Go a package defines its members itself
+// (none re-exported), so any package qualifies; a Python module may
+// re-export (from .api import get in a package's __init__), so only a
+// module the index does not hold; in other languages, none.
+func (c *fileCtx) outsideModule(mod string) bool {
+	switch c.ff.File.Lang {
+	case graph.LangGo:
+		return true
+	case graph.LangPython:
+		return !c.isPyModule(mod)
+	}
+	return false
 }
 
 // qualifierType follows a qualifier chain to the types it can denote. It
@@ -838,31 +898,13 @@ func (c *fileCtx) qualifierType(steps []string, enc int32) (types []graph.Symbol
 
 // moduleOf returns the imported module a qualifier chain starts with.
 func (c *fileCtx) moduleOf(steps []string) string {
+	if c.ff.File.Lang == graph.LangPython {
+		mod, _ := c.pyModuleOf(steps)
+		return mod
+	}
 	ims := c.imports[steps[0]]
 	for _, im := range ims {
 		switch c.ff.File.Lang {
-		case graph.LangPython:
-			switch {
-			case im.Name == "" && im.Alias == "":
-				// import a.b binds a; a.b.f means module a.b
-				dotted := strings.Join(steps, ".")
-				if dotted == im.Module || strings.HasPrefix(dotted, im.Module+".") {
-					return im.Module
-				}
-				return steps[0]
-			case im.Name == "":
-				return im.Module // import a.b as x
-			default:
-				// from a import b: b may be a submodule
-				full := c.pythonModule(im.Module)
-				if full != "" && !strings.HasSuffix(full, ".") {
-					full += "."
-				}
-				full += im.Name
-				if _, ok := c.x.pyModules[full]; ok || c.hasPyModuleSuffix(full) {
-					return full
-				}
-			}
 		case graph.LangGo:
 			return im.Module
 		case graph.LangTypeScript, graph.LangTSX, graph.LangJavaScript:
@@ -872,6 +914,44 @@ func (c *fileCtx) moduleOf(steps []string) string {
 		}
 	}
 	return ""
+}
+
+// pyModuleOf is the Python module a qualifier chain starts with and how
+// many of its steps name it: the module an import binds to the first step,
+// then as long as the chain goes on through submodules the index holds —
+// x.c.Base is module a.b.c's Base when x is a.b, whether the file imported
+// a (import a), a.b (from a import b, import a.b as x) or a.b.c (a
+// package's submodule is its attribute once anything imported it).
+func (c *fileCtx) pyModuleOf(steps []string) (string, int) {
+	for _, im := range c.imports[steps[0]] {
+		mod, n := "", 1
+		switch {
+		case im.Name == "" && im.Alias == "":
+			// import a.b binds a; a.b.f means module a.b
+			mod = steps[0]
+			if m := len(strings.Split(im.Module, ".")); m <= len(steps) && strings.Join(steps[:m], ".") == im.Module {
+				mod, n = im.Module, m
+			}
+		case im.Name == "":
+			mod = im.Module // import a.b as x
+		default:
+			// from a import b: b may be a submodule
+			full := c.pythonModule(im.Module)
+			if full != "" && !strings.HasSuffix(full, ".") {
+				full += "."
+			}
+			full += im.Name
+			if !c.isPyModule(full) {
+				continue
+			}
+			mod = full
+		}
+		for n < len(steps) && !strings.HasSuffix(steps[n], "()") && c.isPyModule(mod+"."+steps[n]) {
+			mod, n = mod+"."+steps[n], n+1
+		}
+		return mod, n
+	}
+	return "", 0
 }
 
 func (c *fileCtx) hasPyModuleSuffix(mod string) bool {
@@ -888,15 +968,21 @@ func (c *fileCtx) moduleSteps(steps []string) int {
 	if c.ff.File.Lang != graph.LangPython {
 		return 1
 	}
-	for _, im := range c.imports[steps[0]] {
-		if im.Name == "" && im.Alias == "" {
-			n := len(strings.Split(im.Module, "."))
-			if n <= len(steps) && strings.Join(steps[:n], ".") == im.Module {
-				return n
-			}
-		}
+	_, n := c.pyModuleOf(steps)
+	return max(n, 1)
+}
+
+// isPyModule reports whether the index holds the Python module (a file
+// or a package's __init__.py), perhaps under a source directory.
+func (c *fileCtx) isPyModule(mod string) bool {
+	if _, ok := c.x.pyModules[mod]; ok {
+		return true
 	}
-	return 1
+	if _, ok := c.x.pyModules[mod+".__init__"]; ok {
+		return true
+	}
+	// a source root below the repository's (src/pkg/…)
+	return c.hasPyModuleSuffix(mod) || c.hasPyModuleSuffix(mod+".__init__")
 }
 
 // symbolsToTypes turns resolved symbols into the types of their values:

@@ -8,7 +8,11 @@
 // TaskDTO.artifact_url, the client-side TaskState.artifactUrl. They are
 // found by one normalized key (the words of the name, so every casing
 // convention meets) among the indexed definitions, plus tags (json, db,
-// gorm) read from the field's line. Sites come from two sources:
+// gorm) read from the field's line. The key as the target spells it
+// (_AuthToken) is searched for too (the text index keeps an identifier
+// whole), and a site spelled otherwise (auth_token) is marked Normalized
+// and listed after the sites spelled as written: normalization adds
+// candidates, it never replaces the exact key. Sites come from two sources:
 //
 //   - the index's occurrences of each carrier, with their roles (writes
 //     include assignments, compound assignments, struct and object literal
@@ -43,13 +47,28 @@
 // specific entry, are folded into it. Gaps are found by four rules:
 //
 //   - dropped: a mapper reads fields of one carrier's type and writes the
-//     same-named fields of another's, but not this one;
+//     same-named fields of another's, but not this one; or writes at least
+//     two same-named fields of a type that has no field for the key at all
+//     (a response built without it) — the gap marks the mapper, so it is a
+//     step of the read flow, not only a gap;
 //   - not-persisted: a field of a type stored in a table is set in memory
 //     (not loaded) and no write of the column, nor a whole-object save, can
 //     run with the writer on the stack (its callers and what they call);
+//     or the writer stores the value itself (it calls what writes the
+//     column, or saves an object) but only before the write, or only on
+//     other values: within a function order and aliasing count, so a field
+//     set after the only save, or on a copy (done := *task, copy.copy)
+//     that no save is given, is a gap at the writer, whatever other paths
+//     store;
 //   - never-written: a column is read and nothing writes it, or a client
 //     reads a wire field whose server-side producer is never set;
 //   - never-read: a field is written and nothing reads or serializes it.
+//
+// A target that names a type or table (zzqq.yy) of which nothing found is
+// a carrier is traced as the bare key, and Result.Unresolved says so: that
+// the index holds no such type or table, or that the type has no field of
+// that spelling; when nothing spells the key either, the ErrNoTarget says
+// which of the two is missing.
 //
 // Sources are read through Options.Files, the repository boundary
 // (graph/repofs), and every snippet shown is redacted (graph/redact).

@@ -99,8 +99,16 @@ func (t *tracer) droppedGaps() ([]Gap, error) {
 		}
 		types = append(types, typ{c, fs})
 	}
-	if len(types) < 2 || len(types) > 40 {
+	if len(types) > 40 {
 		return nil, nil
+	}
+	omitted, err := t.omittedGaps(func(yield func(*Carrier, []graph.Symbol)) {
+		for _, ty := range types {
+			yield(ty.c, ty.fields)
+		}
+	})
+	if err != nil || len(types) < 2 {
+		return omitted, err
 	}
 	reads := make([]map[graph.SymbolID]map[string]bool, len(types))
 	writes := make([]map[graph.SymbolID]map[string]bool, len(types))
@@ -152,8 +160,93 @@ func (t *tracer) droppedGaps() ([]Gap, error) {
 			}
 		}
 	}
+	out = append(out, omitted...)
 	slices.SortStableFunc(out, func(a, b Gap) int { return strings.Compare(a.Path+a.Message, b.Path+b.Message) })
 	return out, nil
+}
+
+// omittedGaps finds mappers that build a value of a type with no field for
+// the key at all: a function that reads fields of a carrier's type, not
+// this one, and writes at least two same-named fields of another type
+// (ToResponse builds TaskResponse{ID: t.ID, Status: t.Status}, and
+// TaskResponse has no ArtifactURL). The value is dropped there; the gap
+// puts the mapper on the read path.
+func (t *tracer) omittedGaps(types func(yield func(*Carrier, []graph.Symbol))) ([]Gap, error) {
+	carrierType := map[string]bool{}
+	for _, c := range t.carriers {
+		if c.Kind == "field" && c.container != "" {
+			carrierType[c.Path+"|"+c.container] = true
+		}
+	}
+	var out []Gap
+	var failed error
+	types(func(c *Carrier, fields []graph.Symbol) {
+		if failed != nil || !c.Primary {
+			return
+		}
+		reads, err := t.touches(fields, graph.EdgeReads)
+		if err != nil {
+			failed = err
+			return
+		}
+		fns := make([]graph.SymbolID, 0, len(reads))
+		for fn := range reads {
+			fns = append(fns, fn)
+		}
+		slices.Sort(fns)
+		for _, fn := range fns {
+			rd := reads[fn]
+			if rd[t.key] || len(rd) < 2 {
+				continue
+			}
+			es, err := t.r.Edges(t.ctx, []graph.SymbolID{fn}, graph.Out, graph.EdgeWrites)
+			if err != nil {
+				failed = err
+				return
+			}
+			shared := map[string]map[string]bool{}
+			owner := map[string]*graph.Symbol{}
+			for _, e := range es {
+				f := t.symbol(e.To)
+				if f == nil || !fieldKind(f.Kind) || f.Container == "" || f.Container == c.container {
+					continue
+				}
+				k := f.Path + "|" + f.Container
+				if carrierType[k] || !rd[normalize(f.Name)] {
+					continue // a carrier's type: the dropped rule's
+				}
+				if shared[k] == nil {
+					shared[k] = map[string]bool{}
+				}
+				shared[k][normalize(f.Name)] = true
+				owner[k] = f
+			}
+			keys := make([]string, 0, len(shared))
+			for k := range shared {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if len(shared[k]) < 2 {
+					continue
+				}
+				sym := t.symbol(fn)
+				if sym == nil {
+					continue
+				}
+				names := make([]string, 0, len(shared[k]))
+				for n := range shared[k] {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				b := owner[k]
+				msg := fmt.Sprintf("%s maps %s to %s (copies %s) but %s has no field for %s: the value is dropped here", sym.QualifiedName(), c.container, b.Container, strings.Join(names, ", "), b.Container, c.Name)
+				out = append(out, Gap{Kind: "dropped", Message: msg, Loc: t.loc(sym.Path, sym.NameRange), Func: t.funcOf(sym),
+					Evidence: []Loc{c.Loc, t.loc(b.Path, b.NameRange)}, Certainty: t.certainty()})
+			}
+		}
+	})
+	return out, failed
 }
 
 // saveCalls store a whole object, every field with it.
@@ -176,7 +269,7 @@ func (t *tracer) persistGaps() ([]Gap, error) {
 		}
 		unsaved := 0
 		for _, w := range t.sites {
-			if w.Access != "write" || w.Load || w.carrier == nil || w.carrier.Kind != "field" || w.carrier.Table != col.Table || w.Func == nil || w.Func.ID == "" {
+			if w.Access != "write" || w.Load || !storedIn(w.carrier, col.Table) || w.Func == nil || w.Func.ID == "" {
 				continue
 			}
 			if !fromEntry(w) {
@@ -200,6 +293,18 @@ func (t *tracer) persistGaps() ([]Gap, error) {
 				}
 			}
 			if stored {
+				// stored on some path; but the writer itself may persist
+				// the value before it sets the field, or set it on a copy
+				why, err := t.unpersistedInWriter(w, colWrites)
+				if err != nil {
+					return nil, err
+				}
+				if why == "" {
+					continue
+				}
+				unsaved++
+				out = append(out, Gap{Kind: "not-persisted", Message: fmt.Sprintf("%s is set in %s but never persisted: %s", w.Carrier, w.Func.Name, why),
+					Loc: w.Loc, Func: w.Func, Evidence: []Loc{w.Loc}, Certainty: t.certainty()})
 				continue
 			}
 			unsaved++
@@ -225,6 +330,192 @@ func (t *tracer) persistGaps() ([]Gap, error) {
 	}
 	slices.SortStableFunc(out, func(a, b Gap) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
+}
+
+// storedIn: a field carrier of a type stored in table, or an unresolved
+// spelling that may be one (done.URL with done := *task).
+func storedIn(c *Carrier, table string) bool {
+	if c == nil {
+		return false
+	}
+	if c.Kind == "field" && c.Table == table && table != "" {
+		return true
+	}
+	for _, o := range c.of {
+		if storedIn(o, table) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// reQualifier is the expression a field is selected from, at the end
+	// of the text before it: "done" in "\tdone.", "h.task" in "h.task.".
+	reQualifier = regexp.MustCompile(`([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\.\s*$`)
+	// reAssign is a plain assignment of one name to another: x := y,
+	// x = y, x := &y (the same value), or x := *y, x = copy(y) (a copy).
+	reAssign = regexp.MustCompile(`(?m)\b([A-Za-z_$][\w$]*)\s*:?=\s*([&*]?)([A-Za-z_$][\w$]*)\s*;?\s*$`)
+)
+
+// unpersistedInWriter applies order and aliasing within the function that
+// writes the field, when that function persists the value itself (it
+// calls what writes the column, or saves a whole object): the write is
+// persisted only by such a call after it that is given the written value
+// (the variable the field is selected from, or a name assigned to or from
+// it without a copy). It returns why not, or "" when persisted, or when
+// the writer persists nothing itself (a setter whose caller saves).
+func (t *tracer) unpersistedInWriter(w *Site, colWrites []*Site) (string, error) {
+	sym := t.symbol(w.Func.ID)
+	if sym == nil {
+		return "", nil
+	}
+	src := t.src(sym.Path)
+	if src == nil || int(sym.Range.EndByte) > len(src) || w.Path != sym.Path {
+		return "", nil
+	}
+	ls := t.lineStarts(w.Path)
+	if w.StartLine < 1 || w.StartLine > len(ls) {
+		return "", nil
+	}
+	at := ls[w.StartLine-1] + w.Column - 1
+	persisting := map[graph.SymbolID]bool{}
+	for _, cw := range colWrites {
+		if cw.Func != nil {
+			persisting[cw.Func.ID] = true
+		}
+	}
+	es, err := t.callEdges(w.Func.ID, graph.Out)
+	if err != nil {
+		return "", err
+	}
+	type call struct {
+		off  int
+		name string
+		args string
+		line int
+	}
+	var calls []call
+	seen := map[uint32]bool{}
+	for _, e := range es {
+		if e.Path != sym.Path || seen[e.Range.StartByte] {
+			continue
+		}
+		persists := persisting[e.To]
+		if !persists {
+			r, err := t.reachable(e.To, 3)
+			if err != nil {
+				return "", err
+			}
+			for id := range r {
+				if persisting[id] {
+					persists = true
+				}
+			}
+			if !persists {
+				if ok, err := t.savesObject(r); err != nil {
+					return "", err
+				} else if ok {
+					persists = true
+				}
+			}
+		}
+		if !persists {
+			continue
+		}
+		seen[e.Range.StartByte] = true
+		name := "a call"
+		if s := t.symbol(e.To); s != nil {
+			name = s.QualifiedName()
+		}
+		calls = append(calls, call{off: int(e.Range.StartByte), name: name, args: callText(src, int(e.Range.StartByte), int(e.Range.EndByte)), line: int(e.Range.StartLine)})
+	}
+	// whole-object saves the index has no definition of (an ORM's
+	// task.save())
+	if ff, err := t.fileFacts(sym.Path); err == nil {
+		for _, o := range ff.Occurrences {
+			if o.Role&graph.RoleCall != 0 && saveCalls[o.Name] && sym.Range.Contains(o.Range) && !seen[o.Range.StartByte] {
+				seen[o.Range.StartByte] = true
+				calls = append(calls, call{off: int(o.Range.StartByte), name: strings.TrimPrefix(o.Qualifier+"."+o.Name, "."),
+					args: callText(src, int(o.Range.StartByte), int(o.Range.EndByte)), line: int(o.Range.StartLine)})
+			}
+		}
+	} else {
+		return "", err
+	}
+	if len(calls) == 0 {
+		return "", nil // the writer persists nothing itself: its callers may
+	}
+	slices.SortFunc(calls, func(a, b call) int { return a.off - b.off })
+	body := string(src[sym.Range.StartByte:sym.Range.EndByte])
+	v := ""
+	if m := reQualifier.FindStringSubmatch(string(src[max(int(sym.Range.StartByte), ls[w.StartLine-1]):at])); m != nil {
+		v = strings.Split(m[1], ".")[0]
+	}
+	names := map[string]bool{}
+	var copied string
+	if v != "" {
+		names[v] = true
+		for _, m := range reAssign.FindAllStringSubmatch(body, -1) {
+			switch {
+			case m[2] == "*" && m[1] == v:
+				copied = m[3] // done := *task: a copy of task
+			case m[2] == "*":
+			case m[1] == v:
+				names[m[3]] = true
+			case m[3] == v:
+				names[m[1]] = true
+			}
+		}
+	}
+	last := calls[len(calls)-1]
+	var later []call
+	for _, c := range calls {
+		if c.off > at {
+			later = append(later, c)
+		}
+	}
+	if len(later) == 0 {
+		return fmt.Sprintf("it is set after the last call that stores it here (%s at line %d)", last.name, last.line), nil
+	}
+	if v == "" {
+		return "", nil // what the field belongs to is unknown: a later store may take it
+	}
+	for _, c := range later {
+		for n := range names {
+			if regexp.MustCompile(`(^|[^\w$])` + regexp.QuoteMeta(n) + `($|[^\w$])`).MatchString(c.args) {
+				return "", nil
+			}
+		}
+	}
+	if copied != "" {
+		return fmt.Sprintf("it is set on %s, a copy of %s, and only %s is stored (%s at line %d)", v, copied, copied, later[0].name, later[0].line), nil
+	}
+	return fmt.Sprintf("%s is not given to a call that stores it (%s at line %d stores something else)", v, later[0].name, later[0].line), nil
+}
+
+// callText is a call's receiver and arguments as written: the text from
+// the start of the line's expression before the callee's name to the
+// closing parenthesis after it (at most 400 bytes).
+func callText(src []byte, start, end int) string {
+	lo := start
+	for lo > 0 && src[lo-1] != '\n' && start-lo < 200 {
+		lo--
+	}
+	hi, depth := end, 0
+	for hi < len(src) && hi-end < 400 {
+		switch src[hi] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+		hi++
+		if depth == 0 && hi > end && src[hi-1] == ')' {
+			break
+		}
+	}
+	return string(src[lo:hi])
 }
 
 func funcName(f *Func) string {

@@ -29,6 +29,9 @@ func (r *Result) WriteText(w io.Writer) error {
 		rev += "+dirty"
 	}
 	p("trace %s (key %q) at %s\n", r.Target, r.Key, rev)
+	if r.Unresolved != "" {
+		p("note: %s\n", r.Unresolved)
+	}
 	p("\ncarriers (%d):\n", len(r.Carriers))
 	for _, c := range r.Carriers {
 		extra := ""
@@ -102,7 +105,11 @@ func (r *Result) WriteText(w io.Writer) error {
 			p("\n%s (%d):\n", title, len(ss))
 		}
 		for _, s := range ss {
-			p("  %s  %s  %s — %s [%s]\n", s.Loc, funcName(s.Func), s.Carrier, s.How, s.Confidence)
+			conf := s.Confidence
+			if s.Normalized {
+				conf += "; spelled otherwise than " + r.Target
+			}
+			p("  %s  %s  %s — %s [%s]\n", s.Loc, funcName(s.Func), s.Carrier, s.How, conf)
 			if s.Snippet != "" {
 				p("      %s\n", clip(s.Snippet, 110))
 			}

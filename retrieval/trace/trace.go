@@ -30,10 +30,11 @@ type tracer struct {
 	fs   Files
 	meta graph.Meta
 
-	target string
-	key    string // normalized words: "artifact url"
-	qual   string // the type or table the target names, if any
-	dotted string // a dotted config key, when the target is one
+	target  string
+	written string // the key as the target spells it: "_AuthToken"
+	key     string // normalized words: "artifact url"
+	qual    string // the type or table the target names, if any
+	dotted  string // a dotted config key, when the target is one
 
 	facts map[string]*graph.FileFacts
 	srcs  map[string][]byte
@@ -159,9 +160,17 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 	if err := t.skippedFiles(); err != nil {
 		return nil, err
 	}
+	unresolved, typeKnown, err := t.unresolvedQualifier()
+	if err != nil {
+		return nil, err
+	}
 	if len(t.carriers) == 0 && len(t.sites) == 0 {
+		if unresolved != "" && !typeKnown {
+			return nil, fmt.Errorf("%w: no type or table %q in the index, and no field, column, key or config entry spells %q", ErrNoTarget, t.qual, t.written)
+		}
 		return nil, fmt.Errorf("%w: no field, column, key or config entry spells %q", ErrNoTarget, t.target)
 	}
+	res.Unresolved = unresolved
 	t.persistedTypes()
 	for _, s := range t.sites {
 		if err := t.pathsTo(s); err != nil {
@@ -183,11 +192,18 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 			}
 			return 1
 		}
+		if ea, eb := t.spelledAsWritten(a.Name), t.spelledAsWritten(b.Name); ea != eb {
+			if ea {
+				return -1
+			}
+			return 1
+		}
 		return cmp.Or(strings.Compare(a.Path, b.Path), a.StartLine-b.StartLine)
 	})
 	for _, c := range t.carriers {
 		res.Carriers = append(res.Carriers, *c)
 	}
+	t.rankSpellings()
 	for _, s := range t.sites {
 		if s.Access == "write" {
 			res.Writes = append(res.Writes, *s)
@@ -216,11 +232,12 @@ func (t *tracer) parseTarget() error {
 	tg := strings.TrimPrefix(strings.TrimPrefix(t.target, "config:"), "key:")
 	if tg != t.target && strings.Contains(tg, ".") {
 		t.dotted = tg
-		t.key = normalize(tg[strings.LastIndexByte(tg, '.')+1:])
+		t.written = tg[strings.LastIndexByte(tg, '.')+1:]
+		t.key = normalize(t.written)
 		return nil
 	}
 	qual, name := graph.SplitQualified(tg)
-	t.key, t.qual = normalize(name), qual
+	t.key, t.qual, t.written = normalize(name), qual, name
 	if t.key == "" {
 		return fmt.Errorf("trace: %q names no identifier", t.target)
 	}
@@ -519,7 +536,10 @@ var loadCalls = map[string]string{"Scan": "row", "ScanRow": "row", "ScanStruct":
 	"Decode": "wire", "Unmarshal": "wire", "Bind": "wire", "BindJSON": "wire", "ShouldBindJSON": "wire"}
 
 func (t *tracer) addSymbolSite(p string, o *graph.Occurrence, c *Carrier, conf graph.Confidence, fn *Func) {
-	s := &Site{Carrier: c.Name, Loc: t.loc(p, o.Range), Confidence: conf.String(), carrier: c}
+	s := &Site{Carrier: c.Name, Loc: t.loc(p, o.Range), Confidence: conf.String(), carrier: c, spelled: o.Name}
+	if c.Kind == "accessor" {
+		s.spelled = "" // setArtifactURL spells the key by design
+	}
 	s.Snippet = t.snippet(p, int(o.Range.StartLine))
 	s.Func = fn
 	src := t.src(p)
@@ -680,10 +700,7 @@ func (t *tracer) textSites() error {
 		if !j.f.Status.Analysed() && j.f.Status != graph.ParseTextOnly {
 			return
 		}
-		sp := spellings(t.key)
-		if t.dotted != "" {
-			sp = append(sp, t.dotted)
-		}
+		sp := t.keyTerms() // spellings, as written (_AuthToken), dotted
 		// SQL statements reach far back from a column's mention (the
 		// UPDATE … SET before it); keys and keyword arguments are read
 		// from the text right around it, so their scan reads less
@@ -812,10 +829,73 @@ func (t *tracer) mentions(src []byte) bool {
 	return t.dotted != "" && bytes.Contains(low, []byte(strings.ToLower(t.dotted)))
 }
 
+// unresolvedQualifier says, when the target names a type or table
+// (Task.artifact_url, zzqq.yy) that nothing found belongs to, whether the
+// index holds that type at all, and that the bare key was traced instead:
+// a trace of zzqq.yy must not pass for a trace of yy.
+func (t *tracer) unresolvedQualifier() (msg string, typeKnown bool, err error) {
+	if t.qual == "" || t.dotted != "" {
+		return "", false, nil
+	}
+	for _, c := range t.carriers {
+		if c.Primary {
+			return "", true, nil
+		}
+	}
+	name := t.qual[strings.LastIndexByte(t.qual, '.')+1:]
+	ss, err := t.r.SymbolsByName(t.ctx, name)
+	if err != nil {
+		return "", false, err
+	}
+	for _, s := range ss {
+		if s.Kind.IsType() {
+			return fmt.Sprintf("type %s (%s:%d) has no field spelled %s: traced the key %q wherever it is spelled instead", s.Name, s.Path, s.NameRange.StartLine, t.written, t.key), true, nil
+		}
+	}
+	return fmt.Sprintf("no type or table %s in the index: traced the key %q wherever it is spelled instead", t.qual, t.key), false, nil
+}
+
+// spelledAsWritten: a carrier's name ends in the key as the target spells
+// it (headers["_AuthToken"] for _AuthToken, Task.ArtifactURL for
+// ArtifactURL).
+func (t *tracer) spelledAsWritten(name string) bool {
+	return name == t.written || strings.HasSuffix(name, "."+t.written)
+}
+
+// rankSpellings marks, for a bare key or name (_AuthToken, not
+// Task.ArtifactURL, whose column and wire names are its representations),
+// the sites that spell it otherwise (Normalized) and lists them after the
+// ones spelled as written: a quoted key is matched as written; its
+// normalized variants are further candidates, never in its place.
+func (t *tracer) rankSpellings() {
+	if t.qual != "" || t.dotted != "" {
+		// a field or column: its other representations (the column of a
+		// field, the client's camelCase member) are the value itself
+		return
+	}
+	for _, s := range t.sites {
+		s.Normalized = s.spelled != "" && s.spelled != t.written
+	}
+	slices.SortStableFunc(t.sites, func(a, b *Site) int {
+		switch {
+		case a.Normalized == b.Normalized:
+			return 0
+		case b.Normalized:
+			return -1
+		}
+		return 1
+	})
+}
+
 // keyTerms are the words the text index is asked for: the key's
-// spellings, and a dotted config key whole.
+// spellings, the key as the target spells it (the text index keeps an
+// identifier whole: _AuthToken is "_authtoken", not "authtoken"), and a
+// dotted config key whole.
 func (t *tracer) keyTerms() []string {
 	terms := spellings(t.key)
+	if w := strings.ToLower(t.written); w != "" && !slices.Contains(terms, w) {
+		terms = append(terms, w)
+	}
 	if t.dotted != "" {
 		terms = append(terms, strings.ToLower(t.dotted))
 	}
@@ -878,7 +958,7 @@ func (t *tracer) addTextSite(ff *graph.FileFacts, src []byte, ts textSite) {
 			c.Loc = loc
 			return
 		}
-		s := &Site{Access: access(ts.Write), Carrier: c.Name, How: ts.How, Loc: loc, Confidence: graph.ConfNameOnly.String(),
+		s := &Site{Access: access(ts.Write), Carrier: c.Name, How: ts.How, Loc: loc, Confidence: graph.ConfNameOnly.String(), spelled: ts.Column,
 			Load: ts.Load, Persist: ts.Write, Alike: ts.Alike, carrier: c}
 		if t.qual != "" && typeMatches(ts.Table, t.qual) {
 			s.Confidence = graph.ConfResolved.String()
@@ -900,7 +980,7 @@ func (t *tracer) addTextSite(ff *graph.FileFacts, src []byte, ts textSite) {
 	if c.Path == "" && kind == "config" {
 		c.Loc = loc
 	}
-	s := &Site{Access: access(ts.Write), Carrier: c.Name, How: ts.How, Loc: loc, Confidence: graph.ConfNameOnly.String(), carrier: c, Alike: ts.Alike,
+	s := &Site{Access: access(ts.Write), Carrier: c.Name, How: ts.How, Loc: loc, Confidence: graph.ConfNameOnly.String(), carrier: c, Alike: ts.Alike, spelled: ts.Column,
 		Persist: ts.Write && (strings.Contains(ts.How, "update") || strings.Contains(ts.How, "create") || strings.Contains(ts.How, "Update") || strings.Contains(ts.How, "Insert"))}
 	s.Snippet = t.snippet(p, line)
 	s.Func = t.enclosingOffset(ff, ts.Offset)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,8 +16,8 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/embedded"
-	"github.com/cairn-dev/cairn/retrieval/trace"
 	"github.com/cairn-dev/cairn/indexer"
+	"github.com/cairn-dev/cairn/retrieval/trace"
 )
 
 // indexTree indexes root into a fresh store and opens it.
@@ -59,7 +60,10 @@ func fields(comment, key string) ([]string, bool) {
 
 // TestFixtures runs the per-language fixtures in testdata: each names a
 // target and the exact write and read sites (path:line) and gaps a trace
-// must find.
+// must find; exact-writes are the writes spelled as the target is (not
+// Normalized), first-write the one listed first, read-flow the functions
+// of the first read flow, unresolved what the
+// result says the index lacks (Result.Unresolved; none unless given).
 func TestFixtures(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
 	if len(files) == 0 {
@@ -100,6 +104,41 @@ func TestFixtures(t *testing.T) {
 			}
 			check("writes", locs(res.Writes))
 			check("reads", locs(res.Reads))
+			if want, ok := fields(comment, "read-flow"); ok {
+				var got []string
+				for _, f := range res.Flows {
+					if f.Kind == "read" {
+						got = stepNames(f)
+						break
+					}
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("read-flow:\n got  %v\n want %v\n%s", got, want, text.String())
+				}
+			}
+			if want, ok := fields(comment, "unresolved"); ok {
+				if got := strings.Join(strings.Fields(res.Unresolved), " "); got != strings.Join(want, " ") {
+					t.Errorf("unresolved:\n got  %q\n want %q", got, strings.Join(want, " "))
+				}
+			} else if res.Unresolved != "" {
+				t.Errorf("unresolved %q, want none", res.Unresolved)
+			}
+			// the writes spelled as the target is, and that they come first
+			var exact []trace.Site
+			for _, s := range res.Writes {
+				if !s.Normalized {
+					exact = append(exact, s)
+				}
+			}
+			check("exact-writes", locs(exact))
+			if len(res.Writes) > 0 {
+				check("first-write", locs(res.Writes[:1]))
+			}
+			for i := 1; i < len(res.Writes); i++ {
+				if res.Writes[i-1].Normalized && !res.Writes[i].Normalized {
+					t.Errorf("write %s:%d spelled as the target comes after a normalized one\n%s", res.Writes[i].Path, res.Writes[i].StartLine, text.String())
+				}
+			}
 			if want, ok := fields(comment, "gaps"); ok {
 				var got []string
 				for _, g := range res.Gaps {
@@ -385,6 +424,45 @@ type Row interface{ Scan(...any) error }
 		}
 		if !slices.Equal(tables, []string{"edges"}) {
 			t.Fatalf("Edge.Confidence stored in %v, want [edges]", tables)
+		}
+	}
+}
+
+// TestUnresolvedType: a target naming a type the index lacks, or a type
+// without the field, says so, whether or not the bare key is found.
+func TestUnresolvedType(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "api"), 0o755)
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/api\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "api", "api.go"), []byte(`package api
+
+type Client struct {
+	Token string
+}
+
+type Server struct{}
+
+func New(tok string) *Client { return &Client{Token: tok} }
+`), 0o644)
+	s := indexTree(t, root)
+	ctx := context.Background()
+	res, err := trace.Trace(ctx, s, "Server.Token", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `type Server (api/api.go:7) has no field spelled Token: traced the key "token" wherever it is spelled instead`; res.Unresolved != want {
+		t.Errorf("Server.Token: unresolved %q, want %q", res.Unresolved, want)
+	}
+	if res, err := trace.Trace(ctx, s, "Client.Token", trace.Options{}); err != nil || res.Unresolved != "" {
+		t.Errorf("Client.Token: unresolved %q, %v; want none", res.Unresolved, err)
+	}
+	for target, want := range map[string]string{
+		"zzqq.yy":     `no type or table "zzqq" in the index, and no field, column, key or config entry spells "yy"`,
+		"Client.nope": `no field, column, key or config entry spells "Client.nope"`,
+	} {
+		_, err := trace.Trace(ctx, s, target, trace.Options{})
+		if !errors.Is(err, trace.ErrNoTarget) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want ErrNoTarget saying %s", target, err, want)
 		}
 	}
 }

@@ -87,6 +87,10 @@ type Site struct {
 	Load bool `json:"load,omitempty"`
 	// Persist: a write to the database (SQL, ORM).
 	Persist bool `json:"persist,omitempty"`
+	// Normalized: the site spells the key otherwise than the target
+	// (auth_token for _AuthToken) and matched only by its words; such
+	// sites are listed after those spelled as the target is.
+	Normalized bool `json:"normalized,omitempty"`
 	// Alike counts the further sites of the same kind in the same file
 	// that are not listed (a generated rule file holding the key ten
 	// thousand times is one file to read, not ten thousand sites).
@@ -94,6 +98,7 @@ type Site struct {
 	Paths []CallPath `json:"paths,omitempty"`
 
 	carrier *Carrier
+	spelled string // the key as the site spells it
 }
 
 // Entry is where a call path starts: an HTTP route, main, a CLI command,
@@ -173,4 +178,8 @@ type Result struct {
 	// analysed, and what was not searched at all.
 	Unknown  []string `json:"unknown,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Unresolved says what the target named that the index does not hold
+	// and what was traced instead: "no type or table zzqq in the index:
+	// traced the key yy wherever it is spelled".
+	Unresolved string `json:"unresolved,omitempty"`
 }
