@@ -8,6 +8,8 @@ command -v git >/dev/null || need_apt+=(git)
 command -v node >/dev/null || need_apt+=(nodejs)
 command -v npm >/dev/null || need_apt+=(npm)
 command -v bwrap >/dev/null || need_apt+=(bubblewrap)
+# the real pytest checks that impact's test selectors are collectable
+/usr/bin/python3 -c 'import pytest' 2>/dev/null || need_apt+=(python3-pytest)
 if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
