@@ -41,8 +41,8 @@ func TestCheckout(t *testing.T) { Checkout(Card{}, 1) }
 
 func TestTable(t *testing.T) { Dispatch("card", 1) }
 `,
-	"py/store.py": "def run(codec, data):\n    return codec.encode(data)\n",
-	"py/codecs.py": "class JSONCodec:\n    def encode(self, data):\n        return str(data)\n",
+	"py/store.py":      "def run(codec, data):\n    return codec.encode(data)\n",
+	"py/codecs.py":     "class JSONCodec:\n    def encode(self, data):\n        return str(data)\n",
 	"py/test_store.py": "from store import run\n\n\ndef test_run():\n    run(None, {})\n",
 }
 

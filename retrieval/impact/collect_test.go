@@ -19,7 +19,7 @@ import (
 // configured), or as unittest.TestCase subclasses; a Test class with an
 // __init__ and a module outside testpaths are not collected.
 var mixins = map[string]string{
-	"pytest.ini": "[pytest]\npython_classes = Test* Check\npython_functions = test* check_*\ntestpaths = tests\n",
+	"pytest.ini":      "[pytest]\npython_classes = Test* Check\npython_functions = test* check_*\ntestpaths = tests\n",
 	"pkg/__init__.py": "",
 	"pkg/store.py": `class Store:
     def load(self, path):
