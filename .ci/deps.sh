@@ -35,4 +35,6 @@ npm_ci "$root/testdata/clients"
 # npm ci --prefer-offline, which this fills the npm cache for.
 npm_ci "$root/agent/verify/testdata/node/jest" --ignore-scripts
 npm_ci "$root/agent/verify/testdata/node/vitest" --ignore-scripts
+# The pinned real code of the real-code answer suite (engine/realcode_test.go).
+bash "$root/.ci/realcode.sh"
 echo "deps: ok"

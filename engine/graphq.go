@@ -87,7 +87,8 @@ type ReferencesOptions struct {
 	// Name, Path and Kind name the definitions as for Definitions.
 	Name, Path, Kind string
 	// Roles keeps uses having any of these roles: call, read, write,
-	// import, type (several joined by +); "" keeps all.
+	// import, type, argument (a keyword argument: it binds a parameter
+	// and is no write) (several joined by +); "" keeps all.
 	Roles string
 	// IncludeDefinitions keeps the definitions' own occurrences.
 	IncludeDefinitions bool

@@ -195,6 +195,11 @@ const (
 	RoleCall
 	RoleImport
 	RoleTypeUse
+	// RoleArgument: a keyword argument names a parameter of the callee
+	// (Python's f(x, encoding=e)); it writes no field or key of the
+	// caller's objects. The resolver adds RoleWrite when the callee is a
+	// class whose field it names (Task(url=u)).
+	RoleArgument
 )
 
 var roleNames = []struct {
@@ -207,6 +212,7 @@ var roleNames = []struct {
 	{RoleCall, "call"},
 	{RoleImport, "import"},
 	{RoleTypeUse, "type"},
+	{RoleArgument, "argument"},
 }
 
 // String renders the set as names joined with '+', e.g. "read+write".

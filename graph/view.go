@@ -95,7 +95,7 @@ type RefView struct {
 	Citation
 	SymbolID   SymbolID `json:"symbol_id,omitempty" jsonschema:"the definition the use resolved to; absent when unresolved (name-only)"`
 	Name       string   `json:"name"`
-	Role       string   `json:"role" jsonschema:"call, read, write, import, type, definition (joined by + when several)"`
+	Role       string   `json:"role" jsonschema:"call, read, write, import, type, argument (a keyword argument), definition (joined by + when several)"`
 	Qualifier  string   `json:"qualifier,omitempty" jsonschema:"the expression the name is selected from (s.store in s.store.Get)"`
 	In         string   `json:"in,omitempty" jsonschema:"qualified name of the definition the use is written in"`
 	Enclosing  SymbolID `json:"enclosing,omitempty" jsonschema:"symbol_id of that definition"`

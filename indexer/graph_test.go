@@ -35,6 +35,8 @@ type marker struct {
 //	@callers(target, c1, …)    the direct callers of target are exactly c1, …
 //	@callees(f, t1, …)         the direct callees of f are exactly t1, …
 //	@impl(iface, t1, …)        what implements, extends or overrides iface
+//	@role(name, roles)         the occurrence of name on this line has exactly
+//	                           these roles (graph.Role's spelling: argument+write)
 func TestGraphMarkers(t *testing.T) {
 	files, _ := filepath.Glob("testdata/graph/*.txtar")
 	if len(files) == 0 {
@@ -117,7 +119,7 @@ func checkMarker(t *testing.T, s *embedded.Store, m marker) {
 	want := slices.Clone(m.args[1:])
 	slices.Sort(want)
 	switch m.kind {
-	case "ref", "amb":
+	case "ref", "amb", "role":
 		ff, err := s.FileFacts(ctx, m.file)
 		if err != nil {
 			t.Fatalf("%s: %v", where, err)
@@ -132,6 +134,12 @@ func checkMarker(t *testing.T, s *embedded.Store, m marker) {
 		}
 		if occ == nil {
 			t.Errorf("%s: no occurrence of %s", where, m.args[0])
+			return
+		}
+		if m.kind == "role" {
+			if got := occ.Role.String(); got != m.args[1] {
+				t.Errorf("%s: %s has role %s, want %s", where, m.args[0], got, m.args[1])
+			}
 			return
 		}
 		if m.kind == "amb" {

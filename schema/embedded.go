@@ -24,7 +24,8 @@ const EmbeddedFormat = 2
 //	8: "Code generated" and "DO NOT EDIT" on two lines of a header skip the file
 //	9: each file's category (test, vendored, docs) decided by the indexer and stored
 //	10: secrets redacted in the signatures and docs of symbols (graph/redact)
-const FeatureVersion = 10
+//	11: Python keyword arguments are role argument, not write (a write only of a called class's field)
+const FeatureVersion = 11
 
 // EmbeddedSQL creates the tables of one embedded-store generation.
 //

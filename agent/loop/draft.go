@@ -16,9 +16,37 @@ import (
 // Draft writes a task contract for a goal, for a person to edit before it
 // runs: the objective is the goal; the scope is the directories of the
 // code the goal names (the identifiers in it, else what search finds) and
-// of the tests that reach that code; the criteria are a regression test,
+// the test files beside the tests that reach that code (tests may gain
+// cases there; the code beside them stays out of scope); the criteria are a regression test,
 // those tests (one selector per package), the tests impact selects for the
 // diff, and the scope. It returns the YAML and the parsed contract.
+// testGlob is the glob of the test files beside the test file p: what the
+// draft lets a change add or extend in a directory it does not own.
+func testGlob(p string) string {
+	d, base := path.Dir(p), path.Base(p)
+	var g string
+	switch {
+	case strings.HasSuffix(base, "_test.go"):
+		g = "*_test.go"
+	case strings.HasSuffix(base, ".py") && strings.HasPrefix(base, "test_"):
+		g = "test_*.py"
+	case strings.HasSuffix(base, "_test.py"):
+		g = "*_test.py"
+	default:
+		if i := strings.Index(base, ".test."); i > 0 {
+			g = "*" + base[i:]
+		} else if i := strings.Index(base, ".spec."); i > 0 {
+			g = "*" + base[i:]
+		} else {
+			g = base
+		}
+	}
+	if d == "." {
+		return g
+	}
+	return d + "/" + g
+}
+
 func Draft(ctx context.Context, snap *engine.Snapshot, goal string) ([]byte, *task.Contract, error) {
 	goal = strings.TrimSpace(goal)
 	if goal == "" {
@@ -72,7 +100,11 @@ func Draft(ctx context.Context, snap *engine.Snapshot, goal string) ([]byte, *ta
 			continue
 		}
 		for _, t := range res.Tests {
-			addDir(t.Path)
+			if g := testGlob(t.Path); !slices.Contains(dirs, path.Dir(t.Path)+"/**") && !slices.Contains(dirs, g) {
+				// a test elsewhere may gain a case; its directory's
+				// code stays out of scope
+				dirs = append(dirs, g)
+			}
 			var sel string
 			switch {
 			case strings.HasSuffix(t.Path, ".go") && !verify.IsGoTest(t.Path, t.Name):

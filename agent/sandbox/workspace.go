@@ -11,6 +11,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/cairn-dev/cairn/graph/gitrepo"
 )
 
 // Owner is the host identity a workspace's files belong to, so that the
@@ -56,6 +58,9 @@ func Create(ctx context.Context, repo, base, runDir string, owner *Owner) (*Work
 	if err := w.chown(w.Dir); err != nil {
 		return nil, errors.Join(fmt.Errorf("create workspace: %w", err), w.Remove(context.WithoutCancel(ctx)))
 	}
+	// the engine's git reads the tree too, though its files may now be
+	// the sandbox user's
+	gitrepo.Trust(w.Dir)
 	return w, nil
 }
 
@@ -90,6 +95,7 @@ func Open(ctx context.Context, repo, base, runDir string, owner *Owner) (*Worksp
 		return nil, fmt.Errorf("open workspace: base %q: %w", base, err)
 	}
 	w.Base = strings.TrimSpace(commit)
+	gitrepo.Trust(w.Dir)
 	return w, nil
 }
 

@@ -120,10 +120,9 @@
 // The engine runs git (impact's diff, revisions) as the harness's user in a
 // worktree whose files belong to the sandbox's user when the harness is
 // root; git refuses such a repository ("dubious ownership") unless it is
-// named a safe directory. The loop's process must do that for the
-// workspace (GIT_CONFIG_COUNT/KEY/VALUE with safe.directory, as the test
-// does), or the engine's git pass -c safe.directory; until then impact
-// {diff: true} fails there with an invalid_argument result. shell notices
+// named a safe directory, so sandbox.Create and Open name the workspace
+// to graph/gitrepo.Trust, which runs git there with that setting and with
+// hooks and fsmonitor off. shell notices
 // a command's changes by size and modification time, so a rewrite within
 // the same timestamp granularity and size is missed (the index then lags
 // until the next edit of the file).

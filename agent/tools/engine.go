@@ -192,15 +192,15 @@ func (t *toolbox) references() Tool {
 	return newTool("references",
 		"Every use of a symbol with its role (call, read, write, import, type) and how sure the match is: uses resolved to its definitions, plus unresolved ones spelled alike (name-only). Use before changing a symbol's signature or behaviour.",
 		[]field{nameField, {"role", map[string]any{"type": "string", "description": "only uses with this role",
-			"enum": []string{"call", "read", "write", "import", "type"}}, false}}, nil,
+			"enum": []string{"call", "read", "write", "import", "type", "argument"}}, false}}, nil,
 		func(ctx context.Context, in referencesIn) (policy.Result, error) {
 			if strings.TrimSpace(in.Name) == "" {
 				return refuse("references needs a name.")
 			}
 			switch in.Role {
-			case "", "call", "read", "write", "import", "type":
+			case "", "call", "read", "write", "import", "type", "argument":
 			default:
-				return refuse("role %s is not one of call, read, write, import, type.", engine.Quote(in.Role))
+				return refuse("role %s is not one of call, read, write, import, type, argument.", engine.Quote(in.Role))
 			}
 			return t.ask(ctx, func(s *engine.Snapshot) (any, error) {
 				res, err := s.References(ctx, engine.ReferencesOptions{Name: in.Name, Roles: in.Role})

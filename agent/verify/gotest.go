@@ -212,14 +212,16 @@ type goEvent struct {
 func (goRunner) Parse(_ *sandbox.Workspace, res *sandbox.Result) (*Run, error) {
 	run := &Run{}
 	type state struct {
-		r      TestResult
-		ended  bool
-		output strings.Builder
+		r       TestResult
+		started bool // a "run" event
+		ended   bool
+		output  strings.Builder
 	}
 	tests := map[TestID]*state{}
 	var order []TestID
 	pkgOut := map[string]*strings.Builder{}
 	failed := map[string]bool{}
+	pkgFailed := map[string]bool{} // the package's own "fail" event
 	events := 0
 	sc := bufio.NewScanner(bytes.NewReader(res.Stdout))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
@@ -246,6 +248,7 @@ func (goRunner) Parse(_ *sandbox.Workspace, res *sandbox.Result) (*Run, error) {
 			case "build-fail":
 				failed[pkg] = true
 			case "fail":
+				pkgFailed[pkg] = true
 				if e.FailedBuild != "" {
 					failed[e.FailedBuild] = true
 					failed[pkg] = true
@@ -261,6 +264,8 @@ func (goRunner) Parse(_ *sandbox.Workspace, res *sandbox.Result) (*Run, error) {
 			order = append(order, id)
 		}
 		switch e.Action {
+		case "run":
+			st.started = true
 		case "pass", "fail", "skip":
 			st.ended = true
 			st.r.Outcome = Outcome(e.Action)
@@ -295,6 +300,13 @@ func (goRunner) Parse(_ *sandbox.Workspace, res *sandbox.Result) (*Run, error) {
 	}
 	for _, id := range order {
 		st := tests[id]
+		if st.started && !st.ended && pkgFailed[id.Package] && !failed[id.Package] {
+			// the test binary exited while this test ran (os.Exit,
+			// log.Fatal, a crash, the -timeout panic): the test failed;
+			// the tests after it never ran
+			st.r.Outcome = OutcomeFail
+			st.output.WriteString("\n[cairn: the test binary exited while this test ran]\n")
+		}
 		if st.r.Outcome != OutcomePass {
 			st.r.Output = excerpt(st.output.String(), 2<<10)
 		}

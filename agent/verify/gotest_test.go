@@ -1,7 +1,9 @@
 package verify
 
 import (
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -109,5 +111,48 @@ func TestIsGoTest(t *testing.T) {
 		if got := IsGoTest(c.path, c.name); got != c.want {
 			t.Errorf("IsGoTest(%q, %q) = %v", c.path, c.name, got)
 		}
+	}
+}
+
+// TestGoParseExitDuringTest: a test that ends the test binary (log.Fatal,
+// os.Exit, a crash) gets no end event from go test -json; it failed —
+// grpc-go-2996's regression test calls code that log.Fatal's at the base —
+// and the tests after it never ran.
+func TestGoParseExitDuringTest(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n\ngo 1.21\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(`package x
+
+import (
+	"log"
+	"testing"
+)
+
+func TestA(t *testing.T) {}
+
+func TestB(t *testing.T) { log.Fatal("no such file") }
+
+func TestC(t *testing.T) {}
+`), 0o644)
+	cmd := exec.Command("go", "test", "-json", "-count=1", ".")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("go test: %v, want exit status 1\n%s", err, out)
+	}
+	run, err := goRunner{}.Parse(nil, &sandbox.Result{Stdout: out, ExitCode: ee.ExitCode()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Outcome{}
+	for _, tr := range run.Tests {
+		got[tr.Name] = tr.Outcome
+	}
+	if got["TestA"] != OutcomePass || got["TestB"] != OutcomeFail || len(run.BuildFailed) != 0 {
+		t.Errorf("outcomes %v, build failed %v; want TestA pass, TestB fail, no build failure", got, run.BuildFailed)
+	}
+	if o, ok := got["TestC"]; ok && o != OutcomeNotRun {
+		t.Errorf("TestC %v after the binary exited", o)
 	}
 }

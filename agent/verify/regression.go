@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -12,10 +13,27 @@ import (
 	"github.com/cairn-dev/cairn/agent/sandbox"
 )
 
-// changedTests are the Go tests the diff adds or changes, by directory:
-// a test whose name is new, or whose body differs from the base's.
-func (g *gate) changedTests(ctx context.Context, ws *sandbox.Workspace) (byDir map[string][]string, other []string) {
-	byDir = map[string][]string{}
+// testGroup is one go test run of the regression check: a package and
+// the tests the diff adds or changes there, as go test names them.
+type testGroup struct {
+	Dir   string   // the package's directory, slash-separated
+	Names []string // "TestX", or "Parent/Sub" for a suite's method
+	Run   string   // the -run expression that selects exactly those
+}
+
+// changedTests are the Go tests the diff adds or changes, by package: a
+// test whose name is new, whose body differs from the base's, or that
+// mentions a helper of the package's test files (function, method,
+// package variable) that is new or changed, directly or through other
+// helpers. A suite's method (`func (s) TestX`, run by a top-level test
+// that mentions its receiver type, as grpc-go's grpctest does) is
+// selected as Parent/X, the name such suites give it, or Parent/TestX.
+func (g *gate) changedTests(ctx context.Context, ws *sandbox.Workspace) (groups []testGroup, other []string) {
+	type pkgState struct {
+		changed        map[string]bool // tests changed by body or name
+		changedHelpers map[string]bool
+	}
+	pkgs := map[string]*pkgState{}
 	for _, ch := range g.changed {
 		if ch.Status == "D" || !isTestFile(ch.Path) || strings.Contains("/"+ch.Path, "/testdata/") {
 			continue
@@ -29,23 +47,128 @@ func (g *gate) changedTests(ctx context.Context, ws *sandbox.Workspace) (byDir m
 			continue
 		}
 		cand, _ := analyzeTest(ch.Path, src)
-		base := &testFile{Tests: map[string]*testFunc{}}
+		base := &testFile{Tests: map[string]*testFunc{}, Helpers: map[string]*goDecl{}}
 		if b, ok := showBase(ctx, g.opts.Repo, g.base, ch.Path); ok {
 			base, _ = analyzeTest(ch.Path, b)
 		}
+		d := path.Dir(ch.Path)
+		ps := pkgs[d]
+		if ps == nil {
+			ps = &pkgState{changed: map[string]bool{}, changedHelpers: map[string]bool{}}
+			pkgs[d] = ps
+		}
 		for _, name := range cand.Order {
-			// a suite's methods run as subtests under a name go test's
-			// -run cannot be told from here (grpc-go's Test/Foo)
-			if !IsGoTest(ch.Path, name) || cand.Tests[name].Method {
-				continue
-			}
 			if b, ok := base.Tests[name]; !ok || b.Body != cand.Tests[name].Body {
-				d := path.Dir(ch.Path)
-				byDir[d] = append(byDir[d], name)
+				ps.changed[name] = true
+			}
+		}
+		for name, h := range cand.Helpers {
+			if b, ok := base.Helpers[name]; !ok || b.Body != h.Body {
+				ps.changedHelpers[name] = true
 			}
 		}
 	}
-	return byDir, other
+	dirs := make([]string, 0, len(pkgs))
+	for d := range pkgs {
+		dirs = append(dirs, d)
+	}
+	slices.Sort(dirs)
+	for _, d := range dirs {
+		groups = append(groups, packageGroups(ws, d, pkgs[d].changed, pkgs[d].changedHelpers)...)
+	}
+	return groups, other
+}
+
+// packageGroups reads every _test.go file of the package in dir and turns
+// its changed tests, and the tests that reach a changed helper, into go
+// test runs: one for top-level tests, one per suite parent.
+func packageGroups(ws *sandbox.Workspace, dir string, changed, changedHelpers map[string]bool) []testGroup {
+	tests := map[string]*testFunc{}
+	var order []string
+	helpers := map[string]*goDecl{}
+	entries, _ := os.ReadDir(filepath.Join(ws.Dir, filepath.FromSlash(dir)))
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(ws.Dir, filepath.FromSlash(dir), e.Name()))
+		if err != nil {
+			continue
+		}
+		f, ok := analyzeTest(e.Name(), src)
+		if !ok {
+			continue
+		}
+		for _, n := range f.Order {
+			if _, dup := tests[n]; !dup {
+				order = append(order, n)
+			}
+			tests[n] = f.Tests[n]
+		}
+		for n, h := range f.Helpers {
+			helpers[n] = h
+		}
+	}
+	// the helpers that are changed or reach a changed one
+	reach := maps.Clone(changedHelpers)
+	for grew := len(reach) > 0; grew; {
+		grew = false
+		for n, h := range helpers {
+			if !reach[n] && slices.ContainsFunc(h.Refs, func(r string) bool { return reach[r] }) {
+				reach[n], grew = true, true
+			}
+		}
+	}
+	var top []string
+	suites := map[string][]string{} // receiver type → its changed methods
+	for _, n := range order {
+		t := tests[n]
+		if !IsGoTest(path.Join(dir, "x_test.go"), n) {
+			continue
+		}
+		if !changed[n] && !slices.ContainsFunc(t.Refs, func(r string) bool { return reach[r] }) {
+			continue
+		}
+		if t.Method {
+			if t.Recv != "" {
+				suites[t.Recv] = append(suites[t.Recv], n)
+			}
+			continue
+		}
+		top = append(top, n)
+	}
+	var groups []testGroup
+	if len(top) > 0 {
+		slices.Sort(top)
+		groups = append(groups, testGroup{Dir: dir, Names: top, Run: "^(" + strings.Join(top, "|") + ")$"})
+	}
+	recvs := slices.Sorted(maps.Keys(suites))
+	for _, recv := range recvs {
+		methods := suites[recv]
+		slices.Sort(methods)
+		// the top-level tests that run this receiver's methods
+		var parents []string
+		for _, n := range order {
+			if t := tests[n]; !t.Method && IsGoTest(path.Join(dir, "x_test.go"), n) && slices.Contains(t.Refs, recv) {
+				parents = append(parents, n)
+			}
+		}
+		if len(parents) == 0 {
+			continue // nothing here runs them
+		}
+		slices.Sort(parents)
+		var subs, names []string
+		for _, m := range methods {
+			short := strings.TrimPrefix(m, "Test")
+			subs = append(subs, short, m)
+			for _, p := range parents {
+				names = append(names, p+"/"+short)
+			}
+		}
+		groups = append(groups, testGroup{Dir: dir, Names: names,
+			Run: "^(" + strings.Join(parents, "|") + ")$/^(" + strings.Join(subs, "|") + ")$"})
+	}
+	return groups
 }
 
 // regressionCheck: a test the diff adds or changes fails at the base with
@@ -57,8 +180,8 @@ func (g *gate) regressionCheck(ctx context.Context, c *Check) {
 		c.Status, c.Reason = Blocked, err.Error()
 		return
 	}
-	byDir, other := g.changedTests(ctx, cand)
-	if len(byDir) == 0 {
+	groups, other := g.changedTests(ctx, cand)
+	if len(groups) == 0 {
 		if len(other) > 0 {
 			c.Status, c.Reason = Blocked, fmt.Sprintf("the diff changes tests only in %v, and the regression check runs Go tests only so far", other)
 			return
@@ -72,18 +195,12 @@ func (g *gate) regressionCheck(ctx context.Context, c *Check) {
 		c.Status, c.Reason = Blocked, "the diff's test files alone do not apply at the base: "+err.Error()
 		return
 	}
-	dirs := make([]string, 0, len(byDir))
-	for d := range byDir {
-		dirs = append(dirs, d)
-	}
-	slices.Sort(dirs)
 	failedAtBase := 0
-	for _, d := range dirs {
-		names := byDir[d]
-		slices.Sort(names)
-		sel := "./" + d + " -run ^(" + strings.Join(names, "|") + ")$"
+	for _, grp := range groups {
+		d, names := grp.Dir, grp.Names
+		sel := "./" + d + " -run " + grp.Run
 		if d == "." {
-			sel = "./ -run ^(" + strings.Join(names, "|") + ")$"
+			sel = "./ -run " + grp.Run
 		}
 		r := goRunner{}
 		// At the base: each must fail; a package that does not build

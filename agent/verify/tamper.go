@@ -25,20 +25,30 @@ var jsTestFile = regexp.MustCompile(`\.(test|spec)\.(js|jsx|ts|tsx|mjs|cjs|mts|c
 // testFunc is one test as the tamper check sees it.
 type testFunc struct {
 	Name    string
-	Asserts int    // assertions reachable in its body
-	Dead    int    // assertions in its body that can never run (Go)
-	Method  bool   // a Go method (a suite's test): go test does not select it by this name
-	Skips   int    // skips and expected-failure markers
-	Body    string // its body's text, whitespace-normalized (renames)
+	Asserts int      // assertions reachable in its body
+	Dead    int      // assertions in its body that can never run (Go)
+	Method  bool     // a Go method (a suite's test): go test does not select it by this name
+	Skips   int      // skips and expected-failure markers
+	Body    string   // its body's text, whitespace-normalized (renames)
+	Recv    string   // a Go method's receiver type (a suite's test)
+	Refs    []string // Go: the names its body mentions (helpers it may call)
+}
+
+// goDecl is a Go test file's function, method or package variable that is
+// not a test: a helper the tests share, whose change changes them.
+type goDecl struct {
+	Body string   // whitespace-normalized text
+	Refs []string // the names it mentions
 }
 
 // testFile is what the tamper check reads from one test file.
 type testFile struct {
 	Tests       map[string]*testFunc
 	Order       []string
-	Constraints []string // Go build constraints (//go:build, // +build)
-	Only        int      // JS/TS .only, fit, fdescribe: the rest never run
-	Skips       int      // file-level skip markers (JS/TS .skip, xit …)
+	Constraints []string           // Go build constraints (//go:build, // +build)
+	Only        int                // JS/TS .only, fit, fdescribe: the rest never run
+	Skips       int                // file-level skip markers (JS/TS .skip, xit …)
+	Helpers     map[string]*goDecl // Go: the other declarations, by name
 }
 
 // analyzeTest parses a test file with tree-sitter; ok is false for a file
@@ -69,7 +79,7 @@ func analyzeTest(p string, src []byte) (*testFile, bool) {
 		return nil, false
 	}
 	defer tree.Close()
-	f := &testFile{Tests: map[string]*testFunc{}}
+	f := &testFile{Tests: map[string]*testFunc{}, Helpers: map[string]*goDecl{}}
 	walk(f, tree.RootNode(), src)
 	return f, true
 }
@@ -90,6 +100,7 @@ func normalize(s string) string { return spaces.ReplaceAllString(strings.TrimSpa
 var goConstraint = regexp.MustCompile(`^//(go:build\s|\s*\+build\s)`)
 
 func goTests(f *testFile, root *sitter.Node, src []byte) {
+	w := goWalker{src: src, pkgs: goImports(root, src)}
 	for i := 0; i < int(root.NamedChildCount()); i++ {
 		n := root.NamedChild(i)
 		switch n.Type() {
@@ -101,17 +112,139 @@ func goTests(f *testFile, root *sitter.Node, src []byte) {
 			// methods too: suites such as grpc-go's grpctest run a
 			// receiver's TestX methods as subtests
 			name := n.ChildByFieldName("name").Content(src)
+			body := n.ChildByFieldName("body")
 			if !goTestName(name) {
+				if body != nil {
+					f.Helpers[name] = &goDecl{Body: normalize(n.Content(src)), Refs: goRefs(body, src)}
+				}
 				continue
 			}
 			t := &testFunc{Name: name, Method: n.Type() == "method_declaration"}
-			if body := n.ChildByFieldName("body"); body != nil {
+			if t.Method {
+				t.Recv = goRecvType(n, src)
+			}
+			if body != nil {
 				t.Body = normalize(body.Content(src))
-				goCount(t, body, src)
+				t.Refs = goRefs(body, src)
+				w.count(t, body)
 			}
 			f.add(t)
+		case "var_declaration", "const_declaration":
+			// a table of cases or checks the tests read
+			for _, name := range goDeclNames(n, src) {
+				f.Helpers[name] = &goDecl{Body: normalize(n.Content(src)), Refs: goRefs(n, src)}
+			}
 		}
 	}
+}
+
+// goImports are the names a file's imports bind: `fmt.Errorf` and
+// `log.Fatal` are calls of a package, not of a test's *testing.T.
+func goImports(root *sitter.Node, src []byte) map[string]bool {
+	pkgs := map[string]bool{}
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		switch n.Type() {
+		case "import_spec":
+			if name := n.ChildByFieldName("name"); name != nil {
+				pkgs[name.Content(src)] = true
+				return
+			}
+			if p := n.ChildByFieldName("path"); p != nil {
+				ip := strings.Trim(p.Content(src), "\"`")
+				elems := strings.Split(ip, "/")
+				last := elems[len(elems)-1]
+				// example.com/x/v2 is package x; gopkg.in/yaml.v3 is yaml
+				if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+					last = elems[len(elems)-2]
+				}
+				if i := strings.Index(last, ".v"); i > 0 {
+					last = last[:i]
+				}
+				pkgs[strings.ReplaceAll(last, "-", "_")] = true
+			}
+			return
+		case "import_declaration", "import_spec_list":
+			for i := 0; i < int(n.NamedChildCount()); i++ {
+				walk(n.NamedChild(i))
+			}
+		}
+	}
+	for i := 0; i < int(root.NamedChildCount()); i++ {
+		if c := root.NamedChild(i); c.Type() == "import_declaration" {
+			walk(c)
+		}
+	}
+	return pkgs
+}
+
+// goRefs are the distinct names mentioned under n (identifiers, field and
+// type names): an over-approximation of what it calls or reads.
+func goRefs(n *sitter.Node, src []byte) []string {
+	seen := map[string]bool{}
+	var refs []string
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		switch n.Type() {
+		case "identifier", "field_identifier", "type_identifier":
+			if s := n.Content(src); !seen[s] {
+				seen[s] = true
+				refs = append(refs, s)
+			}
+			return
+		}
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			walk(n.NamedChild(i))
+		}
+	}
+	walk(n)
+	return refs
+}
+
+// goDeclNames are the names a var or const declaration binds.
+func goDeclNames(n *sitter.Node, src []byte) []string {
+	var names []string
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		switch n.Type() {
+		case "var_spec", "const_spec":
+			for i := 0; i < int(n.NamedChildCount()); i++ {
+				if c := n.NamedChild(i); c.Type() == "identifier" {
+					names = append(names, c.Content(src))
+				}
+			}
+			return
+		}
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			walk(n.NamedChild(i))
+		}
+	}
+	walk(n)
+	return names
+}
+
+// goRecvType is a method's receiver type name without the pointer.
+func goRecvType(n *sitter.Node, src []byte) string {
+	r := n.ChildByFieldName("receiver")
+	if r == nil {
+		return ""
+	}
+	var name string
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		if name != "" {
+			return
+		}
+		if n.Type() == "type_identifier" {
+			name = n.Content(src)
+			return
+		}
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			walk(n.NamedChild(i))
+		}
+	}
+	walk(r)
+	return name
 }
 
 func goTestName(name string) bool {
@@ -129,33 +262,49 @@ var (
 	goEnds          = map[string]bool{"Fatal": true, "Fatalf": true, "FailNow": true, "Skip": true, "Skipf": true, "SkipNow": true}
 )
 
-// goCount counts the assertions and skips reachable under n: a branch of
+// count counts the assertions and skips reachable under n: a branch of
 // an if whose condition is constant (false, !true, false && x …) and the
 // statements after a return, panic, t.Fatal*, t.FailNow or t.Skip* in the
 // same block are not reachable.
-func goCount(t *testFunc, n *sitter.Node, src []byte) {
+// goWalker counts a Go test's assertions; pkgs are the file's import
+// names.
+type goWalker struct {
+	src  []byte
+	pkgs map[string]bool
+}
+
+// assertCall: a call of testify's assert/require, cmp.Diff,
+// reflect.DeepEqual, or an Error*/Fatal*/Fail* method of anything that is not
+// an imported package (fmt.Errorf builds an error; it asserts nothing).
+func (w goWalker) assertCall(op, field string) bool {
+	return op == "assert" || op == "require" || op == "cmp" && field == "Diff" || op == "reflect" && field == "DeepEqual" ||
+		goAssertMethods[field] && !w.pkgs[op]
+}
+
+func (w goWalker) count(t *testFunc, n *sitter.Node) {
+	src := w.src
 	switch n.Type() {
 	case "if_statement":
 		if init := n.ChildByFieldName("initializer"); init != nil {
-			goCount(t, init, src)
+			w.count(t, init)
 		}
 		cond := n.ChildByFieldName("condition")
 		v := constBool(cond, src)
 		if cond != nil {
-			goCount(t, cond, src)
+			w.count(t, cond)
 		}
 		if c := n.ChildByFieldName("consequence"); c != nil {
 			if v != constFalse {
-				goCount(t, c, src)
+				w.count(t, c)
 			} else {
-				t.Dead += goAsserts(c, src)
+				t.Dead += w.asserts(c)
 			}
 		}
 		if a := n.ChildByFieldName("alternative"); a != nil {
 			if v != constTrue {
-				goCount(t, a, src)
+				w.count(t, a)
 			} else {
-				t.Dead += goAsserts(a, src)
+				t.Dead += w.asserts(a)
 			}
 		}
 		return
@@ -163,17 +312,17 @@ func goCount(t *testFunc, n *sitter.Node, src []byte) {
 		for i := 0; i < int(n.NamedChildCount()); i++ {
 			c := n.NamedChild(i)
 			if c.Type() != "block" && constBool(c, src) == constFalse {
-				t.Dead += goAsserts(n, src)
+				t.Dead += w.asserts(n)
 				return // for false { … }
 			}
 		}
 	case "block", "statement_list":
 		for i := 0; i < int(n.NamedChildCount()); i++ {
 			c := n.NamedChild(i)
-			goCount(t, c, src)
+			w.count(t, c)
 			if goTerminates(c, src) {
 				for j := i + 1; j < int(n.NamedChildCount()); j++ {
-					t.Dead += goAsserts(n.NamedChild(j), src)
+					t.Dead += w.asserts(n.NamedChild(j))
 				}
 				return
 			}
@@ -184,9 +333,7 @@ func goCount(t *testFunc, n *sitter.Node, src []byte) {
 			op := fn.ChildByFieldName("operand").Content(src)
 			field := fn.ChildByFieldName("field").Content(src)
 			switch {
-			case op == "assert" || op == "require" || op == "cmp" && field == "Diff" || op == "reflect" && field == "DeepEqual":
-				t.Asserts++
-			case goAssertMethods[field]:
+			case w.assertCall(op, field):
 				t.Asserts++
 			case goSkipMethods[field] || op == "testing" && field == "Short":
 				t.Skips++
@@ -194,28 +341,29 @@ func goCount(t *testFunc, n *sitter.Node, src []byte) {
 		}
 	}
 	for i := 0; i < int(n.NamedChildCount()); i++ {
-		goCount(t, n.NamedChild(i), src)
+		w.count(t, n.NamedChild(i))
 	}
 }
 
-// goAsserts counts the assertion calls under n, reachable or not.
-func goAsserts(n *sitter.Node, src []byte) int {
+// asserts counts the assertion calls under n, reachable or not.
+func (w goWalker) asserts(n *sitter.Node) int {
+	src := w.src
 	if n.Type() == "call_expression" {
 		if fn := n.ChildByFieldName("function"); fn != nil && fn.Type() == "selector_expression" {
 			op := fn.ChildByFieldName("operand").Content(src)
 			field := fn.ChildByFieldName("field").Content(src)
-			if op == "assert" || op == "require" || op == "cmp" && field == "Diff" || op == "reflect" && field == "DeepEqual" || goAssertMethods[field] {
-				return 1 + goAssertsIn(n, src)
+			if w.assertCall(op, field) {
+				return 1 + w.assertsIn(n)
 			}
 		}
 	}
-	return goAssertsIn(n, src)
+	return w.assertsIn(n)
 }
 
-func goAssertsIn(n *sitter.Node, src []byte) int {
+func (w goWalker) assertsIn(n *sitter.Node) int {
 	k := 0
 	for i := 0; i < int(n.NamedChildCount()); i++ {
-		k += goAsserts(n.NamedChild(i), src)
+		k += w.asserts(n.NamedChild(i))
 	}
 	return k
 }

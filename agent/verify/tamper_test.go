@@ -161,6 +161,44 @@ func TestTamperGoSuiteMethod(t *testing.T) {
 	}
 }
 
+// TestTamperGoPackageCalls: fmt.Errorf builds an error, it asserts
+// nothing — a closure's error checks rewritten as t.Fatalf calls are not
+// fewer assertions (grpc-go-3361's upstream test patch was flagged), while
+// an Errorf of the test's own T still counts.
+func TestTamperGoPackageCalls(t *testing.T) {
+	base := `package m
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestE(t *testing.T) {
+	check := func() error {
+		if E() != 5 {
+			return fmt.Errorf("E = %d", E())
+		}
+		if F() != 6 {
+			return fmt.Errorf("F = %d", F())
+		}
+		return nil
+	}
+	if err := check(); err != nil {
+		t.Fatal(err)
+	}
+}
+`
+	cand := replace(base, "\tif err := check(); err != nil {\n\t\tt.Fatal(err)\n\t}\n", "\tif E() != 5 {\n\t\tt.Fatalf(\"E\")\n\t}\n")
+	cand = replace(cand, "\t\tif F() != 6 {\n\t\t\treturn fmt.Errorf(\"F = %d\", F())\n\t\t}\n", "")
+	if diff := cmp.Diff([]string(nil), kinds(t, "m_test.go", base, cand)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	// the only real assertion removed is still found
+	if diff := cmp.Diff([]string{"fewer_assertions TestE"}, kinds(t, "m_test.go", base, replace(base, "\t\tt.Fatal(err)\n", ""))); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
 func kinds(t *testing.T, p, base, cand string) []string {
 	t.Helper()
 	b, ok1 := analyzeTest(p, []byte(base))

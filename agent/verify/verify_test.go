@@ -486,3 +486,125 @@ func TestChangedTestMainIsNotARegressionTest(t *testing.T) {
 		t.Fatalf("verdict %v: %s", r.Verdict, r.Reason)
 	}
 }
+
+// commitBase adds files to the fixture's base commit.
+func commitBase(t *testing.T, repo string, files map[string]string) {
+	t.Helper()
+	for rel, body := range files {
+		write(t, repo, rel, body)
+	}
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "--amend", "-m", "base")
+}
+
+const helperBase = `package main
+
+import "testing"
+
+// checkResponse is shared by the tests of this package.
+func checkResponse(t *testing.T, got, want TaskResponse) {
+	t.Helper()
+	if got.ID != want.ID {
+		t.Errorf("ID = %d, want %d", got.ID, want.ID)
+	}
+}
+`
+
+const helperUser = `package main
+
+import "testing"
+
+var responseChecks = []func(*testing.T, TaskResponse, TaskResponse){checkResponse}
+
+func TestResponseOfFinishedTask(t *testing.T) {
+	in := Task{ID: 3, Status: "done", ArtifactURL: "https://files.example/b.zip"}
+	for _, check := range responseChecks {
+		check(t, ToResponse(in), TaskResponse{ID: 3, ArtifactURL: in.ArtifactURL})
+	}
+}
+
+func TestUnrelated(t *testing.T) {
+	if ToResponse(Task{Status: "x"}).Status != "x" {
+		t.Error("status")
+	}
+}
+`
+
+// TestChangedHelperIsARegressionTest: the diff changes a helper of the
+// test files, not a Test function's body (grpc-go-2932's test patch): the
+// tests that reach the helper — here through a package variable, from
+// another file — are its regression tests.
+func TestChangedHelperIsARegressionTest(t *testing.T) {
+	repo := fixtureRepo(t)
+	commitBase(t, repo, map[string]string{"server/check_test.go": helperBase, "server/finished_test.go": helperUser})
+	realFix(t, repo)
+	edit(t, repo, "server/check_test.go", "\t}\n}\n", "\t}\n\tif got.ArtifactURL != want.ArtifactURL {\n\t\tt.Errorf(\"ArtifactURL = %q, want %q\", got.ArtifactURL, want.ArtifactURL)\n\t}\n}\n")
+	r := gateOn(t, repo, sandbox.Limits{})
+	reg := r.Criterion("regression")
+	if r.Verdict != Pass || len(reg.BaseTests) != 1 || reg.BaseTests[0].Name != "TestResponseOfFinishedTask" ||
+		reg.BaseTests[0].Outcome != OutcomeFail || len(reg.Tests) != 1 || reg.Tests[0].Outcome != OutcomePass {
+		dump(t, r)
+		t.Fatalf("verdict %v (%s); regression %v: %s", r.Verdict, r.Reason, reg.Status, reg.Reason)
+	}
+}
+
+const suiteBase = `package main
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// s is a suite: Test runs each of its TestX methods as the subtest X.
+type s struct{}
+
+func Test(t *testing.T) {
+	v := reflect.ValueOf(s{})
+	for i := 0; i < v.NumMethod(); i++ {
+		name := v.Type().Method(i).Name
+		if !strings.HasPrefix(name, "Test") {
+			continue
+		}
+		m := v.Method(i)
+		t.Run(strings.TrimPrefix(name, "Test"), func(t *testing.T) {
+			m.Call([]reflect.Value{reflect.ValueOf(t)})
+		})
+	}
+}
+
+func (s) TestKeepsID(t *testing.T) {
+	if ToResponse(Task{ID: 4}).ID != 4 {
+		t.Error("ID")
+	}
+}
+`
+
+// TestChangedSuiteMethodIsARegressionTest: a test added as a suite's
+// method (grpc-go's `func (s) TestX`) runs as Test/X under the top-level
+// test that runs the suite, and is the regression test.
+func TestChangedSuiteMethodIsARegressionTest(t *testing.T) {
+	repo := fixtureRepo(t)
+	commitBase(t, repo, map[string]string{"server/suite_test.go": suiteBase})
+	edit(t, repo, "server/suite_test.go", "func (s) TestKeepsID(", `func (s) TestKeepsArtifactURL(t *testing.T) {
+	if got := ToResponse(Task{ArtifactURL: "u"}).ArtifactURL; got != "u" {
+		t.Errorf("ArtifactURL = %q", got)
+	}
+}
+
+func (s) TestKeepsID(`)
+	r := gateOn(t, repo, sandbox.Limits{})
+	reg := r.Criterion("regression")
+	if reg.Status != Fail || len(reg.Tests) != 1 || reg.Tests[0].Name != "Test/KeepsArtifactURL" || reg.Tests[0].Outcome != OutcomeFail {
+		dump(t, r)
+		t.Fatalf("without the fix: regression %v (%s), want fail with Test/KeepsArtifactURL failing", reg.Status, reg.Reason)
+	}
+	realFix(t, repo)
+	r = gateOn(t, repo, sandbox.Limits{})
+	reg = r.Criterion("regression")
+	if r.Verdict != Pass || len(reg.BaseTests) != 1 || reg.BaseTests[0].Name != "Test/KeepsArtifactURL" || reg.BaseTests[0].Outcome != OutcomeFail ||
+		len(reg.Tests) != 1 || reg.Tests[0].Outcome != OutcomePass {
+		dump(t, r)
+		t.Fatalf("verdict %v (%s); regression %v: %s", r.Verdict, r.Reason, reg.Status, reg.Reason)
+	}
+}

@@ -87,6 +87,10 @@ func main() {
 		byID := map[string]instance{}
 		for _, in := range insts {
 			byID[in.ID] = in
+			// the number alone too: --only 2996
+			if i := strings.LastIndexByte(in.ID, '-'); i >= 0 {
+				byID[in.ID[i+1:]] = in
+			}
 		}
 		insts = nil
 		for _, id := range strings.Split(*only, ",") {

@@ -83,7 +83,7 @@ other definitions are left out. --path, --kind or a symbol id narrow the definit
 	}
 	nf.add(c)
 	c.Flags().BoolVar(&withDefs, "definitions", false, "include the definitions themselves")
-	c.Flags().StringVar(&role, "role", "", "only references with this role (call, read, write, import, type)")
+	c.Flags().StringVar(&role, "role", "", "only references with this role (call, read, write, import, type, argument: a keyword argument binding a parameter)")
 	return c
 }
 

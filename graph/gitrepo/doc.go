@@ -30,4 +30,10 @@
 // its old and new path (quoted paths unquoted), whether it was added,
 // deleted, renamed or is binary, and each hunk's old and new line range.
 // "\ No newline at end of file" lines change nothing.
+//
+// Git refuses a repository another user owns ("dubious ownership"); a
+// harness that made a worktree for a sandboxed user names it with Trust,
+// and git runs there with safe.directory set to it and hooks and
+// fsmonitor off. Nothing else is trusted: safe.directory exists so that a
+// stranger's repository configuration never runs.
 package gitrepo

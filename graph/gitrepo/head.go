@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // location is where a worktree's git data is: the worktree's git directory
@@ -163,10 +164,44 @@ func Dirs(ctx context.Context, root string) []string {
 	return out
 }
 
+// trusted are the worktrees a harness made and named (Trust).
+var trusted sync.Map // absolute path → true
+
+// Trust names a worktree the calling process created itself — an agent's
+// sandbox workspace, whose files may belong to the sandbox's user — as one
+// git may work in although another user owns it ("dubious ownership").
+// Git runs there with its hooks and fsmonitor off, so nothing the tree's
+// writer put in its configuration runs. Only for trees the process made:
+// safe.directory guards against running a stranger's repository config.
+func Trust(dir string) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	trusted.Store(filepath.Clean(dir), true)
+}
+
+// trustArgs are the -c settings for dir when it is inside a trusted tree.
+func trustArgs(dir string) []string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	for d := filepath.Clean(dir); ; {
+		if _, ok := trusted.Load(d); ok {
+			return []string{"-c", "safe.directory=" + d, "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"}
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return nil
+		}
+		d = up
+	}
+}
+
 // git runs git in dir and returns its standard output; a failure is a
 // *CommandError.
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	argv := append(trustArgs(dir), "-C", dir)
+	cmd := exec.CommandContext(ctx, "git", append(argv, args...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cairn-dev/cairn/graph"
 )
@@ -194,7 +195,20 @@ func (r *Resolver) File(ff *graph.FileFacts) []graph.Edge {
 				o.Symbol, o.Confidence = graph.LocalSymbol(o.Name), graph.ConfResolved
 				continue
 			}
-			ts = c.resolve(o)
+			if o.Role&graph.RoleArgument != 0 {
+				var param bool
+				if ts, param = c.resolveArgument(o); param {
+					// A parameter of the callee: like a local, it is no
+					// use of any definition spelled like it.
+					o.Symbol, o.Confidence = graph.LocalSymbol(o.Name), graph.ConfResolved
+					continue
+				}
+				if len(ts) > 0 {
+					o.Role |= graph.RoleWrite // a field of the class called
+				}
+			} else {
+				ts = c.resolve(o)
+			}
 			if len(ts) == 1 {
 				o.Symbol, o.Confidence = ts[0].sym.ID, ts[0].conf
 			}
@@ -384,6 +398,47 @@ func (c *fileCtx) resolve(o *graph.Occurrence) []target {
 		return c.resolveBare(o.Name, o.Enclosing, o.Role)
 	}
 	return c.resolveMember(o)
+}
+
+// resolveArgument resolves a keyword argument, f(name=v), whose qualifier
+// is the callee. Only when the callee is a class with a field of that name
+// (a dataclass or a model built with Task(url=u)) does it denote, and
+// write, the field. Otherwise it binds a parameter of the callee (param):
+// when the callee is a function or method of the index, or a lower-case
+// name from elsewhere (open, json.dumps; classes are capitalised). An
+// unknown capitalised callee (a library's class) leaves it unresolved.
+func (c *fileCtx) resolveArgument(o *graph.Occurrence) (ts []target, param bool) {
+	steps := splitQualifier(o.Qualifier)
+	if len(steps) == 0 {
+		return nil, false
+	}
+	callee := strings.TrimSuffix(steps[len(steps)-1], "()")
+	var calls []target
+	if len(steps) == 1 {
+		calls = c.resolveBare(callee, o.Enclosing, graph.RoleCall)
+	} else {
+		calls = c.resolveMember(&graph.Occurrence{Name: callee, Qualifier: strings.Join(steps[:len(steps)-1], "."), Enclosing: o.Enclosing})
+	}
+	types := false
+	for _, t := range calls {
+		if !t.sym.Kind.IsType() {
+			continue
+		}
+		types = true
+		for _, m := range c.x.members(&t.sym, o.Name, 4) {
+			switch m.Kind {
+			case graph.KindField, graph.KindProperty, graph.KindVariable:
+				ts = append(ts, target{sym: m, conf: t.conf})
+			}
+		}
+	}
+	if len(ts) > 0 {
+		return ts, false
+	}
+	if len(calls) > 0 {
+		return nil, !types
+	}
+	return nil, callee != "" && !unicode.IsUpper(rune(callee[0]))
 }
 
 func one(syms []graph.Symbol, conf graph.Confidence) []target {

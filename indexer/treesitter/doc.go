@@ -18,8 +18,9 @@
 //	@extends         a supertype / embedded type (repeatable),
 //	@implements      an implemented interface (repeatable).
 //	@ref.<role>      an identifier used with a role: read, write, rw (read and
-//	                 write: x += 1, x.f++), call, type, import, none; the same match
-//	                 may carry @qual, the expression it was selected from.
+//	                 write: x += 1, x.f++), call, type, import, argument (a
+//	                 keyword argument: @qual is the callee), none; the same
+//	                 match may carry @qual, the expression it was selected from.
 //	@import          an import, with @import.module, @import.name, @import.alias.
 //	@binding         a local name with a type, with @binding.name and either
 //	                 @binding.type (declared) or @binding.ctor (the callee or

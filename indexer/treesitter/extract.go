@@ -219,12 +219,13 @@ type predicate struct {
 }
 
 var roleOfCapture = map[string]graph.Role{
-	"call":   graph.RoleCall,
-	"write":  graph.RoleWrite,
-	"rw":     graph.RoleRead | graph.RoleWrite,
-	"type":   graph.RoleTypeUse,
-	"import": graph.RoleImport,
-	"read":   graph.RoleRead,
+	"call":     graph.RoleCall,
+	"write":    graph.RoleWrite,
+	"rw":       graph.RoleRead | graph.RoleWrite,
+	"argument": graph.RoleArgument,
+	"type":     graph.RoleTypeUse,
+	"import":   graph.RoleImport,
+	"read":     graph.RoleRead,
 }
 
 func compileQuery(lang *sitter.Language, src string) (*compiledQuery, error) {

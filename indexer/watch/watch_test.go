@@ -37,6 +37,24 @@ func writeFiles(t testing.TB, root string, files map[string]string) {
 	}
 }
 
+// writeFilesAtomically writes each file aside and renames it into place,
+// as editors save: a watcher never reads one half-written. The killed
+// watcher's test needs it — a file read between WriteFile's truncate and
+// its write is indexed empty, rightly, and a kill then leaves it so.
+func writeFilesAtomically(t testing.TB, root string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		tmp := filepath.Join(filepath.Dir(abs), "."+filepath.Base(abs)+".tmp~")
+		if err := os.WriteFile(tmp, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, abs); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t",
@@ -651,7 +669,7 @@ func TestKilledWatcher(t *testing.T) {
 
 	cmd := child()
 	waitState(cmd, func(st watch.Status) bool { return st.State == watch.StateWatching && st.Batches >= 1 })
-	writeFiles(t, root, gen("New"))
+	writeFilesAtomically(t, root, gen("New"))
 	waitState(cmd, func(st watch.Status) bool { return st.State == watch.StateIndexing })
 	time.Sleep(100 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGKILL)

@@ -174,7 +174,7 @@ func (s *Server) definition(ctx context.Context, snap *engine.Snapshot, in Defin
 // ReferencesIn is the input of references.
 type ReferencesIn struct {
 	SymbolIn
-	Role               string `json:"role,omitempty" jsonschema:"only references with this role: call, read, write, import, type"`
+	Role               string `json:"role,omitempty" jsonschema:"only references with this role: call, read, write, import, type, argument (a keyword argument binding a parameter)"`
 	IncludeDefinitions bool   `json:"include_definitions,omitempty" jsonschema:"also list the definitions themselves"`
 	Limit              int    `json:"limit,omitempty" jsonschema:"references per page, 1-200 (default 50)"`
 	Cursor             string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`

@@ -63,8 +63,9 @@
 (delete_statement (attribute object: (_) @qual attribute: (identifier) @ref.write))
 (for_statement left: (identifier) @ref.write)
 (for_statement left: (pattern_list (identifier) @ref.write))
-; keyword arguments set the parameter (or model field) they name
-(call function: (_) @qual arguments: (argument_list (keyword_argument name: (identifier) @ref.write)))
+; keyword arguments bind a parameter of the callee: not a write, unless the
+; resolver finds the callee is a class whose field they name (Task(url=u))
+(call function: (_) @qual arguments: (argument_list (keyword_argument name: (identifier) @ref.argument)))
 
 ; ---- type uses
 (type (identifier) @ref.type)

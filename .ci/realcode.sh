@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the pinned real code of the real-code answer suite
+# (engine/realcode_test.go), as listed in engine/testdata/realcode/corpora.txt,
+# and does nothing for what is already there (safe to run twice):
+#   gomod  go mod download MODULE@VERSION (into the Go module cache)
+#   deb    apt-get download PACKAGE=VERSION, unpacked with dpkg-deb -x into
+#          ${CAIRN_REALCODE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cairn/realcode}/deb/PACKAGE_VERSION
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+dir="${CAIRN_REALCODE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cairn/realcode}"
+updated=
+while read -r name kind source version _; do
+  case "$name" in '' | '#'*) continue ;; esac
+  case "$kind" in
+  gomod)
+    # outside any module, so no go.mod is read or written
+    (cd / && GOFLAGS=-mod=mod go mod download "$source@$version" </dev/null)
+    ;;
+  deb)
+    dest="$dir/deb/${source}_${version}"
+    [ -f "$dest/.cairn-installed" ] && continue
+    tmp="$(mktemp -d)"
+    chmod 755 "$tmp" # apt's _apt user writes the download
+    if ! (cd "$tmp" && apt-get download -qq "$source=$version" </dev/null >/dev/null 2>&1); then
+      if [ -z "$updated" ]; then
+        apt-get update -qq </dev/null
+        updated=1
+      fi
+      (cd "$tmp" && apt-get download -qq "$source=$version" </dev/null >/dev/null)
+    fi
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    dpkg-deb -x "$tmp"/*.deb "$dest"
+    rm -rf "$tmp"
+    touch "$dest/.cairn-installed"
+    ;;
+  *)
+    echo "realcode: $name: unknown kind $kind" >&2
+    exit 1
+    ;;
+  esac
+done <"$root/engine/testdata/realcode/corpora.txt"
+echo "realcode: ok ($dir)"
