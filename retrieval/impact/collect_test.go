@@ -203,6 +203,24 @@ func TestNameOnlyDispatch(t *testing.T) {
 	}
 }
 
+// TestNameOnlyNotInGo: in Go the resolver types receivers, so an
+// unresolved x.Commit() is a library's method (here database/sql's), not a
+// name-only caller of the repository's Commit.
+func TestNameOnlyNotInGo(t *testing.T) {
+	_, s := build(t, map[string]string{
+		"go.mod":       "module example.com/db\n\ngo 1.22\n",
+		"db/db.go":     "package db\n\nimport \"database/sql\"\n\ntype Batch struct{}\n\nfunc (Batch) Commit() error { return nil }\n\nfunc Save(tx *sql.Tx) error { return tx.Commit() }\n",
+		"db/x_test.go": "package db\n\nimport \"testing\"\n\nfunc TestSave(t *testing.T) { Save(nil) }\n",
+	})
+	res, err := impact.ForTarget(context.Background(), s, "Batch.Commit", impact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Dependents) != 0 || len(res.Tests) != 0 {
+		t.Errorf("tx.Commit() of database/sql taken for Batch.Commit: dependents %+v, tests %+v", res.Dependents, res.Tests)
+	}
+}
+
 // TestChangedTestsSelected: a diff that changes or adds tests selects
 // them, though nothing reaches them from other changed code.
 func TestChangedTestsSelected(t *testing.T) {

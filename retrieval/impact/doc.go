@@ -28,7 +28,9 @@
 // is) has no edge in the graph, yet may dispatch to it; the walk takes it
 // as a call of confidence name-only (a name called so more than 64 times is
 // counted in a warning, not walked), and the risk says how many direct
-// dependents are name-only.
+// dependents are name-only. Only in the dynamically typed languages: in Go,
+// Java and Rust the resolver types receivers from declarations, so a call
+// it left unresolved is a library's method (tx.Commit() on a *sql.Tx).
 //
 // A test is what its runner runs as the project configures it, not merely
 // a function in a test file: go test's names by graph.GoTestKind (the go

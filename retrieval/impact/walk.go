@@ -162,6 +162,12 @@ func (w *walker) walk(ctx context.Context, stop func(int) bool) error {
 	return nil
 }
 
+// staticallyTyped are the languages whose receivers the resolver types
+// from declarations: there a call it left unresolved is a library's method
+// (tx.Commit() on a *sql.Tx), and dispatch goes through the interface
+// edges the walk follows anyway.
+var staticallyTyped = map[graph.Language]bool{graph.LangGo: true, graph.LangJava: true, graph.LangRust: true}
+
 // nameOnlyCalls are the calls of the given methods by name alone: a call
 // spelled like the method on a receiver of unknown type (codec.encode(…)
 // where nothing says what codec is) may dispatch to it. The resolver links
@@ -174,7 +180,7 @@ func (w *walker) nameOnlyCalls(ctx context.Context, ids []graph.SymbolID) ([]gra
 		if err != nil {
 			return nil, err
 		}
-		if d == nil || d.Kind != graph.KindMethod {
+		if d == nil || d.Kind != graph.KindMethod || staticallyTyped[d.Lang] {
 			continue
 		}
 		refs, ok := w.nameOnly[d.Name]
