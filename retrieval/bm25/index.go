@@ -597,19 +597,34 @@ func (x *Index) selecting(ctx context.Context, field string, ts []string) []stri
 
 // Search returns up to k chunk documents for q, best first.
 func (x *Index) Search(ctx context.Context, q Query, k int) ([]Hit, error) {
-	code, stems := x.codeTerms(ctx, q.Text, "body")
-	code, stems = x.selecting(ctx, "body", code), x.selecting(ctx, "body", stems)
+	code := x.selecting(ctx, "body", codeTerms(q.Text))
 	prose := x.selecting(ctx, "doc", proseTerms(q.Text))
-	return x.run(ctx, chunkClauses(code, prose, q.Boosted, stems), k)
+	return x.run(ctx, chunkClauses(code, prose, q.Boosted), k)
 }
+
+// questionWords open a question and name nothing in code: "where is …"
+// is not a question about a method Where (README's demo question ranked
+// Engine.Where and DB.Where third and eighth in BM25). tokens.Stop has the
+// other question words (what, when, which, who, how) already. Dropping
+// every English function word from the code terms, or adding the stems of
+// the question's inflected words as code terms ("committed" for Commit),
+// were measured too and cost function-level accuracy on the localization
+// dev set (bench/retrieval/RESULTS.md, 2026-12-02).
+var questionWords = map[string]bool{"where": true, "why": true, "whose": true, "whom": true, "whether": true}
+
+// codeTerms are the terms of a query text looked for in the fields
+// analysed as code, without question words (all of them when the text is
+// nothing else).
+func codeTerms(text string) []string { return withoutQuestionWords(terms(text, tokens.Code)) }
 
 // proseTerms are the terms of a query text looked for in the fields
 // analysed as English: stemmed, without stop words and question words.
-func proseTerms(text string) []string {
-	all := terms(text, tokens.Text)
+func proseTerms(text string) []string { return withoutQuestionWords(terms(text, tokens.Text)) }
+
+func withoutQuestionWords(all []string) []string {
 	out := all[:0:0]
 	for _, t := range all {
-		if !queryStop[t] {
+		if !questionWords[t] {
 			out = append(out, t)
 		}
 	}
@@ -619,67 +634,16 @@ func proseTerms(text string) []string {
 	return out
 }
 
-// queryStop are the words of a question that are no code: English
-// function words (tokens.Stop's, and the question words it lacks), not the
-// keywords and the verbs code names things with (get, use, none, class),
-// which a query may mean as code.
-var queryStop = func() map[string]bool {
-	m := map[string]bool{"where": true, "why": true, "whose": true, "whom": true, "whether": true}
-	code := map[string]bool{"get": true, "use": true, "used": true, "self": true, "def": true, "func": true, "return": true,
-		"returns": true, "var": true, "let": true, "const": true, "else": true, "elif": true, "nil": true, "null": true,
-		"none": true, "true": true, "false": true, "import": true, "package": true, "class": true, "public": true,
-		"private": true, "static": true, "void": true, "fn": true, "pub": true, "struct": true}
-	for w := range tokens.Stop {
-		if !code[w] {
-			m[w] = true
-		}
-	}
-	return m
-}()
-
-// codeTerms are the terms of a query text that are looked for in the
-// fields analysed as code: its words and identifiers (with their parts),
-// without the question's function words ("where is … and what happens":
-// a method Where is no answer to it), and, apart, the stems of its English
-// words that the field holds and the words do not spell ("committed" meets
-// Commit, "killed" kill, "headers" header: issue text inflects what code
-// names in the base form). A text of function words only keeps them.
-func (x *Index) codeTerms(ctx context.Context, text, field string) (code, stems []string) {
-	all := terms(text, tokens.Code)
-	seen := map[string]bool{}
-	for _, t := range all {
-		if !queryStop[t] {
-			code = append(code, t)
-			seen[t] = true
-		}
-	}
-	if len(code) == 0 {
-		return all, nil
-	}
-	for _, t := range proseTerms(text) {
-		if !seen[t] && x.docFreq(ctx, field, t) > 0 {
-			seen[t] = true
-			stems = append(stems, t)
-		}
-	}
-	return code, stems
-}
-
-// stemWeight is what a stem found for an inflected word of the query
-// weighs against the word as written.
-const stemWeight = 0.5
-
 // chunkClauses is the query of Search: the code terms in every field of
-// a chunk document but doc (and the stems at stemWeight), the prose terms
-// in doc, the boosted terms again in name and body at half weight.
-func chunkClauses(code, prose, boosted, stems []string) []clause {
+// a chunk document but doc, the prose terms in doc, the boosted terms
+// again in name and body at half weight.
+func chunkClauses(code, prose, boosted []string) []clause {
 	var cs []clause
 	for _, f := range fields {
 		if f == "doc" {
 			cs = disjunction(cs, f, prose, fieldBoost[f])
 		} else {
 			cs = disjunction(cs, f, code, fieldBoost[f])
-			cs = disjunction(cs, f, stems, fieldBoost[f]*stemWeight)
 		}
 	}
 	for _, t := range boosted {
@@ -691,17 +655,15 @@ func chunkClauses(code, prose, boosted, stems []string) []clause {
 }
 
 // fileClauses is the query of SearchFiles.
-func fileClauses(code, stems []string) []clause {
-	cs := disjunction(disjunction(nil, "ftext", code, fieldBoost["ftext"]), "fpath", code, fieldBoost["fpath"])
-	return disjunction(disjunction(cs, "ftext", stems, fieldBoost["ftext"]*stemWeight), "fpath", stems, fieldBoost["fpath"]*stemWeight)
+func fileClauses(code []string) []clause {
+	return disjunction(disjunction(nil, "ftext", code, fieldBoost["ftext"]), "fpath", code, fieldBoost["fpath"])
 }
 
 // SearchFiles returns up to k whole-file documents for q, best first; the
 // hit's ChunkID is the id of the file's first chunk.
 func (x *Index) SearchFiles(ctx context.Context, q Query, k int) ([]Hit, error) {
-	code, stems := x.codeTerms(ctx, q.Text, "ftext")
-	code, stems = x.selecting(ctx, "ftext", code), x.selecting(ctx, "ftext", stems)
-	return x.run(ctx, fileClauses(code, stems), k)
+	code := x.selecting(ctx, "ftext", codeTerms(q.Text))
+	return x.run(ctx, fileClauses(code), k)
 }
 
 // FilesWithTerms returns the first-chunk ids of up to k files whose text
