@@ -1,6 +1,7 @@
 # cairn — build, run, test.
 #   make run    build cairn, index a repository (REPO, default: this one) and answer a question
 #   make test   install what the tests need (idempotent) and run every test
+#   make install  install cairn on your PATH (go install: $GOBIN, or $GOPATH/bin)
 
 GO      ?= go
 BIN     ?= bin/cairn
@@ -11,10 +12,14 @@ Q       ?= where is a generation of the index committed atomically, and what hap
 CAIRN_TEST_PG ?= postgres://cairn:cairn@127.0.0.1:5432/cairn?sslmode=disable
 export CAIRN_TEST_PG
 
-.PHONY: build run test deps vet bench-index clean
+.PHONY: build install run test deps vet bench-index clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/cairn
+
+install:
+	$(GO) install ./cmd/cairn
+	@echo "installed $$($(GO) env GOBIN | grep . || echo $$($(GO) env GOPATH)/bin)/cairn"
 
 run: build
 	$(BIN) index --repo $(REPO)

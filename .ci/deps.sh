@@ -10,6 +10,8 @@ command -v npm >/dev/null || need_apt+=(npm)
 command -v bwrap >/dev/null || need_apt+=(bubblewrap)
 # the real pytest checks that impact's test selectors are collectable
 /usr/bin/python3 -c 'import pytest' 2>/dev/null || need_apt+=(python3-pytest)
+# Graphviz: the graph tests parse cairn's --dot output with the real dot.
+command -v dot >/dev/null || need_apt+=(graphviz)
 if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
@@ -27,8 +29,8 @@ npm_ci() {
       cp package-lock.json node_modules/.cairn-installed-lock)
   fi
 }
-# The independent MCP and LSP clients of the serve tests (versions pinned in
-# testdata/clients/package-lock.json).
+# The independent MCP and LSP clients of the serve tests, and the Mermaid
+# parser of the graph tests (versions pinned in testdata/clients/package-lock.json).
 npm_ci "$root/testdata/clients"
 # The jest and vitest fixture packages of the gate's node runners (pinned in
 # their package-lock.json): their tests install into sandbox workspaces with

@@ -22,6 +22,12 @@ type SideWriter interface {
 	Previous() graph.Meta
 }
 
+// Both side indexes finish in a phase of their own in the run's progress.
+var (
+	_ indexer.PhasedSink = (*bm25.Builder)(nil)
+	_ indexer.PhasedSink = (*vector.Builder)(nil)
+)
+
 // SideIndexes are the indexes built with every generation: BM25 text and
 // chunk vectors (unless embedder is "none"). dir is where an external
 // embedder's cache lives; warn receives non-fatal problems. A writer that

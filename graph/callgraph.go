@@ -357,7 +357,10 @@ func ModuleDisplay(id SymbolID) string {
 }
 
 // Central returns the limit most central definitions (by stored rank),
-// optionally under a path prefix, best first.
+// optionally under a path prefix: the project's own code first, best
+// first, then the peripheral definitions (see [Peripheral]) — test
+// helpers, generated code and type variables are referenced everywhere
+// and would otherwise lead a map of what the project is.
 func Central(ctx context.Context, r Reader, prefix string, limit int) ([]Symbol, map[SymbolID]float64, error) {
 	var syms []Symbol
 	err := r.AllSymbols(ctx, func(s Symbol) error {
@@ -378,8 +381,15 @@ func Central(ctx context.Context, r Reader, prefix string, limit int) ([]Symbol,
 	if err != nil {
 		return nil, nil, err
 	}
+	peripheral := make(map[SymbolID]bool, len(syms))
+	for i := range syms {
+		if Peripheral(&syms[i]) != "" {
+			peripheral[syms[i].ID] = true
+		}
+	}
 	slices.SortStableFunc(syms, func(a, b Symbol) int {
-		return cmp.Or(cmp.Compare(ranks[b.ID], ranks[a.ID]), strings.Compare(a.Path, b.Path), cmp.Compare(a.Range.StartByte, b.Range.StartByte))
+		return cmp.Or(boolOrder(peripheral[a.ID], peripheral[b.ID]), cmp.Compare(ranks[b.ID], ranks[a.ID]),
+			strings.Compare(a.Path, b.Path), cmp.Compare(a.Range.StartByte, b.Range.StartByte))
 	})
 	seen := map[SymbolID]bool{}
 	var out []Symbol
@@ -393,4 +403,62 @@ func Central(ctx context.Context, r Reader, prefix string, limit int) ([]Symbol,
 		}
 	}
 	return out, ranks, nil
+}
+
+// notTestDirs end in "test" without being a Go test-helper package.
+var notTestDirs = map[string]bool{"latest": true, "contest": true, "attest": true, "protest": true, "greatest": true, "fastest": true}
+
+// boolOrder orders false before true.
+func boolOrder(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// Peripheral says why a definition outside test files is still not the
+// project's own central code ("" when it is): a test helper (in a tests/,
+// testing/, testutil/, mocks/ or fixtures/ directory, a Go package whose
+// directory ends in "test" as graphtest does, a conftest.py or a mock_
+// file), generated code (named as generators name their output: *.pb.go,
+// *_pb2.py, *_gen.go, zz_generated.*, or under a generated/ directory —
+// files carrying a generated-code marker are not indexed at all) or a type
+// variable (Python's TypeVar, ParamSpec, TypeVarTuple).
+func Peripheral(s *Symbol) string {
+	dirs := strings.Split(s.Path, "/")
+	base := dirs[len(dirs)-1]
+	dirs = dirs[:len(dirs)-1]
+	for _, d := range dirs {
+		switch d {
+		case "test", "tests", "testing", "testutil", "testutils", "testhelpers", "mocks", "mock", "fixtures", "__tests__":
+			return "test helper"
+		case "generated", "_generated", "autogen":
+			return "generated"
+		}
+		if s.Lang == LangGo && len(d) > 4 && strings.HasSuffix(d, "test") && !notTestDirs[d] {
+			return "test helper"
+		}
+	}
+	lower := strings.ToLower(base)
+	switch {
+	case lower == "conftest.py", strings.HasPrefix(lower, "mock_"), strings.HasPrefix(lower, "mocks."):
+		return "test helper"
+	case strings.HasSuffix(lower, ".pb.go"), strings.HasSuffix(lower, "_pb2.py"), strings.HasSuffix(lower, "_pb2_grpc.py"),
+		strings.Contains(lower, "_gen."), strings.Contains(lower, ".gen."), strings.HasPrefix(lower, "zz_generated"),
+		strings.Contains(lower, "_generated."), strings.HasPrefix(lower, "generated_"):
+		return "generated"
+	}
+	if s.Kind == KindVariable || s.Kind == KindConstant {
+		_, rhs, ok := strings.Cut(s.Signature, "=")
+		rhs = strings.TrimSpace(rhs)
+		for _, f := range []string{"TypeVar(", "ParamSpec(", "TypeVarTuple(", "typing.TypeVar(", "typing.ParamSpec(", "typing_extensions.TypeVar("} {
+			if ok && strings.HasPrefix(rhs, f) {
+				return "type variable"
+			}
+		}
+	}
+	return ""
 }

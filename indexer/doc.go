@@ -2,7 +2,9 @@
 // tree (package walk), reads what changed, extracts facts with tree-sitter
 // (package treesitter) on a pool of workers, and writes them serially
 // through a graph.Writer together with any side indexes (Sinks), committing
-// one generation at the end.
+// one generation at the end. Options.Progress hears every phase as it
+// starts (walk, parse, resolve, each side index that is a PhasedSink —
+// text, vectors — and commit), so no stretch of a run is silent.
 //
 // # Incremental runs
 //

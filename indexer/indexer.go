@@ -57,12 +57,28 @@ type Options struct {
 	SkipUnchanged bool
 }
 
-// Progress is a snapshot of an index run.
+// Progress is a snapshot of an index run. Phases come in this order:
+// "walk", "scip" (when SCIP indexes are merged), "parse" (Done/Total
+// files), "files" (the worktree's flags and categories), "resolve"
+// (Done/Total files), then one phase per side index that names itself
+// (PhasedSink: "text", "vectors"; Done/Total when it reports them), and
+// "commit" (the store's own commit). Every phase is reported when it
+// starts, so a long one is never silent.
 type Progress struct {
-	Phase   string // "walk", "parse", "commit"
+	Phase   string
 	Done    int
 	Total   int
 	Elapsed time.Duration
+}
+
+// PhasedSink is a Sink whose Finish is long enough to be its own phase of
+// the run's progress: Phase names it, and FinishProgress, when set before
+// Finish, receives how far Finish is (done of total units; total 0 when
+// unknown).
+type PhasedSink interface {
+	Sink
+	Phase() string
+	FinishProgress(func(done, total int))
 }
 
 // Sink is a side index built together with a store generation (text search,
@@ -644,9 +660,13 @@ func (st *runState) resolve(ctx context.Context, w graph.Writer) error {
 // commit finishes the side indexes and commits the store (step 7).
 func (st *runState) commit(ctx context.Context, w graph.Writer) error {
 	res := st.res
-	st.progress(Progress{Phase: "commit", Done: st.parsed, Total: st.parsed})
 	meta := graph.Meta{Root: st.root, Revision: st.tree.Revision, Dirty: st.dirty, IndexedAt: time.Now(), Extra: map[string]string{}}
 	for _, s := range st.opts.Sinks {
+		if ps, ok := s.(PhasedSink); ok {
+			phase := ps.Phase()
+			st.progress(Progress{Phase: phase})
+			ps.FinishProgress(func(done, total int) { st.progress(Progress{Phase: phase, Done: done, Total: total}) })
+		}
 		extra, err := s.Finish(ctx)
 		if err != nil {
 			return fmt.Errorf("finish side index: %w", err)
@@ -655,6 +675,7 @@ func (st *runState) commit(ctx context.Context, w graph.Writer) error {
 			meta.Extra[k] = v
 		}
 	}
+	st.progress(Progress{Phase: "commit"})
 	if err := w.Commit(ctx, meta); err != nil {
 		return err
 	}

@@ -34,7 +34,7 @@ func agentCmd(g *globals) *cobra.Command {
 	}
 	c.AddCommand(agentDraftCmd(g), agentRunCmd(g), agentResumeCmd(g), agentStatusCmd(g), agentLogCmd(g), agentShowCmd(g),
 		agentListCmd(g), agentApplyCmd(g), agentAnswerCmd(g, true), agentAnswerCmd(g, false))
-	return c
+	return group(c)
 }
 
 // agentFlags are the flags of the commands that drive a run.
@@ -148,6 +148,9 @@ func agentDraftCmd(g *globals) *cobra.Command {
 }
 
 func (g *globals) draft(ctx context.Context, goal string) ([]byte, *task.Contract, error) {
+	if strings.TrimSpace(goal) == "" {
+		return nil, nil, usageError("empty goal: say what the change should achieve")
+	}
 	snap, done, err := g.snapshot(ctx, goal)
 	if err != nil {
 		return nil, nil, err
@@ -178,7 +181,10 @@ Exit 0 when verified (or unverified with --no-verify), 1 otherwise.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			if (taskFile == "") == (len(args) == 0) {
+			if taskFile == "" && len(args) == 0 {
+				return usageError("give --task FILE or a GOAL")
+			}
+			if taskFile != "" && len(args) == 1 {
 				return usageError("give --task FILE or a GOAL, not both")
 			}
 			repo, err := g.repoRoot()

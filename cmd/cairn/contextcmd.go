@@ -34,6 +34,9 @@ func contextCmd(g *globals) *cobra.Command {
 			default:
 				return usageError("give a TASK or --query-file")
 			}
+			if err := atLeast1(cmd, "budget", "full-share"); err != nil {
+				return err
+			}
 			if g.json {
 				format = "json"
 			}
@@ -53,7 +56,15 @@ func contextCmd(g *globals) *cobra.Command {
 			} else {
 				_, err = fmt.Fprint(g.stdout, pack.Markdown())
 			}
-			return err
+			switch {
+			case err != nil:
+				return err
+			case len(pack.Items) == 0 && pack.OmittedTotal > 0:
+				return notFound("no item fits the budget of %d tokens (%d candidates left out): raise --budget", pack.Budget, pack.OmittedTotal)
+			case len(pack.Items) == 0:
+				return notFound("nothing in the index matches the task: try other words, --focus a symbol or file, or check `cairn status`")
+			}
+			return nil
 		},
 	}
 	f := c.Flags()

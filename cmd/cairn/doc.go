@@ -18,5 +18,13 @@
 // engine error is, with --json, an "error" object {"category", "message",
 // "candidates"}. Exit codes: 0 success, 1 failure, 2 usage error (also
 // invalid_argument, outside_repository, and ambiguous: the argument must
-// change), 3 nothing found.
+// change; a count flag the engine would read as "default" when 0 is checked
+// here, flags.go), 3 nothing found (search and context print their empty
+// answer, then exit 3; callers with no callers is an answer, 0).
+//
+// Text answers of traversals are trees, each symbol under the one it was
+// reached from (the engine's answer is breadth first, each hop naming its
+// via). Graph answers — callers, callees, implementations, path, trace,
+// impact with --dot or --mermaid — are drawn by graph/diagram, the one
+// writer whose output the tests parse with graphviz's dot and mermaid.
 package main

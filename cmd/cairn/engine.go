@@ -28,10 +28,12 @@ func (g *globals) openEngine(ctx context.Context) (*engine.Engine, error) {
 // ask runs one engine question on a snapshot of the index the flags name
 // and writes its answer: fn asks and returns what --json prints as the
 // envelope's results (with the envelope's other fields set through env)
-// and a function printing the text form. An engine error becomes the
+// and a function printing the text form (or, --dot and --mermaid, the
+// graph). An answer with env.nothing set printed, the command exits 3
+// (nothing found) with that message. An engine error becomes the
 // command's error (with its exit code) and, with --json, an envelope with
 // an "error" object.
-func (g *globals) ask(ctx context.Context, query string, fn func(snap *engine.Snapshot, env *envelope) (text func(), err error)) error {
+func (g *globals) ask(ctx context.Context, query string, fn func(snap *engine.Snapshot, env *envelope) (text func() error, err error)) error {
 	e, err := g.openEngine(ctx)
 	if err != nil {
 		return g.fail(query, nil, err)
@@ -57,10 +59,14 @@ func (g *globals) ask(ctx context.Context, query string, fn func(snap *engine.Sn
 		if env.Results == nil {
 			env.Results = []struct{}{}
 		}
-		return writeJSON(g.stdout, env)
+		err = writeJSON(g.stdout, env)
+	} else {
+		err = text()
 	}
-	text()
-	return nil
+	if err == nil && env.nothing != "" {
+		err = notFound("%s", env.nothing)
+	}
+	return err
 }
 
 // snapshot is ask for the commands whose answer is not an envelope

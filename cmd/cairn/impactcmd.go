@@ -12,6 +12,7 @@ func impactCmd(g *globals) *cobra.Command {
 	var depth, testDepth, limit int
 	var diff, path, kind string
 	var staged, working, all bool
+	var gf graphFlags
 	c := &cobra.Command{
 		Use:   "impact (TARGET | --diff REV | --staged | --working)",
 		Short: "what breaks if a symbol or a diff changes: dependents, implementations, tests to run, owners, risk",
@@ -23,6 +24,12 @@ CODEOWNERS owners and a short risk summary. TARGET must name one definition
 definition it names.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := gf.check(); err != nil {
+				return err
+			}
+			if err := atLeast1(cmd, "depth", "test-depth", "limit"); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			var name string
 			if len(args) == 1 {
@@ -38,8 +45,13 @@ definition it names.`,
 			if err != nil {
 				return g.fail(name, nil, err)
 			}
-			if g.json {
+			switch {
+			case g.json:
 				return writeJSON(g.stdout, res)
+			case gf.dot:
+				return res.WriteDot(g.stdout)
+			case gf.mermaid:
+				return res.WriteMermaid(g.stdout)
 			}
 			if err := res.WriteText(g.stdout, 50); err != nil {
 				return fmt.Errorf("write: %w", err)
@@ -47,6 +59,7 @@ definition it names.`,
 			return nil
 		},
 	}
+	gf.add(c)
 	f := c.Flags()
 	f.IntVar(&depth, "depth", engine.DefaultImpactDepth, fmt.Sprintf("levels of dependents listed (at most %d)", engine.MaxImpactDepth))
 	f.IntVar(&testDepth, "test-depth", engine.DefaultTestDepth, fmt.Sprintf("levels searched for tests that reach the change (at most %d)", engine.MaxTestDepth))

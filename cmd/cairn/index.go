@@ -36,6 +36,9 @@ func indexCmd(g *globals) *cobra.Command {
 		Short: "index a repository (incrementally: only what changed is re-read)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := notNegative(cmd, "workers", "parse-timeout", "max-file-size", "wait", "jobs"); err != nil {
+				return err
+			}
 			if len(args) == 1 {
 				g.repo = args[0]
 			}

@@ -157,6 +157,8 @@ type envelope struct {
 	// Generators are every generator's full ranking (search
 	// --dump-generators).
 	Generators any `json:"generators,omitempty"`
+	// nothing, when set, says the answer is empty: printed, it exits 3.
+	nothing string
 }
 
 func writeJSON(w io.Writer, v any) error {

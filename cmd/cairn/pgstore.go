@@ -185,6 +185,9 @@ the revision being built. With --follow it then waits for the next build.`,
 			if !g.shared() {
 				return usageError("worker needs --store postgres://… (or CAIRN_STORE)")
 			}
+			if err := notNegative(cmd, "workers", "parse-timeout", "max-file-size", "wait"); err != nil {
+				return err
+			}
 			if os.Getenv("GOGC") == "" {
 				debug.SetGCPercent(300)
 			}

@@ -23,19 +23,20 @@ func defCmd(g *globals) *cobra.Command {
 		Short: "find the definitions of a name (plain, or qualified: http.ListenAndServe, Server.Serve, or a symbol id)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return g.ask(cmd.Context(), args[0], func(snap *engine.Snapshot, env *envelope) (func(), error) {
+			return g.ask(cmd.Context(), args[0], func(snap *engine.Snapshot, env *envelope) (func() error, error) {
 				res, err := snap.Definitions(cmd.Context(), engine.DefinitionsOptions{Name: args[0], Path: nf.path, Kind: nf.kind})
 				if err != nil {
 					return nil, err
 				}
 				env.Results = res.Definitions
-				return func() {
+				return func() error {
 					for _, v := range res.Definitions {
 						fmt.Fprintf(g.stdout, "%s:%d-%d\t%s\t%s%s\n", v.Path, v.StartLine, v.EndLine, v.Kind, v.QualifiedName, staleMark(v.Stale))
 						if v.Signature != "" {
 							fmt.Fprintf(g.stdout, "\t%s\n", v.Signature)
 						}
 					}
+					return nil
 				}, nil
 			})
 		},
@@ -56,7 +57,7 @@ resolved) and the unresolved uses spelled like them (name-only); uses resolved t
 other definitions are left out. --path, --kind or a symbol id narrow the definitions.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return g.ask(cmd.Context(), args[0], func(snap *engine.Snapshot, env *envelope) (func(), error) {
+			return g.ask(cmd.Context(), args[0], func(snap *engine.Snapshot, env *envelope) (func() error, error) {
 				res, err := snap.References(cmd.Context(), engine.ReferencesOptions{Name: args[0], Path: nf.path, Kind: nf.kind,
 					Roles: role, IncludeDefinitions: withDefs})
 				if err != nil {
@@ -65,7 +66,7 @@ other definitions are left out. --path, --kind or a symbol id narrow the definit
 				env.Results = res.References
 				env.Definitions = res.Definitions
 				env.Unknown = unanalysed(cmd.Context(), snap.R)
-				return func() {
+				return func() error {
 					for _, v := range res.References {
 						in := ""
 						if v.In != "" {
@@ -77,6 +78,7 @@ other definitions are left out. --path, --kind or a symbol id narrow the definit
 						}
 						fmt.Fprintf(g.stdout, "%s:%d:%d\t%s\t%s%s%s [%s]%s\n", v.Path, v.StartLine, v.Column, v.Role, q, v.Name, in, v.Confidence, staleMark(v.Stale))
 					}
+					return nil
 				}, nil
 			})
 		},
@@ -94,16 +96,17 @@ func symbolsCmd(g *globals) *cobra.Command {
 		Short: "list definitions, by file and/or kind",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return g.ask(cmd.Context(), "", func(snap *engine.Snapshot, env *envelope) (func(), error) {
+			return g.ask(cmd.Context(), "", func(snap *engine.Snapshot, env *envelope) (func() error, error) {
 				res, err := snap.Symbols(cmd.Context(), engine.SymbolsOptions{File: file, Kind: kind})
 				if err != nil {
 					return nil, err
 				}
 				env.Results = res.Symbols
-				return func() {
+				return func() error {
 					for _, v := range res.Symbols {
 						fmt.Fprintf(g.stdout, "%s:%d-%d\t%s\t%s%s\n", v.Path, v.StartLine, v.EndLine, v.Kind, v.QualifiedName, staleMark(v.Stale))
 					}
+					return nil
 				}, nil
 			})
 		},

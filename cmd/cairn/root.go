@@ -71,7 +71,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 what you must know before changing code: where is X, who uses it, what to read.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version,
 	}
+	root.SetVersionTemplate(versionLine())
 	root.SetArgs(args)
 	// cobra suggests commands by edit distance, quadratic in the argument:
 	// a 5 MB "command" took over a minute to refuse.
@@ -109,6 +111,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		workerCmd(g),
 		verifyCmd(g),
 		agentCmd(g),
+		versionCmd(g),
 	)
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil {

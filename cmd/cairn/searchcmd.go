@@ -49,19 +49,25 @@ func searchCmd(g *globals) *cobra.Command {
 			default:
 				return usageError("give a QUERY or --query-file")
 			}
+			if err := atLeast1(cmd, "limit", "files"); err != nil {
+				return err
+			}
 			if dump {
 				g.json = true // the JSON answer, with every generator's ranking
 			}
-			return g.ask(ctx, firstLine(q), func(snap *engine.Snapshot, env *envelope) (func(), error) {
+			return g.ask(ctx, firstLine(q), func(snap *engine.Snapshot, env *envelope) (func() error, error) {
 				res, err := snap.Search(ctx, engine.SearchOptions{Query: q, Limit: limit, Files: files, Only: only, Ranks: true, Dump: dump})
 				if err != nil {
 					return nil, err
 				}
 				env.Results = searchResults(res)
+				if len(res.Hits) == 0 && len(res.Files) == 0 {
+					env.nothing = "nothing in the index matches the query: try other words, or check `cairn status`"
+				}
 				if dump {
 					env.Generators = res.Generators
 				}
-				return func() {
+				return func() error {
 					fmt.Fprintln(g.stdout, "files:")
 					for i, f := range res.Files {
 						fmt.Fprintf(g.stdout, "%2d. %s\t%.4f\t%s%s\n", i+1, f.Path, f.Score, f.Why, staleMark(f.Stale))
@@ -75,6 +81,7 @@ func searchCmd(g *globals) *cobra.Command {
 						fmt.Fprintf(g.stdout, "%2d. %s:%d-%d\t%s\t%.4f\t%s%s\n", i+1, h.Path, h.StartLine, h.EndLine, name, h.Score, h.Why,
 							staleMark(h.Stale))
 					}
+					return nil
 				}, nil
 			})
 		},

@@ -104,7 +104,7 @@ func serveCmd(g *globals) *cobra.Command {
 	l.Flags().StringVar(&embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "query embedder, as for index")
 	l.Flags().BoolVar(&watching, "watch", true, "keep the index fresh while serving (as cairn watch; skipped when another watcher runs, and on a shared store)")
 	c.AddCommand(m, l)
-	return c
+	return group(c)
 }
 
 // notWatchingShared says that a server over a shared store only reads it:

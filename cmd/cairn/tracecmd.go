@@ -28,6 +28,9 @@ or written and never read.`,
 			if mermaid && dot {
 				return usageError("--mermaid and --dot are exclusive")
 			}
+			if err := atLeast1(cmd, "depth"); err != nil {
+				return err
+			}
 			snap, done, err := g.snapshot(ctx, args[0])
 			if err != nil {
 				return err

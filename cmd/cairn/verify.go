@@ -50,6 +50,9 @@ the change description (CHANGE.md) there.`,
 					return usageError("--diff: want BASE..HEAD, got %q", diff)
 				}
 			}
+			if _, err := os.Stat(taskFile); err != nil {
+				return usageError("--task: %v", err)
+			}
 			if dir == "" {
 				if dir, err = gateDir(repo); err != nil {
 					return &exitError{code: 1, err: err}

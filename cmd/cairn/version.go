@@ -1,6 +1,29 @@
 package main
 
-import "runtime/debug"
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// versionLine is what cairn --version and cairn version print.
+func versionLine() string {
+	return fmt.Sprintf("cairn version %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+func versionCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "print cairn's version (as --version does)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := fmt.Fprint(g.stdout, versionLine())
+			return err
+		},
+	}
+}
 
 // version is this binary's version: the module version, or the VCS
 // revision it was built from (with +dirty), or "devel".

@@ -44,6 +44,9 @@ machine (an advisory lock in the database). The watcher's lock and status
 stay in the worktree's local index directory.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := notNegative(cmd, "workers", "wait", "debounce", "max-file-size"); err != nil {
+				return err
+			}
 			if len(args) == 1 {
 				g.repo = args[0]
 			}

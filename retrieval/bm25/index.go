@@ -128,7 +128,16 @@ type Builder struct {
 	queue chan docJob
 	done  chan error
 	err   error
+
+	progress func(done, total int) // FinishProgress
 }
+
+// Phase implements indexer.PhasedSink: Finish waits for the queued
+// documents to be indexed and closes the segment, a phase of its own.
+func (b *Builder) Phase() string { return "text" }
+
+// FinishProgress implements indexer.PhasedSink.
+func (b *Builder) FinishProgress(f func(done, total int)) { b.progress = f }
 
 type docJob struct {
 	id  string

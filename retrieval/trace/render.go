@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/cairn-dev/cairn/graph/diagram"
 )
 
 func (l Loc) String() string {
@@ -149,36 +151,27 @@ func (e *errWriter) printf(format string, args ...any) {
 	}
 }
 
-// graphNodes numbers the steps of all flows for the diagram renderers.
-type diagram struct {
-	ids   map[string]string
-	nodes []string
-	edges [][3]string // from, to, label
-	gaps  map[string]bool
-}
-
-func (r *Result) diagram() *diagram {
-	d := &diagram{ids: map[string]string{}, gaps: map[string]bool{}}
-	node := func(s Step) string {
-		k := s.Name + "@" + s.Path
-		if id, ok := d.ids[k]; ok {
-			return id
-		}
-		id := fmt.Sprintf("n%d", len(d.nodes))
-		d.ids[k] = id
-		d.nodes = append(d.nodes, k)
-		return id
+// diagram draws the flows and the sites: each flow's entry point (an
+// oval), the functions of its steps (boxes, a gap step marked) joined as
+// they call each other, and every write and read site (a note) joined to
+// the function it is in. A function is one node however many flows reach
+// it, an entry one node however many flows start there.
+func (r *Result) diagram() *diagram.Graph {
+	g := diagram.New()
+	g.Name, g.LeftToRight = "trace", true
+	fn := func(name, path string) string {
+		key := "func:" + name + "@" + path
+		g.Node(key, name+"\n"+path, diagram.Box)
+		return key
 	}
-	seen := map[string]bool{}
 	for _, f := range r.Flows {
+		entry := "entry:" + f.Entry.Kind + " " + f.Entry.Label
+		g.Node(entry, f.Entry.Kind+" "+f.Entry.Label, diagram.Oval)
 		var stack []string
-		entry := fmt.Sprintf("e%d", len(d.nodes))
-		d.ids["entry:"+f.Entry.Kind+" "+f.Entry.Label] = entry
-		d.nodes = append(d.nodes, "entry:"+f.Entry.Kind+" "+f.Entry.Label)
 		for _, s := range f.Steps {
-			id := node(s)
+			id := fn(s.Name, s.Path)
 			if s.Gap != "" {
-				d.gaps[id] = true
+				g.Mark(id)
 			}
 			stack = append(stack[:min(len(stack), s.Depth)], id)
 			from := entry
@@ -189,80 +182,29 @@ func (r *Result) diagram() *diagram {
 			if s.Via != "call" && s.Via != "entry" {
 				label = s.Via
 			}
-			k := from + ">" + id
-			if !seen[k] {
-				seen[k] = true
-				d.edges = append(d.edges, [3]string{from, id, label})
+			g.Edge(from, id, label)
+		}
+	}
+	for _, ss := range [][]Site{r.Writes, r.Reads} {
+		for _, s := range ss {
+			key := "site:" + s.Access + " " + s.Loc.String()
+			label := s.Access + " " + s.Carrier
+			if s.How != "" {
+				label += ": " + s.How
+			}
+			g.Node(key, label+"\n"+s.Loc.String(), diagram.Note)
+			if s.Func != nil {
+				g.Edge(fn(s.Func.Name, s.Func.Path), key, s.Access)
 			}
 		}
 	}
-	return d
+	return g
 }
 
-func (d *diagram) label(i int) (id, text string) {
-	k := d.nodes[i]
-	id = d.ids[k]
-	if strings.HasPrefix(k, "entry:") {
-		return id, strings.TrimPrefix(k, "entry:")
-	}
-	name, p, _ := strings.Cut(k, "@")
-	return id, name + "\n" + p
-}
+// WriteMermaid renders the flows and sites as a Mermaid flowchart; gap
+// steps are marked.
+func (r *Result) WriteMermaid(w io.Writer) error { return r.diagram().WriteMermaid(w) }
 
-// WriteMermaid renders the flows as a Mermaid flowchart; gap steps are
-// marked.
-func (r *Result) WriteMermaid(w io.Writer) error {
-	ew := &errWriter{w: w}
-	d := r.diagram()
-	ew.printf("flowchart LR\n")
-	for i := range d.nodes {
-		id, text := d.label(i)
-		text = strings.ReplaceAll(strings.ReplaceAll(text, "\"", "'"), "\n", "<br/>")
-		if strings.HasPrefix(id, "e") {
-			ew.printf("  %s([\"%s\"])\n", id, text)
-		} else {
-			ew.printf("  %s[\"%s\"]\n", id, text)
-		}
-	}
-	for _, e := range d.edges {
-		if e[2] != "" {
-			ew.printf("  %s -->|\"%s\"| %s\n", e[0], strings.ReplaceAll(e[2], "\"", "'"), e[1])
-		} else {
-			ew.printf("  %s --> %s\n", e[0], e[1])
-		}
-	}
-	for id := range d.gaps {
-		ew.printf("  style %s stroke:#d00,stroke-width:3px\n", id)
-	}
-	return ew.err
-}
-
-// WriteDot renders the flows as a Graphviz digraph.
-func (r *Result) WriteDot(w io.Writer) error {
-	ew := &errWriter{w: w}
-	d := r.diagram()
-	q := func(s string) string {
-		return "\"" + strings.ReplaceAll(strings.ReplaceAll(s, "\\", "\\\\"), "\"", "\\\"") + "\""
-	}
-	ew.printf("digraph trace {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n")
-	for i := range d.nodes {
-		id, text := d.label(i)
-		attrs := "label=" + strings.ReplaceAll(q(text), "\n", "\\n")
-		if strings.HasPrefix(id, "e") {
-			attrs += ", shape=oval"
-		}
-		if d.gaps[id] {
-			attrs += ", color=red, penwidth=3"
-		}
-		ew.printf("  %s [%s];\n", id, attrs)
-	}
-	for _, e := range d.edges {
-		if e[2] != "" {
-			ew.printf("  %s -> %s [label=%s];\n", e[0], e[1], q(e[2]))
-		} else {
-			ew.printf("  %s -> %s;\n", e[0], e[1])
-		}
-	}
-	ew.printf("}\n")
-	return ew.err
-}
+// WriteDot renders the flows and sites as a Graphviz digraph; gap steps
+// are marked.
+func (r *Result) WriteDot(w io.Writer) error { return r.diagram().WriteDot(w) }

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/embed"
@@ -51,6 +53,23 @@ type Builder struct {
 	hashes  []string
 	texts   []string
 	vecs    [][]float32 // built-in incremental: embedded as they come
+
+	progress func(done, total int) // FinishProgress
+}
+
+// Phase implements indexer.PhasedSink: Finish trains the built-in model
+// and embeds every chunk (or sends them to the external embedder).
+func (b *Builder) Phase() string { return "vectors" }
+
+// FinishProgress implements indexer.PhasedSink: Finish reports the chunks
+// embedded.
+func (b *Builder) FinishProgress(f func(done, total int)) { b.progress = f }
+
+// report tells FinishProgress how far Finish is.
+func (b *Builder) report(done, total int) {
+	if b.progress != nil {
+		b.progress(done, total)
+	}
 }
 
 // NewBuilder returns a builder extending the vectors of the generation
@@ -206,16 +225,35 @@ func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 		}
 		vecs = make([][]float32, b.trainer.Docs())
 		var wg sync.WaitGroup
+		var embedded atomic.Int64
+		stop, stopped := make(chan struct{}), make(chan struct{})
+		ticker := time.NewTicker(250 * time.Millisecond)
+		go func() { // progress from one goroutine at a time, as the indexer promises
+			defer close(stopped)
+			defer ticker.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-ticker.C:
+					b.report(int(embedded.Load()), len(vecs))
+				}
+			}
+		}()
 		for p := 0; p < 2; p++ {
 			wg.Add(1)
 			go func(p int) {
 				defer wg.Done()
 				for i := p; i < len(vecs); i += 2 {
 					vecs[i] = b.trainer.EmbedDoc(i)
+					embedded.Add(1)
 				}
 			}(p)
 		}
 		wg.Wait()
+		close(stop)
+		<-stopped
+		b.report(len(vecs), len(vecs))
 		mf := strings.TrimSuffix(b.name, ".bin") + ".ppmi"
 		if err := m.Save(filepath.Join(b.dir, mf)); err != nil {
 			return nil, err
@@ -303,6 +341,7 @@ func (b *Builder) embedExternal(ctx context.Context) ([][]float32, error) {
 				b.o.Cache.Put(model, b.hashes[i], out[j])
 			}
 		}
+		b.report(start+len(idx), len(missing))
 	}
 	return vecs, nil
 }
