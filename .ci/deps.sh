@@ -8,6 +8,8 @@ command -v git >/dev/null || need_apt+=(git)
 command -v node >/dev/null || need_apt+=(nodejs)
 command -v npm >/dev/null || need_apt+=(npm)
 command -v bwrap >/dev/null || need_apt+=(bubblewrap)
+# the real pytest checks that impact's test selectors are collectable
+/usr/bin/python3 -c 'import pytest' 2>/dev/null || need_apt+=(python3-pytest)
 # Graphviz: the graph tests parse cairn's --dot output with the real dot.
 command -v dot >/dev/null || need_apt+=(graphviz)
 # the web UI's browser tests (lsp/web) and the eval reports (agent/eval) drive a headless chromium

@@ -85,7 +85,11 @@
 // 1. (The LSP asks implementations of an unresolved identifier with All,
 // as its protocol cannot ask back; its call hierarchy names one definition
 // per item.) Paths take every definition of both names: each path shows
-// which it joins.
+// which it joins. Paths follow calls; when no call path joins them, the one
+// path is the chain of dependency edges Impact walks (impact.Chain:
+// dispatch through interfaces, function values, name-only calls), marked
+// Dependency — so every test Impact selects has a path, the one its Chain
+// gives.
 //
 // The analysis questions (search.go, context.go, trace.go, impact.go,
 // status.go) check their own arguments (bounds, paths, revisions) too:

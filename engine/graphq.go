@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
+	"github.com/cairn-dev/cairn/retrieval/impact"
 )
 
 // The graph questions: one function per question, each with one options
@@ -27,8 +28,10 @@ const (
 	// DefaultImplementationsDepth is how far implementations are followed
 	// when a surface offers no depth (a subclass of a subclass …).
 	DefaultImplementationsDepth = 5
-	// MaxPathDepth bounds Paths' MaxDepth; MaxPaths its Limit.
-	MaxPathDepth = 16
+	// MaxPathDepth bounds Paths' MaxDepth (as far as Impact looks for
+	// tests, so that every chain it reports can be shown); MaxPaths its
+	// Limit.
+	MaxPathDepth = MaxTestDepth
 	MaxPaths     = 100
 )
 
@@ -406,10 +409,18 @@ type PathsResult struct {
 	From  []graph.SymbolView `json:"from"`
 	To    []graph.SymbolView `json:"to"`
 	Paths [][]graph.EdgeView `json:"paths"`
-	Raw   []graph.Path       `json:"-"`
+	// Dependency: no call path joins them, and the one path is the chain
+	// of dependency edges Impact follows (references, reads of function
+	// values, dispatch through an interface or base method, name-only
+	// calls on receivers of unknown type) — the chain Impact gives as the
+	// reason a test is selected.
+	Dependency bool         `json:"dependency,omitempty"`
+	Raw        []graph.Path `json:"-"`
 }
 
-// Paths finds the shortest call paths from From to To.
+// Paths finds the shortest call paths from From to To; when calls alone do
+// not join them, the chain Impact's walk follows (impact.Chain), so that a
+// test Impact selects always has a path.
 func (s *Snapshot) Paths(ctx context.Context, o PathsOptions) (*PathsResult, error) {
 	if o.MaxDepth < 1 || o.MaxDepth > MaxPathDepth {
 		return nil, Errorf(InvalidArgument, "max depth must be between 1 and %d (got %d)", MaxPathDepth, o.MaxDepth)
@@ -438,9 +449,19 @@ func (s *Snapshot) Paths(ctx context.Context, o PathsOptions) (*PathsResult, err
 	if err != nil {
 		return nil, Classify(err)
 	}
+	dependency := false
+	if len(paths) == 0 {
+		chain, err := impact.Chain(ctx, s.R, ids(from), ids(to), o.MaxDepth, impact.Options{Depth: DefaultImpactDepth})
+		if err != nil {
+			return nil, Classify(err)
+		}
+		if len(chain) > 0 {
+			paths, dependency = []graph.Path{chain}, true
+		}
+	}
 	cite := s.CiteFunc(ctx)
 	res := &PathsResult{From: s.viewSymbols(ctx, from[:min(len(from), MaxCandidates)]), To: s.viewSymbols(ctx, to[:min(len(to), MaxCandidates)]),
-		Paths: make([][]graph.EdgeView, len(paths)), Raw: paths}
+		Paths: make([][]graph.EdgeView, len(paths)), Raw: paths, Dependency: dependency}
 	for i, p := range paths {
 		res.Paths[i] = make([]graph.EdgeView, len(p))
 		for j := range p {

@@ -105,3 +105,25 @@ func TestNeighbours(t *testing.T) {
 		t.Errorf("Out: %v, want %v", got, want)
 	}
 }
+
+func TestGoTestKind(t *testing.T) {
+	for _, c := range []struct {
+		path, name string
+		want       GoTestFunc
+	}{
+		{"a/x_test.go", "TestFoo", GoTest},
+		{"a/x_test.go", "Test_foo", GoTest},
+		{"a/x_test.go", "Test", GoTest},
+		{"a/x_test.go", "Testify", GoNotTest},
+		{"a/x_test.go", "TestMain", GoTestMain},
+		{"a/x_test.go", "BenchmarkFoo", GoBenchmark},
+		{"a/x_test.go", "Benchmarks", GoNotTest},
+		{"a/x_test.go", "FuzzParse", GoFuzz},
+		{"a/x_test.go", "ExampleServer_Start", GoExample},
+		{"a/x.go", "TestFoo", GoNotTest},
+	} {
+		if got := GoTestKind(c.path, c.name); got != c.want {
+			t.Errorf("GoTestKind(%q, %q) = %v, want %v", c.path, c.name, got, c.want)
+		}
+	}
+}

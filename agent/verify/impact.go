@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/graph"
 )
 
 // EngineImpact is the engine's impact analysis as an ImpactSelector: it
@@ -95,6 +96,7 @@ func PatchImpact(ctx context.Context, repo, base string, patch []byte, runDir st
 // IsGoTest reports whether a function of a file is a test go test runs by
 // -run: TestXxx in a _test.go file, not TestMain (the package's entry
 // point, never reported) and not benchmarks, fuzz targets or examples.
+// The rule is graph.IsGoTest's, the one impact's selectors use too.
 func IsGoTest(path, name string) bool {
-	return strings.HasSuffix(path, "_test.go") && strings.HasPrefix(name, "Test") && name != "TestMain"
+	return graph.IsGoTest(path, name)
 }

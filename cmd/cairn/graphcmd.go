@@ -181,7 +181,7 @@ func pathCmd(g *globals) *cobra.Command {
 					return nil, err
 				}
 				if len(res.Paths) == 0 {
-					return nil, engine.Errorf(engine.NotFound, "no call path from %s to %s within %d calls", args[0], args[1], depth)
+					return nil, engine.Errorf(engine.NotFound, "no call or dependency path from %s to %s within %d edges", args[0], args[1], depth)
 				}
 				env.Results = res.Paths
 				return func() error {
@@ -189,9 +189,17 @@ func pathCmd(g *globals) *cobra.Command {
 						return gf.write(g.stdout, pathsDiagram(res))
 					}
 					for i, p := range res.Paths {
-						fmt.Fprintf(g.stdout, "path %d (%d calls):\n", i+1, len(p))
+						if res.Dependency {
+							fmt.Fprintf(g.stdout, "path %d (%d edges; no call path: the dependency chain impact follows):\n", i+1, len(p))
+						} else {
+							fmt.Fprintf(g.stdout, "path %d (%d calls):\n", i+1, len(p))
+						}
 						for _, e := range p {
-							fmt.Fprintf(g.stdout, "  %s -> %s\t%s:%d [%s]\n", e.FromName, e.ToName, e.Site.Path, e.Site.StartLine, e.Confidence)
+							kind := ""
+							if e.Kind != "calls" {
+								kind = e.Kind + ", "
+							}
+							fmt.Fprintf(g.stdout, "  %s -> %s\t%s:%d [%s%s]\n", e.FromName, e.ToName, e.Site.Path, e.Site.StartLine, kind, e.Confidence)
 						}
 					}
 					return nil
@@ -200,7 +208,7 @@ func pathCmd(g *globals) *cobra.Command {
 		},
 	}
 	gf.add(c)
-	c.Flags().IntVar(&depth, "depth", 8, fmt.Sprintf("longest path to look for, 1-%d", engine.MaxPathDepth))
+	c.Flags().IntVar(&depth, "depth", engine.DefaultTestDepth, fmt.Sprintf("longest path to look for, 1-%d (impact looks for tests as far by default)", engine.MaxPathDepth))
 	c.Flags().IntVar(&limit, "limit", 10, fmt.Sprintf("most paths to print, 1-%d", engine.MaxPaths))
 	return c
 }

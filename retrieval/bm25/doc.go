@@ -17,6 +17,11 @@
 // prose is additionally stemmed with Porter's algorithm and stripped of stop
 // words.
 //
+// A query's words are analysed as both: as code for name, path, sig and
+// body, as English for doc. Question words (where, why, whose, whom,
+// whether; tokens.Stop holds what, when, which, who and how) are no terms
+// of either: "where is …" asks no question about a method Where.
+//
 // # Scoring
 //
 // bleve stores the postings; cairn scores them. A query is a disjunction

@@ -630,9 +630,41 @@ func (x *Index) selecting(ctx context.Context, field string, ts []string) []stri
 // Search returns up to k chunk documents for q, best first.
 func (x *Index) Search(ctx context.Context, q Query, k int) (_ []Hit, err error) {
 	defer x.guard(&err)
-	code := x.selecting(ctx, "body", terms(q.Text, tokens.Code))
-	prose := x.selecting(ctx, "doc", terms(q.Text, tokens.Text))
+	code := x.selecting(ctx, "body", codeTerms(q.Text))
+	prose := x.selecting(ctx, "doc", proseTerms(q.Text))
 	return x.run(ctx, chunkClauses(code, prose, q.Boosted), k)
+}
+
+// questionWords open a question and name nothing in code: "where is …"
+// is not a question about a method Where (README's demo question ranked
+// Engine.Where and DB.Where third and eighth in BM25). tokens.Stop has the
+// other question words (what, when, which, who, how) already. Dropping
+// every English function word from the code terms, or adding the stems of
+// the question's inflected words as code terms ("committed" for Commit),
+// were measured too and cost function-level accuracy on the localization
+// dev set (bench/retrieval/RESULTS.md, 2026-12-02).
+var questionWords = map[string]bool{"where": true, "why": true, "whose": true, "whom": true, "whether": true}
+
+// codeTerms are the terms of a query text looked for in the fields
+// analysed as code, without question words (all of them when the text is
+// nothing else).
+func codeTerms(text string) []string { return withoutQuestionWords(terms(text, tokens.Code)) }
+
+// proseTerms are the terms of a query text looked for in the fields
+// analysed as English: stemmed, without stop words and question words.
+func proseTerms(text string) []string { return withoutQuestionWords(terms(text, tokens.Text)) }
+
+func withoutQuestionWords(all []string) []string {
+	out := all[:0:0]
+	for _, t := range all {
+		if !questionWords[t] {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	return out
 }
 
 // chunkClauses is the query of Search: the code terms in every field of
@@ -664,7 +696,7 @@ func fileClauses(code []string) []clause {
 // hit's ChunkID is the id of the file's first chunk.
 func (x *Index) SearchFiles(ctx context.Context, q Query, k int) (_ []Hit, err error) {
 	defer x.guard(&err)
-	code := x.selecting(ctx, "ftext", terms(q.Text, tokens.Code))
+	code := x.selecting(ctx, "ftext", codeTerms(q.Text))
 	return x.run(ctx, fileClauses(code), k)
 }
 

@@ -8,15 +8,22 @@
 // callees, implementations, tests) at a lower score; search hits past the
 // 60th (a large budget asks for more) rank after that expansion. A type's chunk is cut
 // to its head, since its methods are candidates of their own; config and
-// docs are admitted as such.
+// docs are admitted as such. A source file's head (before its first
+// definition) is no definition: its imports are cut out, and what remains
+// before them (a package doc, a module docstring) and after them (a
+// constant) is admitted only when it says more than a package clause;
+// imports enter a pack only as context of a whole-file item (a focus
+// file).
 //
 // Packing merges overlapping and adjacent candidates of a file, ranks them
 // by score, and fills the budget in that order; a candidate a few lines from
 // an item already picked joins it (in JSON an item's citation and reason
 // cost about as many tokens as ten lines of code); a span that opens its
 // file starts after the license notice; an item that does not fit in full
-// degrades to its signature and its doc's summary (first paragraph, four
-// lines at most) before it is dropped, and what
+// degrades to its signature — the whole declaration head, however many
+// lines its parameters take, up to where its brackets close and its body
+// opens — and its doc's summary (first paragraph, four lines at most)
+// before it is dropped, and what
 // is dropped is listed (capped) with why. Whole items fill at most a share of
 // the budget (Request.FullShare, half by default; the three strongest come
 // whole when they fit); past it, candidates with a signature come as that,

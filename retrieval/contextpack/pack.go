@@ -163,6 +163,11 @@ type cand struct {
 	sigEnd     int // last line of the signature (for degrading), 0 if none
 	sigStart   int // the line of the definition's name
 	doc        string
+	// head: the head of a source file (package clause, doc, imports) before
+	// its first definition, not the whole file; firstImport is the line of
+	// its first import, 0 if none.
+	head                    bool
+	firstImport, lastImport int
 }
 
 // Build makes a pack for req.
@@ -303,6 +308,7 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 		seen[key] = true
 		out = append(out, c)
 	}
+	wholeFile := false // chunkCand is adding every chunk of a focus file
 	chunkCand := func(ref graph.ChunkRef, kind, reason string, score float64) {
 		f := fileInfo[ref.Path]
 		c := cand{path: ref.Path, start: int(ref.Range.StartLine), end: int(ref.Range.EndLine), kind: kind,
@@ -335,10 +341,23 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 			// module docstring), up to the first definition
 			if first := cc.firstNestedLine(ctx, ref); first > c.start {
 				c.end = first - 1
+				c.head = kind == KindDefinition && !wholeFile
 			} else if first > 0 {
 				return
 			}
 			c.end = min(c.end, c.start+80)
+			if c.head {
+				if ff, err := r.FileFacts(ctx, ref.Path); err == nil && ff != nil {
+					for _, im := range ff.Imports {
+						if l := int(im.Range.StartLine); l >= c.start && l <= c.end && (c.firstImport == 0 || l < c.firstImport) {
+							c.firstImport = l
+						}
+						if l := int(im.Range.EndLine); l >= c.start && l <= c.end && l > c.lastImport {
+							c.lastImport = l
+						}
+					}
+				}
+			}
 		}
 		add(c)
 	}
@@ -368,7 +387,10 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 		if _, ok := fileInfo[strings.TrimPrefix(f, "./")]; ok {
 			refs, _ := r.ChunksInFile(ctx, strings.TrimPrefix(f, "./"))
 			for i, ref := range refs {
+				// the whole file: its imports come as its context
+				wholeFile = true
 				chunkCand(ref, KindDefinition, "in the focus file", 9-float64(i)*0.01)
+				wholeFile = false
 			}
 			continue
 		}
@@ -695,6 +717,17 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 			}
 		}
 	}
+	// A file's head is no definition: its imports enter a pack only as
+	// context of a whole-file item (a focus file), and what is left of it
+	// (a package doc, a module docstring) only when it says something.
+	var heads []cand
+	cands = slices.DeleteFunc(cands, func(c cand) bool {
+		if c.head {
+			heads = append(heads, splitHead(c, fc.lines(c.path))...)
+		}
+		return c.head
+	})
+	cands = append(cands, heads...)
 	// Merge overlapping or adjacent candidates of a file.
 	slices.SortStableFunc(cands, func(a, c cand) int {
 		return cmp.Or(strings.Compare(a.path, c.path), cmp.Compare(a.start, c.start), cmp.Compare(c.end, a.end))
@@ -744,7 +777,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		if degraded {
 			var long bool
 			summary, long = docSummary(c.doc)
-			end = max(c.sigEnd, start)
+			end = max(signatureEnd(fc.lines(c.path), c.sigEnd, c.end, c.lang), start)
 			kind = KindSignature
 			if long && c.sigStart > start && c.sigStart <= end {
 				// a long doc comment above the signature gives way to
@@ -780,8 +813,8 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 	near := func(c cand) int {
 		for j := range picked {
 			x := &picked[j]
-			if x.c.path != c.path || x.item.Kind == KindSignature {
-				continue
+			if x.c.path != c.path || x.item.Kind == KindSignature || c.head || x.c.head {
+				continue // a file's head joins nothing: the gap would be its imports
 			}
 			gap := max(c.start-x.item.EndLine, x.item.StartLine-c.end) - 1
 			if gap < 0 || gap > mergeGap {
@@ -1058,4 +1091,116 @@ func untrustedLines(content string, first, last int, lang graph.Language) [][2]i
 		}
 	}
 	return out
+}
+
+// splitHead cuts a file head's candidate around its imports: what comes
+// before them (a package doc, a module docstring) and what follows them (a
+// constant, a logger) are kept when they say anything — more than a
+// package clause, blank lines, brackets or a shebang.
+func splitHead(c cand, lines []string) []cand {
+	if c.firstImport == 0 {
+		if says(lines, c.start, c.end) {
+			return []cand{c}
+		}
+		return nil
+	}
+	before, after := c, c
+	before.end = c.firstImport - 1
+	after.start = c.lastImport + 1
+	after.head = false // no import between it and the definitions: it may join them
+	var out []cand
+	for _, h := range []cand{before, after} {
+		for h.end >= h.start && isImportLine(line(lines, h.end)) {
+			h.end--
+		}
+		for h.start <= h.end && isImportLine(line(lines, h.start)) {
+			h.start++
+		}
+		if h.start <= h.end && says(lines, h.start, h.end) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func line(lines []string, n int) string {
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return strings.TrimSpace(lines[n-1])
+}
+
+// isImportLine: a blank line, or one that opens or closes an import
+// statement around the imported names.
+func isImportLine(l string) bool {
+	return l == "" || l == "(" || l == ")" || l == "import (" || l == "import" || strings.HasPrefix(l, "import ") ||
+		strings.HasPrefix(l, "from ") && strings.Contains(l, " import ")
+}
+
+// says reports whether lines start..end hold more than a package clause,
+// blank lines, brackets, build constraints or a shebang.
+func says(lines []string, start, end int) bool {
+	for n := start; n <= end; n++ {
+		switch l := line(lines, n); {
+		case l == "", l == "(", l == ")", strings.HasPrefix(l, "package "), strings.HasPrefix(l, "#!"), strings.HasPrefix(l, "# -*-"),
+			l == `"use strict";`, l == "'use strict';", strings.HasPrefix(l, "//go:build"), strings.HasPrefix(l, "// +build"):
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// signatureEnd is the last line of the declaration head that starts on
+// line name (the definition's name) and ends by line last: a signature is
+// whole, however many lines its parameters take (`def open(` alone says
+// nothing). The head ends where its brackets close — for Python there,
+// for the brace languages at the first line after that opening the body
+// ("{") or ending the declaration (";"). Strings are skipped; 40 lines at
+// most.
+func signatureEnd(lines []string, name, last int, lang graph.Language) int {
+	if name < 1 {
+		return name
+	}
+	last = min(last, len(lines), name+40)
+	depth := 0
+	closedAt := 0
+	for n := name; n <= last; n++ {
+		var quote rune
+		body := false
+		for _, r := range lines[n-1] {
+			switch {
+			case quote != 0:
+				if r == quote {
+					quote = 0
+				}
+			case r == '"' || r == '\'' || r == '`':
+				quote = r
+			case r == '#' && lang == graph.LangPython:
+				goto eol
+			case r == '(' || r == '[':
+				depth++
+			case r == ')' || r == ']':
+				depth = max(depth-1, 0)
+			case r == '{':
+				if depth == 0 && lang != graph.LangPython {
+					body = true
+				}
+			}
+		}
+	eol:
+		if depth > 0 {
+			continue
+		}
+		if lang == graph.LangPython || body || strings.HasSuffix(strings.TrimSpace(lines[n-1]), ";") {
+			return n
+		}
+		if closedAt == 0 {
+			closedAt = n
+		}
+	}
+	if closedAt > 0 {
+		return closedAt
+	}
+	return name
 }

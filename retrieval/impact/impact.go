@@ -57,12 +57,33 @@ type Symbol struct {
 	Why string `json:"why,omitempty"`
 }
 
-// Test is a test that exercises a changed symbol.
+// Test is a test that exercises a changed symbol: one its runner runs as
+// the project configures it (go test's names; pytest's python_files,
+// python_classes, python_functions and testpaths), reached by the walk or
+// itself changed or added by the diff (depth 0, with its Why).
 type Test struct {
 	Symbol
 	// Selector runs this test alone: a go test -run pattern, a pytest node
-	// id, a test file.
-	Selector string `json:"selector"`
+	// id, a test file. Selectors lists every node id when the runner
+	// collects the test more than once — a test method of a base or mixin
+	// class runs in each collected subclass, never in the base itself.
+	Selector  string   `json:"selector"`
+	Selectors []string `json:"selectors,omitempty"`
+	// Chain is why the test is selected: the edges from the test down to
+	// the changed symbol, in order (empty for a changed test). Each is an
+	// edge the graph holds, or a name-only call of a method on a receiver
+	// of unknown type; `cairn path TEST SYMBOL` shows the same chain.
+	Chain []graph.EdgeView `json:"chain,omitempty"`
+}
+
+// whyChanged is the Why of the change of id.
+func whyChanged(changes []Change, id graph.SymbolID) string {
+	for _, c := range changes {
+		if c.Symbol.ID == id {
+			return c.Why
+		}
+	}
+	return ""
 }
 
 // Owner is a CODEOWNERS rule that covers changed or dependent code.
@@ -132,7 +153,8 @@ type node struct {
 	conf    graph.Confidence
 	amb     bool
 	through string
-	iface   bool // an interface or base method the previous node implements
+	iface   bool       // an interface or base method the previous node implements
+	edge    graph.Edge // the edge that reached it from its parent (none for a root)
 }
 
 // Change is a symbol whose change is analysed, with why it was chosen:
@@ -179,17 +201,15 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 		defs[id] = d
 		return d, nil
 	}
-	var nodes []node
-	seen := map[graph.SymbolID]int{}
+	w := newWalker(r, o, def)
 	var roots []graph.SymbolID
 	for i := range changes {
 		s := &changes[i].Symbol
-		if _, ok := seen[s.ID]; ok {
+		if _, ok := w.seen[s.ID]; ok {
 			continue
 		}
 		defs[s.ID] = s
-		seen[s.ID] = len(nodes)
-		nodes = append(nodes, node{id: s.ID, parent: -1, conf: graph.ConfPrecise, through: s.QualifiedName()})
+		w.root(s.ID, s.QualifiedName())
 		roots = append(roots, s.ID)
 		v := view(s, o.Cite)
 		v.Why = changes[i].Why
@@ -197,25 +217,14 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 	}
 	// interface methods and base methods the changed ones implement or
 	// override: their callers may dispatch here
-	ups, err := r.Edges(ctx, roots, graph.Out, graph.EdgeImplements, graph.EdgeOverrides)
+	ups, err := w.up(ctx, w.frontierAll())
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range ups {
-		if _, ok := seen[e.To]; ok {
-			continue
-		}
-		d, err := def(e.To)
-		if err != nil {
-			return nil, err
-		}
-		if d == nil || d.Kind.IsType() {
-			continue // a type-level implements says nothing about callers
-		}
-		seen[e.To] = len(nodes)
-		nodes = append(nodes, node{id: e.To, parent: seen[e.From], depth: 0, via: e.Kind, conf: e.Confidence, through: d.QualifiedName()})
+	for _, n := range ups {
+		d := defs[w.nodes[n].id]
 		v := view(d, o.Cite)
-		v.Via, v.Confidence, v.Through = e.Kind.String()+" (upward)", e.Confidence.String(), d.QualifiedName()
+		v.Via, v.Confidence, v.Through = w.nodes[n].via.String()+" (upward)", w.nodes[n].conf.String(), d.QualifiedName()
 		res.Implementations = append(res.Implementations, v)
 	}
 	// implementations and overrides of the changed symbols
@@ -231,96 +240,18 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 		v.Depth, v.Via, v.Confidence, v.Ambiguous = h.Depth, h.Via.Kind.String(), h.Confidence.String(), h.Ambiguous
 		res.Implementations = append(res.Implementations, v)
 	}
-	// dependents, breadth first, each at its shallowest depth; the walk goes
-	// on to TestDepth looking for tests
-	frontier := make([]int, len(nodes))
-	for i := range nodes {
-		frontier[i] = i
+	if err := w.walk(ctx, nil); err != nil {
+		return nil, err
 	}
+	nodes, seen := w.nodes, w.seen
+	res.Truncated = w.truncated
+	res.Warnings = append(res.Warnings, w.warnings()...)
+	repo := o.Files
+	if repo == nil {
+		repo = repofs.New(root)
+	}
+	sel := newSelectors(repo, r)
 	var testNodes []int
-	for d := 1; d <= o.TestDepth && len(frontier) > 0; d++ {
-		// a method reached is also reached through the interface or base
-		// methods it implements: their callers dispatch to it
-		if d > 1 {
-			ids := make([]graph.SymbolID, len(frontier))
-			for i, n := range frontier {
-				ids[i] = nodes[n].id
-			}
-			ups, err := r.Edges(ctx, ids, graph.Out, graph.EdgeImplements, graph.EdgeOverrides)
-			if err != nil {
-				return nil, err
-			}
-			for _, e := range ups {
-				if _, ok := seen[e.To]; ok {
-					continue
-				}
-				dd, err := def(e.To)
-				if err != nil {
-					return nil, err
-				}
-				if dd == nil || dd.Kind.IsType() {
-					continue
-				}
-				p := seen[e.From]
-				seen[e.To] = len(nodes)
-				nodes = append(nodes, node{id: e.To, parent: p, depth: nodes[p].depth, via: e.Kind, conf: min(nodes[p].conf, e.Confidence), amb: nodes[p].amb, through: nodes[p].through, iface: true})
-				frontier = append(frontier, len(nodes)-1)
-			}
-		}
-		ids := make([]graph.SymbolID, len(frontier))
-		for i, n := range frontier {
-			ids[i] = nodes[n].id
-		}
-		kinds := dependentKinds
-		if d > o.Depth {
-			// past the listed depth only calls and references lead to
-			// tests, and reads of functions and variables: a function
-			// used as a value (an analyzer's Run: run, a handler table, a
-			// test seam var f = impl) runs where the value is called, and a
-			// variable holding it reaches whoever reads it
-			kinds = []graph.EdgeKind{graph.EdgeCalls, graph.EdgeReferences}
-		}
-		es, err := r.Edges(ctx, ids, graph.In, kinds...)
-		if err != nil {
-			return nil, err
-		}
-		if d > o.Depth {
-			var values []graph.SymbolID
-			for _, id := range ids {
-				dd, err := def(id)
-				if err != nil {
-					return nil, err
-				}
-				if dd != nil && (dd.Kind.IsCallable() || dd.Kind == graph.KindVariable || dd.Kind == graph.KindConstant) {
-					values = append(values, id)
-				}
-			}
-			more, err := r.Edges(ctx, values, graph.In, graph.EdgeReads)
-			if err != nil {
-				return nil, err
-			}
-			es = append(es, more...)
-		}
-		var next []int
-		for _, e := range es {
-			if e.Kind == graph.EdgeImplements || e.Kind == graph.EdgeExtends || e.Kind == graph.EdgeOverrides {
-				continue // listed as implementations
-			}
-			if _, ok := seen[e.From]; ok {
-				continue
-			}
-			if len(nodes) >= o.Limit {
-				res.Truncated = true
-				break
-			}
-			p := seen[e.To]
-			seen[e.From] = len(nodes)
-			n := node{id: e.From, parent: p, depth: d, via: e.Kind, conf: min(nodes[p].conf, e.Confidence), amb: nodes[p].amb || e.Ambiguous, through: nodes[p].through}
-			nodes = append(nodes, n)
-			next = append(next, len(nodes)-1)
-		}
-		frontier = next
-	}
 	// views, tests, coverage
 	covered := map[int]bool{}
 	pkgs := map[string]bool{}
@@ -329,10 +260,11 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 		s := &c.Symbol
 		files[s.Path] = true
 	}
+	selected := map[int][]string{}
 	for i := range nodes {
 		n := &nodes[i]
-		if n.parent < 0 {
-			continue
+		if n.iface && n.depth == 0 {
+			continue // an interface method above a changed one: no test of its own
 		}
 		d, err := def(n.id)
 		if err != nil {
@@ -341,13 +273,20 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 		if d == nil {
 			continue
 		}
-		if d.IsTest {
+		// a test is what its runner runs as configured (a changed or added
+		// test included): go test's names, pytest's collection rules
+		ids, err := sel.collect(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) > 0 {
 			testNodes = append(testNodes, i)
+			selected[i] = ids
 			for j := i; j >= 0; j = nodes[j].parent {
 				covered[j] = true
 			}
 		}
-		if n.depth > o.Depth || n.depth == 0 {
+		if n.parent < 0 || n.depth > o.Depth || n.depth == 0 {
 			continue
 		}
 		v := view(d, o.Cite)
@@ -368,23 +307,26 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 			res.Risk.Untested = append(res.Risk.Untested, d.QualifiedName)
 		}
 	}
-	// tests and the commands that run them
+	// tests, each with the chain of edges that reaches the change, and the
+	// commands that run them
 	for _, i := range testNodes {
 		d := defs[nodes[i].id]
 		t := Test{Symbol: view(d, o.Cite)}
 		t.Depth, t.Via, t.Confidence, t.Through = nodes[i].depth, nodes[i].via.String(), nodes[i].conf.String(), nodes[i].through
+		if nodes[i].parent < 0 {
+			t.Via, t.Why = "", whyChanged(changes, d.ID)
+		}
+		for _, e := range w.chain(i) {
+			t.Chain = append(t.Chain, graph.ViewEdge(&e, o.Cite))
+		}
+		t.Selector, t.Selectors = selected[i][0], selected[i]
+		if len(t.Selectors) == 1 {
+			t.Selectors = nil
+		}
 		res.Tests = append(res.Tests, t)
 	}
 	sortSymbols(res.Dependents)
 	slices.SortStableFunc(res.Tests, func(a, b Test) int { return cmp.Or(strings.Compare(a.Path, b.Path), a.StartLine-b.StartLine) })
-	repo := o.Files
-	if repo == nil {
-		repo = repofs.New(root)
-	}
-	sel := newSelectors(repo)
-	for i := range res.Tests {
-		res.Tests[i].Selector = sel.selector(defs[res.Tests[i].SymbolID])
-	}
 	res.Commands = sel.commands(res.Tests)
 	for p := range pkgs {
 		res.Packages = append(res.Packages, p)
@@ -430,9 +372,13 @@ func sortSymbols(ss []Symbol) {
 // risk scores fan-in, public API, breadth and untested dependents.
 func risk(res *Result, nodes []node) Risk {
 	rk := res.Risk
+	nameOnly := 0
 	for _, d := range res.Dependents {
 		if d.Depth == 1 {
 			rk.FanIn++
+			if d.Confidence == graph.ConfNameOnly.String() {
+				nameOnly++
+			}
 		}
 	}
 	for _, c := range res.Changed {
@@ -452,6 +398,11 @@ func risk(res *Result, nodes []node) Risk {
 		add(1, fmt.Sprintf("fan-in %d", rk.FanIn))
 	default:
 		rk.Reasons = append(rk.Reasons, fmt.Sprintf("low fan-in: %d direct dependents", rk.FanIn))
+	}
+	if nameOnly > 0 {
+		// calls on receivers of unknown type: each may or may not
+		// dispatch here, so the fan-in counts them and says so
+		rk.Reasons = append(rk.Reasons, fmt.Sprintf("%d of the %d direct dependents are name-only calls on receivers of unknown type", nameOnly, rk.FanIn))
 	}
 	if rk.Public {
 		add(1, "public API: exported, so code outside the repository may depend on it too")

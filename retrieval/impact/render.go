@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/cairn-dev/cairn/graph"
 )
 
 // WriteText renders an impact analysis for people.
@@ -65,7 +67,11 @@ func (r *Result) WriteText(w io.Writer, maxList int) error {
 			p("  … %d more\n", len(r.Tests)-maxList)
 			break
 		}
-		p("  %s  %s:%d  (depth %d, %s)\n", t.QualifiedName, t.Path, t.StartLine, t.Depth, t.Confidence)
+		if len(t.Chain) == 0 {
+			p("  %s  %s:%d  (changed: %s)\n", t.QualifiedName, t.Path, t.StartLine, t.Why)
+		} else {
+			p("  %s  %s:%d  (depth %d, %s)\n      why: %s\n", t.QualifiedName, t.Path, t.StartLine, t.Depth, t.Confidence, ChainText(t.Chain))
+		}
 	}
 	if len(r.Commands) > 0 {
 		p("\nrun the affected tests:\n")
@@ -96,4 +102,49 @@ func (r *Result) WriteText(w io.Writer, maxList int) error {
 		p("warning: %s\n", wn)
 	}
 	return err
+}
+
+// ChainText renders a chain of edges on one line, each edge with its kind
+// and, when weaker than resolved, its confidence: "TestA -calls-> helper
+// -calls-> Iface.M <-implements- Impl.M".
+func ChainText(chain []graph.EdgeView) string {
+	var b strings.Builder
+	at := ""
+	for i, e := range chain {
+		label := e.Kind
+		if e.Confidence == graph.ConfNameOnly.String() {
+			label += " " + e.Confidence
+		}
+		if e.Ambiguous {
+			label += " ambiguous"
+		}
+		switch {
+		case i == 0 && e.From == chainStart(chain):
+			b.WriteString(e.FromName)
+			at = string(e.From)
+		case i == 0:
+			b.WriteString(e.ToName)
+			at = string(e.To)
+		}
+		if string(e.From) == at {
+			fmt.Fprintf(&b, " -%s-> %s", label, e.ToName)
+			at = string(e.To)
+		} else {
+			fmt.Fprintf(&b, " <-%s- %s", label, e.FromName)
+			at = string(e.From)
+		}
+	}
+	return b.String()
+}
+
+// chainStart is where a chain starts: the end of its first edge that the
+// second does not share.
+func chainStart(chain []graph.EdgeView) graph.SymbolID {
+	if len(chain) < 2 {
+		return chain[0].From
+	}
+	if chain[0].To == chain[1].From || chain[0].To == chain[1].To {
+		return chain[0].From
+	}
+	return chain[0].To
 }

@@ -1,6 +1,7 @@
 package impact
 
 import (
+	"context"
 	"path"
 	"regexp"
 	"sort"
@@ -12,14 +13,19 @@ import (
 // selectors turns tests into the commands that run exactly them, per the
 // conventions of each language's usual runner.
 type selectors struct {
-	files Files
-	found map[string]string // dir+"|"+marker → nearest dir holding the marker
-	lang  map[graph.SymbolID]graph.Language
-	info  map[graph.SymbolID]*graph.Symbol
+	files  Files
+	r      graph.Reader
+	found  map[string]string // dir+"|"+marker → nearest dir holding the marker
+	lang   map[graph.SymbolID]graph.Language
+	info   map[graph.SymbolID]*graph.Symbol
+	pytest map[string]*pytestConfig // dir → the configuration governing it
+	facts  map[string]*graph.FileFacts
+	unit   map[graph.SymbolID]bool // class → a unittest.TestCase subclass
 }
 
-func newSelectors(files Files) *selectors {
-	return &selectors{files: files, found: map[string]string{}, lang: map[graph.SymbolID]graph.Language{}, info: map[graph.SymbolID]*graph.Symbol{}}
+func newSelectors(files Files, r graph.Reader) *selectors {
+	return &selectors{files: files, r: r, found: map[string]string{}, lang: map[graph.SymbolID]graph.Language{}, info: map[graph.SymbolID]*graph.Symbol{},
+		pytest: map[string]*pytestConfig{}, facts: map[string]*graph.FileFacts{}, unit: map[graph.SymbolID]bool{}}
 }
 
 // nearest returns the closest directory at or above dir (repository-
@@ -50,31 +56,35 @@ func rel(base, p string) string {
 	return strings.TrimPrefix(strings.TrimPrefix(p, base), "/")
 }
 
-// selector names one test for its runner.
-func (s *selectors) selector(d *graph.Symbol) string {
-	if d == nil {
-		return ""
-	}
+// collect returns the selectors that run d, nil when its runner does not
+// run d as a test: Go's test functions by go test's rule
+// (graph.GoTestKind), Python's by pytest's collection as configured
+// (pycollect), others as the indexer marked them.
+func (s *selectors) collect(ctx context.Context, d *graph.Symbol) ([]string, error) {
 	s.lang[d.ID] = d.Lang
 	s.info[d.ID] = d
 	switch d.Lang {
 	case graph.LangGo:
+		if d.Kind != graph.KindFunction || graph.GoTestKind(d.Path, d.Name) == graph.GoNotTest {
+			return nil, nil
+		}
 		mod := s.nearest(path.Dir(d.Path), "go.mod")
 		pkg := "./" + rel(mod, path.Dir(d.Path))
 		if pkg == "./" || pkg == "./." {
 			pkg = "."
 		}
 		flag := "-run"
-		if strings.HasPrefix(d.Name, "Benchmark") {
+		if graph.GoTestKind(d.Path, d.Name) == graph.GoBenchmark {
 			flag = "-run '^$' -bench"
 		}
-		return strings.TrimSpace(cdPrefix(mod) + "go test " + pkg + " " + flag + " '^" + regexp.QuoteMeta(d.Name) + "$'")
+		return []string{strings.TrimSpace(cdPrefix(mod) + "go test " + pkg + " " + flag + " '^" + regexp.QuoteMeta(d.Name) + "$'")}, nil
 	case graph.LangPython:
-		id := d.Path
-		if d.Container != "" {
-			id += "::" + strings.ReplaceAll(d.Container, ".", "::")
-		}
-		return id + "::" + d.Name
+		return s.pycollect(ctx, d)
+	}
+	if !d.IsTest {
+		return nil, nil
+	}
+	switch d.Lang {
 	case graph.LangJava:
 		cls := d.Container
 		if i := strings.LastIndexByte(cls, '.'); i >= 0 {
@@ -83,11 +93,65 @@ func (s *selectors) selector(d *graph.Symbol) string {
 		if cls == "" {
 			cls = strings.TrimSuffix(path.Base(d.Path), ".java")
 		}
-		return cls + "#" + d.Name
+		return []string{cls + "#" + d.Name}, nil
 	case graph.LangRust:
-		return d.Name
+		return []string{d.Name}, nil
 	}
-	return d.Path
+	return []string{d.Path}, nil
+}
+
+// Long selections are grouped: a Go package with more than maxRunNames
+// selected tests runs whole, a test file with more than maxFileIDs selected
+// node ids is named as a file, and a pytest command line longer than
+// maxCommand is split into several.
+const (
+	maxRunNames = 64
+	maxFileIDs  = 16
+	maxCommand  = 4000
+)
+
+// pytestArgs groups node ids into the arguments of pytest commands: the
+// ids in file order, a file's ids replaced by the file when there are more
+// than maxFileIDs of them, split so that no line passes maxCommand.
+func pytestArgs(ids []string) []string {
+	byFile := map[string][]string{}
+	for _, id := range ids {
+		f, _, _ := strings.Cut(id, "::")
+		byFile[f] = append(byFile[f], id)
+	}
+	var out []string
+	var line strings.Builder
+	add := func(arg string) {
+		if line.Len() > 0 && line.Len()+1+len(arg) > maxCommand {
+			out = append(out, line.String())
+			line.Reset()
+		}
+		if line.Len() > 0 {
+			line.WriteByte(' ')
+		}
+		line.WriteString(arg)
+	}
+	for _, f := range sortedKeys(byFile) {
+		fids := byFile[f]
+		sort.Strings(fids)
+		whole := len(fids) > maxFileIDs
+		for _, id := range fids {
+			if id == f {
+				whole = true // the file itself is selected
+			}
+		}
+		if whole {
+			add(f)
+			continue
+		}
+		for _, id := range fids {
+			add(id)
+		}
+	}
+	if line.Len() > 0 {
+		out = append(out, line.String())
+	}
+	return out
 }
 
 func cdPrefix(dir string) string {
@@ -121,11 +185,14 @@ func (s *selectors) commands(tests []Test) []string {
 			}
 			goPkgs[k] = append(goPkgs[k], regexp.QuoteMeta(d.Name))
 		case graph.LangPython:
-			base := s.nearest(path.Dir(d.Path), "pyproject.toml")
-			if base == "" {
-				base = "."
+			base := s.pytestFor(path.Dir(d.Path)).Root
+			ids := t.Selectors
+			if len(ids) == 0 {
+				ids = []string{t.Selector}
 			}
-			pyIDs[base] = append(pyIDs[base], rel(base, t.Selector))
+			for _, id := range ids {
+				pyIDs[base] = append(pyIDs[base], rel(base, id))
+			}
 		case graph.LangTypeScript, graph.LangTSX, graph.LangJavaScript:
 			base := s.nearest(path.Dir(d.Path), "package.json")
 			if jsFiles[base] == nil {
@@ -160,6 +227,9 @@ func (s *selectors) commands(tests []Test) []string {
 		c := k
 		switch {
 		case whole:
+		case len(tests) > maxRunNames:
+			// too many to name: the package runs whole (the tests list
+			// names each)
 		case len(tests) > 0:
 			c += " -run '^(" + strings.Join(tests, "|") + ")$'"
 		default:
@@ -171,7 +241,9 @@ func (s *selectors) commands(tests []Test) []string {
 		out = append(out, c)
 	}
 	for _, base := range sortedKeys(pyIDs) {
-		out = append(out, cdPrefix(base)+"python -m pytest "+strings.Join(uniq(pyIDs[base]), " "))
+		for _, args := range pytestArgs(uniq(pyIDs[base])) {
+			out = append(out, cdPrefix(base)+"python -m pytest "+args)
+		}
 	}
 	for _, base := range sortedKeys(jsFiles) {
 		var fs []string
