@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/retrieval/tokens"
 )
 
 // Tiers of a fuzzy symbol match, best first (SymbolsOptions.Fuzzy).
@@ -20,42 +21,6 @@ const (
 	tierHumps              // prefixes of its words in order: fulldisp → full_dispatch, gUN → getUserName
 	tierSubsequence        // its letters in order
 )
-
-// nameWords splits an identifier into its words: at separators (_ - . $),
-// at a lower-to-upper change (getUser → get User), before the last
-// capital of a capital run followed by a lower-case letter (HTTPServer →
-// HTTP Server) and between letters and digits. Words are lower-cased.
-func nameWords(name string) []string {
-	var words []string
-	rs := []rune(name)
-	start := -1
-	flush := func(end int) {
-		if start >= 0 && end > start {
-			words = append(words, strings.ToLower(string(rs[start:end])))
-		}
-		start = -1
-	}
-	for i, r := range rs {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush(i)
-			continue
-		}
-		if start < 0 {
-			start = i
-			continue
-		}
-		p := rs[i-1]
-		switch {
-		case unicode.IsUpper(r) && unicode.IsLower(p),
-			unicode.IsDigit(r) != unicode.IsDigit(p),
-			unicode.IsUpper(r) && unicode.IsUpper(p) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
-			flush(i)
-			start = i
-		}
-	}
-	flush(len(rs))
-	return words
-}
 
 // squash lower-cases s and drops its separators.
 func squash(s string) string {
@@ -120,7 +85,7 @@ type fuzzyName struct {
 }
 
 func prepare(name string) fuzzyName {
-	return fuzzyName{name: name, sq: squash(name), words: nameWords(name)}
+	return fuzzyName{name: name, sq: squash(name), words: tokens.NameWords(name)}
 }
 
 // fuzzyTier says how name matches the typed query q (squashed: sq; tiers

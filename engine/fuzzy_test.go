@@ -3,6 +3,8 @@ package engine
 import (
 	"slices"
 	"testing"
+
+	"github.com/cairn-dev/cairn/retrieval/tokens"
 )
 
 func TestNameWords(t *testing.T) {
@@ -13,7 +15,7 @@ func TestNameWords(t *testing.T) {
 		"parseV2Header":         {"parse", "v", "2", "header"},
 		"_private":              {"private"},
 	} {
-		if got := nameWords(name); !slices.Equal(got, want) {
+		if got := tokens.NameWords(name); !slices.Equal(got, want) {
 			t.Errorf("nameWords(%q) = %q, want %q", name, got, want)
 		}
 	}

@@ -185,3 +185,45 @@ var Stop = func() map[string]bool {
 	}
 	return m
 }()
+
+// NameWords splits an identifier or key into lower-case words: camelCase,
+// PascalCase, snake_case, kebab-case, dotted and digit boundaries, with
+// acronyms kept whole ("ArtifactURL" → artifact, url); any other
+// character that is not a letter or digit separates too ("pkg.Name"). Trace
+// normalizes keys with it and the engine matches partial symbol names.
+func NameWords(s string) []string {
+	var out []string
+	rs := []rune(s)
+	start := -1
+	flush := func(i int) {
+		if start >= 0 && i > start {
+			out = append(out, lower(string(rs[start:i])))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := rs[i-1]
+		switch {
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			flush(i)
+			start = i
+		case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+			// "URLPath": the P starts a word
+			flush(i)
+			start = i
+		case unicode.IsDigit(r) != unicode.IsDigit(prev):
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(rs))
+	return out
+}

@@ -2,52 +2,13 @@ package trace
 
 import (
 	"strings"
-	"unicode"
-)
 
-// words splits an identifier or key into lower-case words: camelCase,
-// PascalCase, snake_case, kebab-case, dotted and digit boundaries, with
-// acronyms kept whole ("ArtifactURL" → artifact, url).
-func words(s string) []string {
-	var out []string
-	rs := []rune(s)
-	start := -1
-	flush := func(i int) {
-		if start >= 0 && i > start {
-			out = append(out, strings.ToLower(string(rs[start:i])))
-		}
-		start = -1
-	}
-	for i, r := range rs {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush(i)
-			continue
-		}
-		if start < 0 {
-			start = i
-			continue
-		}
-		prev := rs[i-1]
-		switch {
-		case unicode.IsUpper(r) && unicode.IsLower(prev):
-			flush(i)
-			start = i
-		case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
-			// "URLPath": the P starts a word
-			flush(i)
-			start = i
-		case unicode.IsDigit(r) != unicode.IsDigit(prev):
-			flush(i)
-			start = i
-		}
-	}
-	flush(len(rs))
-	return out
-}
+	"github.com/cairn-dev/cairn/retrieval/tokens"
+)
 
 // normalize maps every spelling of a name to one key: "ArtifactURL",
 // "artifact_url", "artifactUrl" and "ARTIFACT-URL" all give "artifact url".
-func normalize(s string) string { return strings.Join(words(s), " ") }
+func normalize(s string) string { return strings.Join(tokens.NameWords(s), " ") }
 
 // spellings lists the case-insensitive spellings a key may take in code:
 // joined (camel, Pascal, flat), snake and kebab.
@@ -99,7 +60,7 @@ func singular(s string) string {
 // touches and whether it writes: SetArtifactURL / setArtifactUrl /
 // WithArtifactURL write; GetArtifactURL / getArtifactUrl / isDone read.
 func accessorKey(name string) (key string, write, ok bool) {
-	ws := words(name)
+	ws := tokens.NameWords(name)
 	if len(ws) < 2 {
 		return "", false, false
 	}
