@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -30,32 +31,11 @@ func serveCmd(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			// a server's heap is mostly long-lived caches: collect less often
-			if os.Getenv("GOGC") == "" {
-				debug.SetGCPercent(200)
-			}
-			root, err := g.repoRoot()
+			root, eng, log, err := g.openServed(ctx, embedder, watching)
 			if err != nil {
 				return err
-			}
-			log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			opts, err := g.engineOptions()
-			if err != nil {
-				return err
-			}
-			opts.Root, opts.Embedder, opts.Log = root, embedder, log
-			eng, err := engine.Open(ctx, opts)
-			if err != nil {
-				return usageError("%v", err)
 			}
 			defer eng.Close()
-			if eng.Shared() {
-				g.notWatchingShared(eng.Where())
-			} else if watching {
-				if err := eng.Watch(ctx); err != nil {
-					log.Warn("serving without an embedded watcher", "reason", err)
-				}
-			}
 			gate, err := gateDir(root)
 			if err != nil {
 				return err
@@ -108,6 +88,38 @@ func serveCmd(g *globals) *cobra.Command {
 	return group(c)
 }
 
+// openServed opens the engine a long-running server (MCP, HTTP) answers
+// from: the repository's index with the query embedder, watched unless
+// told not to or shared.
+func (g *globals) openServed(ctx context.Context, embedder string, watching bool) (string, *engine.Engine, *slog.Logger, error) {
+	// a server's heap is mostly long-lived caches: collect less often
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
+	root, err := g.repoRoot()
+	if err != nil {
+		return "", nil, nil, err
+	}
+	log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	opts, err := g.engineOptions()
+	if err != nil {
+		return "", nil, nil, err
+	}
+	opts.Root, opts.Embedder, opts.Log = root, embedder, log
+	eng, err := engine.Open(ctx, opts)
+	if err != nil {
+		return "", nil, nil, usageError("%v", err)
+	}
+	if eng.Shared() {
+		g.notWatchingShared(eng.Where())
+	} else if watching {
+		if err := eng.Watch(ctx); err != nil {
+			log.Warn("serving without an embedded watcher", "reason", err)
+		}
+	}
+	return root, eng, log, nil
+}
+
 func serveHTTPCmd(g *globals) *cobra.Command {
 	var addr, token, embedder string
 	var remote, watching bool
@@ -130,31 +142,11 @@ every request. Requests for a host name other than localhost, an IP literal or a
 			if err := web.CheckAddr(addr, remote, token); err != nil {
 				return usageError("%v", err)
 			}
-			if os.Getenv("GOGC") == "" {
-				debug.SetGCPercent(200)
-			}
-			root, err := g.repoRoot()
+			root, eng, log, err := g.openServed(ctx, embedder, watching)
 			if err != nil {
 				return err
-			}
-			log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			opts, err := g.engineOptions()
-			if err != nil {
-				return err
-			}
-			opts.Root, opts.Embedder, opts.Log = root, embedder, log
-			eng, err := engine.Open(ctx, opts)
-			if err != nil {
-				return usageError("%v", err)
 			}
 			defer eng.Close()
-			if eng.Shared() {
-				g.notWatchingShared(eng.Where())
-			} else if watching {
-				if err := eng.Watch(ctx); err != nil {
-					log.Warn("serving without an embedded watcher", "reason", err)
-				}
-			}
 			srv, err := web.New(web.Options{Engine: eng, Addr: addr, Remote: remote, Token: token, AllowHosts: hosts, Version: version, Log: log})
 			if err != nil {
 				return usageError("%v", err)
