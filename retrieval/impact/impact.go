@@ -185,22 +185,7 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 	}
 	root := cmp.Or(o.Root, m.Root)
 	res := &Result{Revision: m.Revision, Dirty: m.Dirty, Dependents: []Symbol{}, Tests: []Test{}, Commands: []string{}, Packages: []string{}}
-	defs := map[graph.SymbolID]*graph.Symbol{}
-	def := func(id graph.SymbolID) (*graph.Symbol, error) {
-		if d, ok := defs[id]; ok {
-			return d, nil
-		}
-		ss, err := r.SymbolsByID(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		var d *graph.Symbol
-		if len(ss) > 0 {
-			d = &ss[0]
-		}
-		defs[id] = d
-		return d, nil
-	}
+	defs, def := symbolLookup(ctx, r)
 	w := newWalker(r, o, def)
 	var roots []graph.SymbolID
 	for i := range changes {

@@ -235,22 +235,7 @@ func Chain(ctx context.Context, r graph.Reader, from, to []graph.SymbolID, maxDe
 	o.Depth = cmp.Or(o.Depth, 3)
 	o.TestDepth = max(maxDepth, 1)
 	o.Limit = cmp.Or(o.Limit, 20000)
-	defs := map[graph.SymbolID]*graph.Symbol{}
-	def := func(id graph.SymbolID) (*graph.Symbol, error) {
-		if d, ok := defs[id]; ok {
-			return d, nil
-		}
-		ss, err := r.SymbolsByID(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		var d *graph.Symbol
-		if len(ss) > 0 {
-			d = &ss[0]
-		}
-		defs[id] = d
-		return d, nil
-	}
+	_, def := symbolLookup(ctx, r)
 	want := map[graph.SymbolID]bool{}
 	for _, id := range from {
 		want[id] = true
@@ -285,4 +270,25 @@ func Chain(ctx context.Context, r graph.Reader, from, to []graph.SymbolID, maxDe
 		return nil, nil
 	}
 	return w.chain(hit), nil
+}
+
+// symbolLookup returns a function that reads a symbol by ID once and
+// remembers it (nil when the index has none), and the map it remembers in.
+func symbolLookup(ctx context.Context, r graph.Reader) (map[graph.SymbolID]*graph.Symbol, func(graph.SymbolID) (*graph.Symbol, error)) {
+	defs := map[graph.SymbolID]*graph.Symbol{}
+	return defs, func(id graph.SymbolID) (*graph.Symbol, error) {
+		if d, ok := defs[id]; ok {
+			return d, nil
+		}
+		ss, err := r.SymbolsByID(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		var d *graph.Symbol
+		if len(ss) > 0 {
+			d = &ss[0]
+		}
+		defs[id] = d
+		return d, nil
+	}
 }
