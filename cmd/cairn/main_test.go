@@ -33,8 +33,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("CAIRN_INDEX_DIR", "")
 			return setApps(env)
 		},
-		Cmds:                scriptCmds,
-		Condition:           toolsCondition,
+		Cmds:      scriptCmds,
+		Condition: toolsCondition,
 	})
 }
 

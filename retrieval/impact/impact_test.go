@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/graph/embedded"
-	"github.com/cairn-dev/cairn/retrieval/impact"
 	"github.com/cairn-dev/cairn/indexer"
+	"github.com/cairn-dev/cairn/retrieval/impact"
 )
 
 var shop = map[string]string{
