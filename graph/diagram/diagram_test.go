@@ -53,7 +53,6 @@ func build() *diagram.Graph {
 	return g
 }
 
-
 // TestRealTools: both outputs parse with the real tools, which read every
 // hostile label back as written, every node declared once, every edge once.
 func TestRealTools(t *testing.T) {
