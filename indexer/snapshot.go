@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
@@ -383,8 +384,12 @@ func decide(ctx context.Context, r graph.Reader, repo *repofs.FS, p string, st f
 }
 
 // The snapshot's file: a magic line, then uvarint-prefixed strings and
-// varints.
-const snapMagic = "cairn worktree snapshot 1\n"
+// varints, then the CRC-32C of everything before it: a damaged snapshot is
+// refused, and the check falls back to the full scan (a flipped byte must
+// not make a changed file look clean).
+const snapMagic = "cairn worktree snapshot 2\n"
+
+var snapCRC = crc32.MakeTable(crc32.Castagnoli)
 
 func (s *snapshot) write(path string) error {
 	var b []byte
@@ -420,6 +425,7 @@ func (s *snapshot) write(path string) error {
 	for _, d := range s.deleted {
 		str(d)
 	}
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, snapCRC))
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".worktree-snap-*")
 	if err != nil {
 		return err
@@ -446,6 +452,13 @@ func readSnapshot(path string) (*snapshot, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if len(data) < 4 {
+		return nil, errSnapshot
+	}
+	data, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.Checksum(data, snapCRC) != sum {
+		return nil, errSnapshot
 	}
 	b, ok := bytes.CutPrefix(data, []byte(snapMagic))
 	if !ok {

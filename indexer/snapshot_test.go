@@ -208,3 +208,51 @@ func BenchmarkFreshnessCheck(b *testing.B) {
 		}
 	})
 }
+
+// TestDamagedSnapshotIsRefused: a snapshot with any byte flipped is not
+// read — the check falls back to the full scan (cs.Fast false) and answers
+// as it does; without the file's checksum a flipped byte inside a path or
+// a stat parsed and was believed.
+func TestDamagedSnapshotIsRefused(t *testing.T) {
+	defer indexer.SetRacySlack(25 * time.Millisecond)()
+	root, dir := t.TempDir(), t.TempDir()
+	writeFiles(t, root, map[string]string{"a.go": "package a\n\nfunc A() {}\n", "b/b.go": "package b\n\nfunc B() {}\n"})
+	ageFiles(t, root)
+	index(t, root, dir, indexer.Options{})
+	s := open(t, dir)
+	ctx := context.Background()
+	m, _ := s.Meta(ctx)
+	opts := walk.Options{Root: root}
+	snap := filepath.Join(dir, indexer.SnapshotFile)
+	time.Sleep(60 * time.Millisecond) // nothing is racy from here on
+	if _, err := indexer.CachedChanges(ctx, s, m, opts, 10, snap); err != nil {
+		t.Fatal(err)
+	}
+	if cs, _ := indexer.CachedChanges(ctx, s, m, opts, 10, snap); !cs.Fast {
+		t.Fatal("an undamaged snapshot is not used")
+	}
+	good, err := os.ReadFile(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, _, _ := indexer.Changes(ctx, s, opts, 10)
+	believed := 0
+	for off := len("cairn worktree snapshot 2\n"); off < len(good); off++ {
+		bad := slices.Clone(good)
+		bad[off] ^= 0x20
+		os.WriteFile(snap, bad, 0o644)
+		cs, err := indexer.CachedChanges(ctx, s, m, opts, 10, snap)
+		if err != nil {
+			t.Fatalf("byte %d flipped: %v", off, err)
+		}
+		if cs.Fast {
+			believed++
+		}
+		if !slices.Equal(cs.Paths, want) {
+			t.Errorf("byte %d flipped: %q, full scan %q", off, cs.Paths, want)
+		}
+	}
+	if believed > 0 {
+		t.Errorf("%d of %d damaged snapshots were believed", believed, len(good)-len("cairn worktree snapshot 2\n"))
+	}
+}

@@ -68,9 +68,11 @@ func TestDamagedIndexIsNamedAndRepaired(t *testing.T) {
 				copyDir(t, good, dir)
 				damage(t, filepath.Join(dir, rel), mode)
 
-				if rel == "VERIFIED" {
-					// a note of when the database was last verified: damaged,
-					// it only makes the next check read every page again
+				if rel == "VERIFIED" || rel == "worktree.snap" {
+					// a note of when the database was last verified, and the
+					// freshness check's stat snapshot (checksummed): damaged,
+					// they only make the next check read every page, or walk
+					// the worktree, again
 					if out, _ := cli("status", "--repo", repo, "--index-dir", dir); strings.Contains(out, "damaged") {
 						t.Fatalf("a damaged VERIFIED note reported as damage:\n%s", out)
 					}
