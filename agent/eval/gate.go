@@ -98,9 +98,12 @@ type GateOptions struct {
 	Variants []string // default: all, in Variants' order
 	// Naive also runs the check a gate replaces, the instance's tests with
 	// plain `go test -run` on the host, per variant.
-	Naive  bool
-	Reruns int
-	Limits sandbox.Limits
+	Naive bool
+	// NaiveEnv is the naive run's environment (cmd passes the host's; a
+	// library reads no environment of its own).
+	NaiveEnv []string
+	Reruns   int
+	Limits   sandbox.Limits
 	// Until: start no instance after it (zero: no limit).
 	Until time.Time
 	// Progress gets a line per row as it is made; nil: none.
@@ -519,7 +522,7 @@ func runVariant(ctx context.Context, opts GateOptions, in Instance, p *prepared,
 	}
 	if opts.Naive {
 		t0 := time.Now()
-		pass := naiveTests(ctx, p.clone, pl.byPkg)
+		pass := naiveTests(ctx, p.clone, pl.byPkg, opts.NaiveEnv)
 		r.NaivePass, r.NaiveSeconds = &pass, round(time.Since(t0).Seconds())
 	}
 	if err := resetTree(ctx, p.clone, in.Base.SHA); err != nil {
@@ -624,7 +627,7 @@ func makeVariant(ctx context.Context, clone string, in Instance, pl *plan, v str
 
 // naiveTests: do the instance's tests pass with plain go test on the
 // host (exit status only, no sandbox)? The tree is the variant's.
-func naiveTests(ctx context.Context, dir string, byPkg map[string][]string) bool {
+func naiveTests(ctx context.Context, dir string, byPkg map[string][]string, env []string) bool {
 	pass := true
 	for _, p := range sortedKeys(byPkg) {
 		cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-run", "^("+strings.Join(byPkg[p], "|")+")$", "./"+p)
@@ -633,7 +636,7 @@ func naiveTests(ctx context.Context, dir string, byPkg map[string][]string) bool
 			rel, _ := filepath.Rel(mod, filepath.Join(dir, p))
 			cmd.Dir, cmd.Args[len(cmd.Args)-1] = mod, "./"+filepath.ToSlash(rel)
 		}
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+		cmd.Env = append(slices.Clip(env), "GOFLAGS=-mod=mod", "GOPROXY=off")
 		if err := cmd.Run(); err != nil {
 			pass = false
 		}

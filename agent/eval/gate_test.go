@@ -86,7 +86,7 @@ func TestGateSuiteSynthetic(t *testing.T) {
 	root, in := syntheticInstance(t)
 	work := t.TempDir()
 	res, err := RunGate(context.Background(), GateOptions{Instances: []Instance{in}, ReposRoot: root, Work: work, GateRoot: keptGateRoot,
-		Executor: agenttest.Executor(t), Naive: true, Progress: testWriter{t}})
+		Executor: agenttest.Executor(t), Naive: true, NaiveEnv: os.Environ(), Progress: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -239,7 +239,7 @@ verdict), the flaky tests seen and the time per instance.`,
 			if err := f.check(); err != nil {
 				return err
 			}
-			opts := eval.GateOptions{ReposRoot: f.reposRoot, Naive: naive}
+			opts := eval.GateOptions{ReposRoot: f.reposRoot, Naive: naive, NaiveEnv: os.Environ()}
 			if variants != "" {
 				opts.Variants = strings.Split(variants, ",")
 			}
