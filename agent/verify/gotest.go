@@ -265,11 +265,14 @@ func (goRunner) Parse(_ *sandbox.Workspace, res *sandbox.Result) (*Run, error) {
 		}
 		switch e.Action {
 		case "run":
-			st.started = true
+			// -count=N runs a test N times: each run must end
+			st.started, st.ended = true, false
 		case "pass", "fail", "skip":
 			st.ended = true
-			st.r.Outcome = Outcome(e.Action)
-			st.r.Elapsed = e.Elapsed
+			if st.r.Outcome != OutcomeFail { // a failure in any repetition stands
+				st.r.Outcome = Outcome(e.Action)
+			}
+			st.r.Elapsed += e.Elapsed
 		case "output":
 			if st.output.Len() < 4<<10 {
 				st.output.WriteString(e.Output)

@@ -156,3 +156,43 @@ func TestC(t *testing.T) {}
 		t.Errorf("TestC %v after the binary exited", o)
 	}
 }
+
+// TestGoParseRepeatedRuns: with -count=N a test that fails in one
+// repetition and passes in the others failed, and one whose binary dies
+// in a later repetition (a panic) failed too.
+func TestGoParseRepeatedRuns(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n\ngo 1.21\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(`package x
+
+import "testing"
+
+var a, b, c int
+
+func TestA(t *testing.T) { a++; if a == 2 { t.Fatal("second run") } }
+
+func TestB(t *testing.T) { b++ }
+
+func TestC(t *testing.T) { c++; if c == 3 { var m map[int]int; m[0] = 1 } }
+`), 0o644)
+	cmd := exec.Command("go", "test", "-json", "-count=4", "-run", "^(TestA|TestB)$", ".")
+	cmd.Dir = dir
+	out, _ := cmd.Output()
+	run, err := goRunner{}.Parse(nil, &sandbox.Result{Stdout: out, ExitCode: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := findTest(run.Tests, "TestA"), findTest(run.Tests, "TestB"); a == nil || b == nil || a.Outcome != OutcomeFail || b.Outcome != OutcomePass {
+		t.Fatalf("-count=4: %+v, want TestA fail (its second run), TestB pass", run.Tests)
+	}
+	cmd = exec.Command("go", "test", "-json", "-count=4", "-run", "^TestC$", ".")
+	cmd.Dir = dir
+	out, _ = cmd.Output()
+	run, err = goRunner{}.Parse(nil, &sandbox.Result{Stdout: out, ExitCode: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := findTest(run.Tests, "TestC"); c == nil || c.Outcome != OutcomeFail {
+		t.Fatalf("-count=4, a panic in the third run: %+v, want TestC fail", run.Tests)
+	}
+}

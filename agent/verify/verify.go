@@ -30,6 +30,10 @@ const CacheVersion = 1
 // failing.
 const DefaultReruns = 2
 
+// DefaultBaseRepeats is how often the regression check repeats tests that
+// passed at the base once (an intermittent bug, see regressionCheck).
+const DefaultBaseRepeats = 10
+
 // Options configure one gate run.
 type Options struct {
 	Attempt   *task.Attempt // the contract and its resolved base
@@ -41,8 +45,12 @@ type Options struct {
 	// leaves nothing the next one trips over); Dir/cache keeps the base
 	// results and the Go build cache between runs.
 	Dir    string
-	Reruns int            // reruns of a failing test; 0: DefaultReruns, negative: none
-	Limits sandbox.Limits // per command; zero fields take the executor's
+	Reruns int // reruns of a failing test; 0: DefaultReruns, negative: none
+	// BaseRepeats: when no added or changed test fails at the base once,
+	// the regression check runs them this many times there (and as many on
+	// the change); 0: DefaultBaseRepeats, 1 or negative: once only.
+	BaseRepeats int
+	Limits      sandbox.Limits // per command; zero fields take the executor's
 	// Impact selects the tests that reach a change; nil leaves the
 	// impact_tests criterion blocked with the reason.
 	Impact ImpactSelector
@@ -81,6 +89,9 @@ func Verify(ctx context.Context, opts Options) (*Report, error) {
 	}
 	if opts.Reruns == 0 {
 		opts.Reruns = DefaultReruns
+	}
+	if opts.BaseRepeats == 0 {
+		opts.BaseRepeats = DefaultBaseRepeats
 	}
 	dir, err := filepath.Abs(opts.Dir)
 	if err != nil {

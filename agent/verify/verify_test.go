@@ -608,3 +608,45 @@ func (s) TestKeepsID(`)
 		t.Fatalf("verdict %v (%s); regression %v: %s", r.Verdict, r.Reason, reg.Status, reg.Reason)
 	}
 }
+
+// intermittentTest fails without the fix only in its third run in a
+// process — a race that loses now and then, like grpc-go 2371's (a
+// service config handled while the ClientConn closes).
+const intermittentTest = `package main
+
+import "testing"
+
+var artifactRuns int
+
+func TestArtifactURLUnderRace(t *testing.T) {
+	artifactRuns++
+	if got := ToResponse(Task{ArtifactURL: "u"}).ArtifactURL; got != "u" && artifactRuns%3 == 0 {
+		t.Fatalf("ArtifactURL = %q in run %d", got, artifactRuns)
+	}
+}
+`
+
+// TestIntermittentBugIsARegressionTest: a regression test that passes
+// at the base once but fails there when repeated shows the bug; the
+// change must then pass every repetition. Without the fix the same test
+// fails on the change.
+func TestIntermittentBugIsARegressionTest(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	write(t, repo, "server/race_test.go", intermittentTest)
+	r := gateOn(t, repo, sandbox.Limits{})
+	reg := r.Criterion("regression")
+	if r.Verdict != Pass || reg.Status != Pass || len(reg.BaseTests) != 1 || reg.BaseTests[0].Outcome != OutcomeFail ||
+		!strings.Contains(reg.BaseTests[0].Output, "run up to 10 times") || !strings.Contains(reg.Reason, "intermittently") {
+		dump(t, r)
+		t.Fatalf("verdict %v (%s); regression %v: %s", r.Verdict, r.Reason, reg.Status, reg.Reason)
+	}
+
+	repo = fixtureRepo(t)
+	write(t, repo, "server/race_test.go", intermittentTest)
+	r = gateOn(t, repo, sandbox.Limits{})
+	if reg = r.Criterion("regression"); r.Verdict == Pass || reg.Status != Fail || !strings.Contains(reg.Reason, "do not pass on the change") {
+		dump(t, r)
+		t.Fatalf("without the fix: verdict %v; regression %v: %s", r.Verdict, reg.Status, reg.Reason)
+	}
+}
