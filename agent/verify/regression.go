@@ -114,7 +114,7 @@ func packageGroups(ws *sandbox.Workspace, dir string, changed, changedHelpers ma
 	for grew := len(reach) > 0; grew; {
 		grew = false
 		for n, h := range helpers {
-			if !reach[n] && slices.ContainsFunc(h.Refs, func(r string) bool { return reach[r] }) {
+			if !reach[n] && reaches(h.Refs, reach, helpers) {
 				reach[n], grew = true, true
 			}
 		}
@@ -126,7 +126,7 @@ func packageGroups(ws *sandbox.Workspace, dir string, changed, changedHelpers ma
 		if !IsGoTest(path.Join(dir, "x_test.go"), n) {
 			continue
 		}
-		if !changed[n] && !slices.ContainsFunc(t.Refs, func(r string) bool { return reach[r] }) {
+		if !changed[n] && !reaches(t.Refs, reach, helpers) {
 			continue
 		}
 		if t.Method {
@@ -260,6 +260,44 @@ func (g *gate) regressionCheck(ctx context.Context, c *Check) {
 	default:
 		c.Status, c.Reason = Pass, fmt.Sprintf("%d of %d added or changed tests fail at the base and all pass on the change", failedAtBase, len(c.Tests))
 	}
+}
+
+// reaches: code that mentions refs calls or reads a helper in reach. A
+// function or variable is mentioned by its name; a method by its name
+// together with its receiver type, mentioned directly or through the
+// helpers it mentions (a constructor's result) — a changed
+// delayListener.Dial reaches the test that builds a delayListener, not
+// every test that calls grpc.Dial (grpc-go 2629: that selected all of
+// test/'s end-to-end tests and ran past the wall limit).
+func reaches(refs []string, reach map[string]bool, helpers map[string]*goDecl) bool {
+	var mentionsType func(refs []string, typ string, seen map[string]bool) bool
+	mentionsType = func(refs []string, typ string, seen map[string]bool) bool {
+		for _, r := range refs {
+			if r == typ {
+				return true
+			}
+			if h := helpers[r]; h != nil && !seen[r] {
+				seen[r] = true
+				if mentionsType(h.Refs, typ, seen) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if slices.ContainsFunc(refs, func(r string) bool { return reach[r] }) {
+		return true // a function or variable (a method's key is "Recv.Name")
+	}
+	for key := range reach {
+		h := helpers[key]
+		if h == nil || h.Recv == "" || !slices.Contains(refs, h.Name) {
+			continue
+		}
+		if mentionsType(refs, h.Recv, map[string]bool{}) {
+			return true
+		}
+	}
+	return false
 }
 
 // selector is the go test selector of the group.

@@ -39,6 +39,9 @@ type testFunc struct {
 type goDecl struct {
 	Body string   // whitespace-normalized text
 	Refs []string // the names it mentions
+	// Recv and Name: a method's receiver type and name (its key is
+	// "Recv.Name": two types' Dial methods are two helpers)
+	Recv, Name string
 }
 
 // testFile is what the tamper check reads from one test file.
@@ -115,7 +118,13 @@ func goTests(f *testFile, root *sitter.Node, src []byte) {
 			body := n.ChildByFieldName("body")
 			if !goTestName(name) {
 				if body != nil {
-					f.Helpers[name] = &goDecl{Body: normalize(n.Content(src)), Refs: goRefs(body, src)}
+					d := &goDecl{Body: normalize(n.Content(src)), Refs: goRefs(body, src), Name: name}
+					key := name
+					if n.Type() == "method_declaration" {
+						d.Recv = goRecvType(n, src)
+						key = d.Recv + "." + name
+					}
+					f.Helpers[key] = d
 				}
 				continue
 			}

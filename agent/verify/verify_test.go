@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -648,5 +649,41 @@ func TestIntermittentBugIsARegressionTest(t *testing.T) {
 	if reg = r.Criterion("regression"); r.Verdict == Pass || reg.Status != Fail || !strings.Contains(reg.Reason, "do not pass on the change") {
 		dump(t, r)
 		t.Fatalf("without the fix: verdict %v; regression %v: %s", r.Verdict, reg.Status, reg.Reason)
+	}
+}
+
+// TestChangedMethodReachesItsTypesTests: a changed method of a test
+// helper type reaches the tests that use that type (directly or through
+// a constructor), not every test that calls a method of the same name
+// (grpc-go 2629: delayListener.Dial changed, and every test calling
+// grpc.Dial was selected).
+func TestChangedMethodReachesItsTypesTests(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "p/l_test.go", `package p
+
+import "testing"
+
+type delayListener struct{}
+
+func (d *delayListener) Dial() error { return nil }
+
+type other struct{}
+
+func (other) Dial() error { return nil }
+
+func newListener() *delayListener { return &delayListener{} }
+
+func TestGraceful(t *testing.T) { d := &delayListener{}; d.Dial() }
+
+func TestViaConstructor(t *testing.T) { newListener().Dial() }
+
+func TestOtherDial(t *testing.T) { o := other{}; o.Dial() }
+`)
+	groups := packageGroups(&sandbox.Workspace{Dir: dir}, "p", nil, map[string]bool{"delayListener.Dial": true})
+	if len(groups) != 1 || !slices.Equal(groups[0].Names, []string{"TestGraceful", "TestViaConstructor"}) {
+		t.Fatalf("groups %+v, want TestGraceful and TestViaConstructor only", groups)
+	}
+	if groups = packageGroups(&sandbox.Workspace{Dir: dir}, "p", nil, map[string]bool{"other.Dial": true}); len(groups) != 1 || !slices.Equal(groups[0].Names, []string{"TestOtherDial"}) {
+		t.Fatalf("other.Dial changed: groups %+v, want TestOtherDial only", groups)
 	}
 }
