@@ -342,6 +342,13 @@ func prepare(ctx context.Context, opts GateOptions, in Instance) (*prepared, err
 	}
 	key := in.Org + "/" + in.Repo + "@" + in.Base.SHA
 	p := &prepared{clone: filepath.Join(opts.Work, "repos", filepath.FromSlash(key)), gateDir: filepath.Join(cmp.Or(opts.GateRoot, filepath.Join(opts.Work, "gate")), filepath.FromSlash(key))}
+	// the build cache of the repository's most recent other base: the
+	// dependencies they share are not compiled again
+	if prev := latestSibling(p.gateDir); prev != "" {
+		if err := verify.SeedBuildCache(p.gateDir, prev); err != nil {
+			return nil, err
+		}
+	}
 	ready := p.clone + ".ready"
 	// the marker names the source: a clone --shared borrows its objects,
 	// so a clone of another source (or one whose tree no longer resets) is
@@ -372,6 +379,30 @@ func prepare(ctx context.Context, opts GateOptions, in Instance) (*prepared, err
 		return nil, err
 	}
 	return p, os.WriteFile(ready, []byte(src+"\n"), 0o644)
+}
+
+// latestSibling is the most recently used other gate directory of the
+// same repository (ORG/REPO@BASE beside ORG/REPO@OTHER), or "".
+func latestSibling(gateDir string) string {
+	repo, _, _ := strings.Cut(filepath.Base(gateDir), "@")
+	entries, _ := os.ReadDir(filepath.Dir(gateDir))
+	var best string
+	var bestTime time.Time
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || name == filepath.Base(gateDir) || !strings.HasPrefix(name, repo+"@") {
+			continue
+		}
+		dir := filepath.Join(filepath.Dir(gateDir), name)
+		if _, err := os.Stat(filepath.Join(dir, "cache", "build")); err != nil {
+			continue
+		}
+		// every gate run makes dir/run anew
+		if fi, err := os.Stat(dir); err == nil && fi.ModTime().After(bestTime) {
+			best, bestTime = dir, fi.ModTime()
+		}
+	}
+	return best
 }
 
 // resetTree checks out base in the clone, dropping every change and
