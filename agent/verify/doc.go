@@ -116,7 +116,10 @@
 // repetition shows it — the change must then pass the same number of
 // repetitions, every one (goRunner.Parse keeps a test's failure in any
 // repetition as its outcome). A test that mentions a changed helper of
-// the test files counts as changed. Suite methods (func (s) TestX) run
+// the test files counts as changed — a function or variable by its name,
+// a method by its name and its receiver type (directly or through the
+// helpers it mentions), so a changed delayListener.Dial is not every
+// test that calls grpc.Dial. Suite methods (func (s) TestX) run
 // under the top-level test that mentions the suite's type, selected as
 // -run ^(Parent)$/^(X|TestX)$.
 //
