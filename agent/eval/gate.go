@@ -108,6 +108,10 @@ type GateOptions struct {
 	Until time.Time
 	// Progress gets a line per row as it is made; nil: none.
 	Progress io.Writer
+	// Partial, when set, is a file each row is appended to as it is made
+	// (the rows.jsonl line, synced): a run killed after an hour keeps the
+	// rows it finished.
+	Partial string
 }
 
 // GateRow is one instance and variant.
@@ -457,8 +461,30 @@ func gateInstance(ctx context.Context, opts GateOptions, in Instance, vs []strin
 				strings.Join(r.Caught, ", "), noteOf(r.Note))
 		}
 		rows = append(rows, r)
+		if err := appendRow(opts.Partial, r); err != nil {
+			return rows, prep, err
+		}
 	}
 	return rows, prep, resetTree(ctx, p.clone, in.Base.SHA)
+}
+
+// appendRow appends r to the file at path ("": nothing) and syncs it.
+func appendRow(path string, r Row) error {
+	if path == "" {
+		return nil
+	}
+	line, err := rowJSON(r)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err = f.Write(append(line, '\n')); err == nil {
+		err = f.Sync()
+	}
+	return errors.Join(err, f.Close())
 }
 
 func noteOf(s string) string {

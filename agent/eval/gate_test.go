@@ -85,13 +85,18 @@ func syntheticInstance(t *testing.T) (root string, in Instance) {
 func TestGateSuiteSynthetic(t *testing.T) {
 	root, in := syntheticInstance(t)
 	work := t.TempDir()
+	partial := filepath.Join(work, "rows.partial.jsonl")
 	res, err := RunGate(context.Background(), GateOptions{Instances: []Instance{in}, ReposRoot: root, Work: work, GateRoot: keptGateRoot,
-		Executor: agenttest.Executor(t), Naive: true, NaiveEnv: os.Environ(), Progress: testWriter{t}})
+		Executor: agenttest.Executor(t), Naive: true, NaiveEnv: os.Environ(), Progress: testWriter{t}, Partial: partial})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Rows) != len(Variants) {
 		t.Fatalf("%d rows, want %d", len(res.Rows), len(Variants))
+	}
+	// every row was on disk as soon as it was made
+	if b, err := os.ReadFile(partial); err != nil || strings.Count(string(b), "\n") != len(Variants) || !strings.Contains(string(b), `"variant":"reference"`) {
+		t.Errorf("rows.partial.jsonl: %v\n%s", err, b)
 	}
 	for _, r := range res.Rows {
 		if !r.OK {

@@ -113,9 +113,11 @@
 // they run there again with -count=Options.BaseRepeats -failfast (default
 // 10): a race or timing bug loses only now and then (grpc-go 2371's added
 // test panics at the base in about one run in four), and a failure in any
-// repetition shows it — the change must then pass the same number of
-// repetitions, every one (goRunner.Parse keeps a test's failure in any
-// repetition as its outcome). A test that mentions a changed helper of
+// repetition shows it. The change must then pass M repetitions, every one
+// (goRunner.Parse keeps a test's failure in any repetition as its outcome):
+// a test that first failed in run r fails about once in r, and M is the
+// least number of runs an unchanged failure rate passes in a row with at
+// most 5 % chance (changeRepeats: 10 for r ≤ 3, 29 for r = 10, at most 30). A test that mentions a changed helper of
 // the test files counts as changed — a function or variable by its name,
 // a method by its name and its receiver type (directly or through the
 // helpers it mentions), so a changed delayListener.Dial is not every

@@ -215,6 +215,7 @@ func (goRunner) Parse(_ *sandbox.Workspace, res *sandbox.Result) (*Run, error) {
 		r       TestResult
 		started bool // a "run" event
 		ended   bool
+		runs    int
 		output  strings.Builder
 	}
 	tests := map[TestID]*state{}
@@ -267,6 +268,7 @@ func (goRunner) Parse(_ *sandbox.Workspace, res *sandbox.Result) (*Run, error) {
 		case "run":
 			// -count=N runs a test N times: each run must end
 			st.started, st.ended = true, false
+			st.runs++
 		case "pass", "fail", "skip":
 			st.ended = true
 			if st.r.Outcome != OutcomeFail { // a failure in any repetition stands
@@ -312,6 +314,9 @@ func (goRunner) Parse(_ *sandbox.Workspace, res *sandbox.Result) (*Run, error) {
 		}
 		if st.r.Outcome != OutcomePass {
 			st.r.Output = excerpt(st.output.String(), 2<<10)
+		}
+		if st.runs > 1 {
+			st.r.Runs = st.runs
 		}
 		run.Tests = append(run.Tests, st.r)
 	}

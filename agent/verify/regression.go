@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -223,6 +224,7 @@ func (g *gate) regressionCheck(ctx context.Context, c *Check) {
 			}
 			failedAtBase += g.baseOutcomes(c, grp, run, fmt.Sprintf("base with the diff's test files only, run up to %d times (-count=%d -failfast)", repeat, repeat))
 		}
+		repeat = changeRepeats(c.BaseTests, g.opts.BaseRepeats)
 	}
 	// On the change: each must pass (every repetition).
 	for _, grp := range groups {
@@ -256,7 +258,7 @@ func (g *gate) regressionCheck(ctx context.Context, c *Check) {
 	case failedAtBase == 0:
 		c.Status, c.Reason = Fail, "no added or changed test fails at the base: none shows the bug the change fixes"
 	case repeat > 1:
-		c.Status, c.Reason = Pass, fmt.Sprintf("%d of %d added or changed tests fail at the base only intermittently (passed once, failed within %d repetitions) and all pass %d repetitions on the change", failedAtBase, len(c.Tests), repeat, repeat)
+		c.Status, c.Reason = Pass, fmt.Sprintf("%d of %d added or changed tests fail at the base only intermittently (passed once, then failed within %d repetitions) and all pass %d repetitions on the change", failedAtBase, len(c.Tests), g.opts.BaseRepeats, repeat)
 	default:
 		c.Status, c.Reason = Pass, fmt.Sprintf("%d of %d added or changed tests fail at the base and all pass on the change", failedAtBase, len(c.Tests))
 	}
@@ -300,6 +302,28 @@ func reaches(refs []string, reach map[string]bool, helpers map[string]*goDecl) b
 	return false
 }
 
+// changeRepeats is how often the change must pass the tests that failed
+// at the base only on repetition: a test whose first failure came in run r
+// fails there about once in r runs, and the change passes it M times in a
+// row by chance with (1-1/r)^M — M is the least that makes that 5 % or
+// less, at least repeats and at most 3×repeats (r = 3: 10; r = 10: 29).
+// Of several such tests the one that failed soonest sets M.
+func changeRepeats(base []TestResult, repeats int) int {
+	m := 3 * repeats
+	for _, t := range base {
+		if t.Outcome != OutcomeFail {
+			continue
+		}
+		r := max(t.Runs, 1)
+		need := repeats
+		if r > 1 {
+			need = int(math.Ceil(math.Log(0.05) / math.Log(1-1/float64(r))))
+		}
+		m = min(m, max(need, repeats))
+	}
+	return m
+}
+
 // selector is the go test selector of the group.
 func (grp testGroup) selector() string {
 	if grp.Dir == "." {
@@ -331,11 +355,11 @@ func (g *gate) regressionRun(ctx context.Context, c *Check, ws *sandbox.Workspac
 func (g *gate) baseOutcomes(c *Check, grp testGroup, run *Run, note string) (failed int) {
 	buildFailed := len(run.BuildFailed) > 0
 	for _, n := range grp.Names {
-		o := OutcomeNotRun
+		o, runs := OutcomeNotRun, 0
 		if buildFailed {
 			o = OutcomeFail
 		} else if t := findTest(run.Tests, n); t != nil {
-			o = t.Outcome
+			o, runs = t.Outcome, t.Runs
 		}
 		if o == OutcomeFail {
 			failed++
@@ -344,7 +368,7 @@ func (g *gate) baseOutcomes(c *Check, grp testGroup, run *Run, note string) (fai
 		if buildFailed {
 			out += ": the package does not build"
 		}
-		c.BaseTests = append(c.BaseTests, TestResult{Package: grp.Dir, Name: n, Outcome: o, Output: out})
+		c.BaseTests = append(c.BaseTests, TestResult{Package: grp.Dir, Name: n, Outcome: o, Runs: runs, Output: out})
 	}
 	return failed
 }

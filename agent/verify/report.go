@@ -58,6 +58,7 @@ type TestResult struct {
 	Outcome Outcome `json:"outcome"`
 	Elapsed float64 `json:"elapsed_s,omitempty"`
 	Reruns  int     `json:"reruns,omitempty"` // reruns after the first failure
+	Runs    int     `json:"runs,omitempty"`   // repetitions started (go test -count=N), when more than one
 	Output  string  `json:"output,omitempty"` // bounded excerpt, for tests that did not pass
 }
 

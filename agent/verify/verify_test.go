@@ -638,7 +638,8 @@ func TestIntermittentBugIsARegressionTest(t *testing.T) {
 	r := gateOn(t, repo, sandbox.Limits{})
 	reg := r.Criterion("regression")
 	if r.Verdict != Pass || reg.Status != Pass || len(reg.BaseTests) != 1 || reg.BaseTests[0].Outcome != OutcomeFail ||
-		!strings.Contains(reg.BaseTests[0].Output, "run up to 10 times") || !strings.Contains(reg.Reason, "intermittently") {
+		reg.BaseTests[0].Runs != 3 || !strings.Contains(reg.BaseTests[0].Output, "run up to 10 times") ||
+		!strings.Contains(reg.Reason, "intermittently") || !strings.Contains(reg.Reason, "pass 10 repetitions") {
 		dump(t, r)
 		t.Fatalf("verdict %v (%s); regression %v: %s", r.Verdict, r.Reason, reg.Status, reg.Reason)
 	}
@@ -685,5 +686,18 @@ func TestOtherDial(t *testing.T) { o := other{}; o.Dial() }
 	}
 	if groups = packageGroups(&sandbox.Workspace{Dir: dir}, "p", nil, map[string]bool{"other.Dial": true}); len(groups) != 1 || !slices.Equal(groups[0].Names, []string{"TestOtherDial"}) {
 		t.Fatalf("other.Dial changed: groups %+v, want TestOtherDial only", groups)
+	}
+}
+
+// TestChangeRepeats: the later a test first failed at the base, the more
+// often the change must pass it.
+func TestChangeRepeats(t *testing.T) {
+	for r, want := range map[int]int{0: 10, 1: 10, 3: 10, 10: 29, 100: 30} {
+		if got := changeRepeats([]TestResult{{Outcome: OutcomePass, Runs: 10}, {Outcome: OutcomeFail, Runs: r}}, 10); got != want {
+			t.Errorf("first failure in run %d: %d repetitions on the change, want %d", r, got, want)
+		}
+	}
+	if got := changeRepeats([]TestResult{{Outcome: OutcomeFail, Runs: 10}, {Outcome: OutcomeFail, Runs: 2}}, 10); got != 10 {
+		t.Errorf("two tests, first failures in runs 10 and 2: %d, want 10 (the sooner sets it)", got)
 	}
 }

@@ -208,6 +208,7 @@ func finishEval(g *globals, f *evalFlags, sum *eval.Summary, rows []eval.Row, re
 		if err := os.WriteFile(filepath.Join(f.out, "report.md"), rep.Markdown(), 0o644); err != nil {
 			return &exitError{code: 1, err: err}
 		}
+		os.Remove(filepath.Join(f.out, "rows.partial.jsonl"))
 	}
 	if g.json {
 		enc := json.NewEncoder(g.stdout)
@@ -275,6 +276,14 @@ verdict), the flaky tests seen and the time per instance.`,
 			}
 			if !g.quiet {
 				opts.Progress = g.stderr
+			}
+			if f.out != "" {
+				// rows as they are made; rows.jsonl replaces them at the end
+				if err := os.MkdirAll(f.out, 0o755); err != nil {
+					return &exitError{code: 1, err: err}
+				}
+				opts.Partial = filepath.Join(f.out, "rows.partial.jsonl")
+				os.Remove(opts.Partial)
 			}
 			res, err := eval.RunGate(cmd.Context(), opts)
 			if err != nil {
