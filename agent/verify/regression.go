@@ -224,7 +224,10 @@ func (g *gate) regressionCheck(ctx context.Context, c *Check) {
 			}
 			failedAtBase += g.baseOutcomes(c, grp, run, fmt.Sprintf("base with the diff's test files only, run up to %d times (-count=%d -failfast)", repeat, repeat))
 		}
-		repeat = changeRepeats(c.BaseTests, g.opts.BaseRepeats)
+		repeat = 1 // none fails at the base: the verdict is fail, the change runs once for the record
+		if failedAtBase > 0 {
+			repeat = changeRepeats(c.BaseTests, g.opts.BaseRepeats)
+		}
 	}
 	// On the change: each must pass (every repetition).
 	for _, grp := range groups {
@@ -257,6 +260,9 @@ func (g *gate) regressionCheck(ctx context.Context, c *Check) {
 		c.Status, c.Reason = Fail, "added or changed tests do not pass on the change: "+strings.Join(notPassing, ", ")
 	case failedAtBase == 0:
 		c.Status, c.Reason = Fail, "no added or changed test fails at the base: none shows the bug the change fixes"
+		if g.opts.BaseRepeats > 1 {
+			c.Reason += fmt.Sprintf(" (not in %d repetitions either)", g.opts.BaseRepeats)
+		}
 	case repeat > 1:
 		c.Status, c.Reason = Pass, fmt.Sprintf("%d of %d added or changed tests fail at the base only intermittently (passed once, then failed within %d repetitions) and all pass %d repetitions on the change", failedAtBase, len(c.Tests), g.opts.BaseRepeats, repeat)
 	default:
