@@ -31,6 +31,9 @@ package engine_test
 //     read (file:line) — the answer is only as good as that check.
 //
 // Run one class with `go test ./engine -run 'TestRealCode/writes'`.
+//
+// Answers whose bug lies in how the command line prints them (text trees)
+// are checked on the same pinned code by cmd/cairn's TestRealCodeTrees.
 
 import (
 	"bufio"
