@@ -5,6 +5,8 @@
 #   gomod  go mod download MODULE@VERSION (into the Go module cache)
 #   deb    apt-get download PACKAGE=VERSION, unpacked with dpkg-deb -x into
 #          ${CAIRN_REALCODE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cairn/realcode}/deb/PACKAGE_VERSION
+#   npm    npm pack PACKAGE@VERSION (the registry's tarball), unpacked into
+#          .../cairn/realcode/npm/PACKAGE_VERSION (its files under package/)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${CAIRN_REALCODE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cairn/realcode}"
@@ -31,6 +33,17 @@ while read -r name kind source version _; do
     rm -rf "$dest"
     mkdir -p "$dest"
     dpkg-deb -x "$tmp"/*.deb "$dest"
+    rm -rf "$tmp"
+    touch "$dest/.cairn-installed"
+    ;;
+  npm)
+    dest="$dir/npm/${source}_${version}"
+    [ -f "$dest/.cairn-installed" ] && continue
+    tmp="$(mktemp -d)"
+    (cd "$tmp" && npm pack --silent "$source@$version" </dev/null >/dev/null)
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    tar -xzf "$tmp"/*.tgz -C "$dest"
     rm -rf "$tmp"
     touch "$dest/.cairn-installed"
     ;;

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/trace"
 )
 
@@ -93,6 +94,49 @@ func init() {
 			}
 			sameSet(t, "implementations _Backend", got, []string{
 				"switch_backend.backend_mod matplotlib/pyplot.py:288", "ShowBase matplotlib/backend_bases.py:3581", "_BackendAgg matplotlib/backends/backend_agg.py:561"})
+		}},
+		realCase{Name: "implementations/Subscription in TypeScript, nested", View: "rxjs-subscriptions", Check: func(t *testing.T, s *engine.Snapshot) {
+			// rxjs 7.8.1 (grep "extends (Subscription|Subscriber|Action|AsyncAction)\b"
+			// over src/internal): Subscriber.ts:21 Subscriber extends
+			// Subscription, Subscriber.ts:193 SafeSubscriber and
+			// operators/OperatorSubscriber.ts:29 OperatorSubscriber extend
+			// Subscriber; scheduler/Action.ts:19 Action extends
+			// Subscription, scheduler/AsyncAction.ts:9 AsyncAction extends
+			// Action, and AnimationFrameAction.ts:7, AsapAction.ts:7,
+			// QueueAction.ts:7 and VirtualTimeScheduler.ts:64 VirtualAction
+			// extend AsyncAction; types.ts:227 interface SchedulerAction
+			// extends Subscription.
+			res, err := s.Implementations(context.Background(), engine.HopsOptions{Name: "Subscription", Depth: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := map[graph.SymbolID]string{}
+			for _, r := range res.Roots {
+				name[r.SymbolID] = r.QualifiedName
+			}
+			for _, h := range res.Results {
+				name[h.SymbolID] = h.Name
+			}
+			var got []string
+			for _, h := range res.Results {
+				if h.Definition == nil {
+					t.Errorf("hop %s outside the index", h.Name)
+					continue
+				}
+				got = append(got, fmt.Sprintf("%s %s:%d < %s", h.Name, h.Definition.Path, h.Definition.StartLine, name[h.Via]))
+			}
+			sameSet(t, "implementations Subscription (each < the one it extends)", got, []string{
+				"Subscriber src/internal/Subscriber.ts:21 < Subscription",
+				"SafeSubscriber src/internal/Subscriber.ts:193 < Subscriber",
+				"OperatorSubscriber src/internal/operators/OperatorSubscriber.ts:29 < Subscriber",
+				"Action src/internal/scheduler/Action.ts:19 < Subscription",
+				"AsyncAction src/internal/scheduler/AsyncAction.ts:9 < Action",
+				"AnimationFrameAction src/internal/scheduler/AnimationFrameAction.ts:7 < AsyncAction",
+				"AsapAction src/internal/scheduler/AsapAction.ts:7 < AsyncAction",
+				"QueueAction src/internal/scheduler/QueueAction.ts:7 < AsyncAction",
+				"VirtualAction src/internal/scheduler/VirtualTimeScheduler.ts:64 < AsyncAction",
+				"SchedulerAction src/internal/types.ts:227 < Subscription",
+			})
 		}},
 		realCase{Name: "keys/_base matched as written", View: "pytest-junitxml", Check: func(t *testing.T, s *engine.Snapshot) {
 			// _pytest/junitxml.py:78 families["_base"] = {...} writes the key;

@@ -2,7 +2,9 @@ package engine_test
 
 // Real-code cases of the impact and pack classes of issue 19: test
 // selectors a runner collects (go test's names: grpc's suite methods
-// func (s) TestX are no -run names, its benchmarks go to -bench), and packs
+// func (s) TestX are no -run names, its benchmarks go to -bench; pytest's
+// node ids: numpy's base class of test methods runs only through its
+// Test* subclasses), and packs
 // without import blocks whose signature items are whole. Each answer was
 // checked by reading the pinned source (the comments say where).
 
@@ -19,7 +21,59 @@ import (
 )
 
 func init() {
+	// numpy's save/load tests: a base class of test methods (RoundtripTest)
+	// that pytest collects only through its Test* subclasses. The
+	// package ships no pytest.ini (numpy's is in its source tree), so
+	// pytest's defaults apply: python_classes Test, python_functions test.
+	realViews = append(realViews, realView{Name: "numpy-io", Corpus: "numpy", Paths: []string{"numpy/__init__.py", "numpy/conftest.py", "numpy/lib/__init__.py", "numpy/lib/npyio.py", "numpy/lib/tests/__init__.py", "numpy/lib/tests/test_io.py"}})
 	realCases = append(realCases,
+		realCase{Name: "selectors/RoundtripTest's tests run through its collected subclasses", View: "numpy-io", Check: func(t *testing.T, s *engine.Snapshot) {
+			// numpy/lib/tests/test_io.py:125 RoundtripTest.check_roundtrips
+			// is called by RoundtripTest's test_array (135),
+			// test_array_object (151), test_record (170) and
+			// test_format_2_0 (174) — test_1D and test_mmap call
+			// roundtrip only. RoundtripTest (76) matches no
+			// python_classes prefix, so pytest runs those methods only in
+			// TestSaveLoad(RoundtripTest) (183) and
+			// TestSavezLoad(RoundtripTest) (191), which override none of
+			// them: test_io.py::RoundtripTest::test_array collects
+			// nothing.
+			res, err := s.Impact(context.Background(), engine.ImpactOptions{Name: "RoundtripTest.check_roundtrips"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, k := range []string{"TestSaveLoad", "TestSavezLoad"} {
+				for _, m := range []string{"test_array", "test_array_object", "test_record", "test_format_2_0"} {
+					want = append(want, "numpy/lib/tests/test_io.py::"+k+"::"+m)
+				}
+			}
+			var got []string
+			for _, tt := range res.Tests {
+				sels := tt.Selectors
+				if len(sels) == 0 {
+					sels = []string{tt.Selector}
+				}
+				got = append(got, sels...)
+				if len(tt.Chain) == 0 || tt.Chain[len(tt.Chain)-1].ToName != "RoundtripTest.check_roundtrips" {
+					t.Errorf("%s: its chain does not reach check_roundtrips: %+v", tt.Name, tt.Chain)
+				}
+			}
+			sameSet(t, "pytest node ids of the tests reaching RoundtripTest.check_roundtrips", got, want)
+			for _, c := range res.Commands {
+				if strings.Contains(c, "::RoundtripTest::") {
+					t.Errorf("%q names a method of RoundtripTest, which pytest does not collect", c)
+				}
+				for _, w := range want {
+					if !strings.Contains(c, w) {
+						t.Errorf("%q does not run %s", c, w)
+					}
+				}
+			}
+			if len(res.Commands) != 1 {
+				t.Errorf("commands %q, want one pytest command", res.Commands)
+			}
+		}},
 		realCase{Name: "selectors/encode's tests are go test names", View: "grpc-core", Check: func(t *testing.T, s *engine.Snapshot) {
 			// rpc_util.go:814 func encode; rpc_util_test.go:348 bmEncode calls
 			// it and BenchmarkEncode1B…1MiB (361-383) call bmEncode;

@@ -4,7 +4,8 @@ package engine_test
 //
 // The code comes from package registries, never from this repository:
 // engine/testdata/realcode/corpora.txt pins each corpus (a Go module from
-// the module proxy, a Debian package's Python sources) and .ci/realcode.sh
+// the module proxy, a Debian package's Python sources, an npm package's
+// TypeScript sources) and .ci/realcode.sh
 // (run by .ci/deps.sh, so by `make test`) installs it. Under `make test`
 // (CAIRN_TEST_PG_REQUIRED set) a missing corpus fails the test; elsewhere it
 // skips, saying what to run.
@@ -31,6 +32,9 @@ package engine_test
 //     read (file:line) — the answer is only as good as that check.
 //
 // Run one class with `go test ./engine -run 'TestRealCode/writes'`.
+//
+// Answers whose bug lies in how the command line prints them (text trees)
+// are checked on the same pinned code by cmd/cairn's TestRealCodeTrees.
 
 import (
 	"bufio"
@@ -80,6 +84,8 @@ var realViews = []realView{
 	{Name: "pytest", Corpus: "pytest", Paths: []string{"_pytest", "pytest"}},
 	{Name: "pytest-junitxml", Corpus: "pytest", Paths: []string{"_pytest/__init__.py", "_pytest/junitxml.py"}},
 	// pyplot, the backend base classes and one backend.
+	// rxjs's subscription classes and the scheduler's actions (TypeScript).
+	{Name: "rxjs-subscriptions", Corpus: "rxjs", Paths: []string{"package.json", "src/internal/Subscription.ts", "src/internal/Subscriber.ts", "src/internal/operators/OperatorSubscriber.ts", "src/internal/scheduler", "src/internal/types.ts"}},
 	{Name: "matplotlib-backends", Corpus: "matplotlib", Paths: []string{"matplotlib/__init__.py", "matplotlib/pyplot.py", "matplotlib/backend_bases.py", "matplotlib/backends/__init__.py", "matplotlib/backends/backend_agg.py"}},
 }
 
@@ -186,7 +192,7 @@ func corpusRoot(c realCorpus) (string, error) {
 			return "", fmt.Errorf("go env GOMODCACHE: %w", err)
 		}
 		return filepath.Join(strings.TrimSpace(string(out)), escapeModulePath(c.Source)+"@"+c.Version, c.Root), nil
-	case "deb":
+	case "deb", "npm":
 		dir := os.Getenv("CAIRN_REALCODE_DIR")
 		if dir == "" {
 			base, err := os.UserCacheDir()
@@ -195,7 +201,7 @@ func corpusRoot(c realCorpus) (string, error) {
 			}
 			dir = filepath.Join(base, "cairn", "realcode")
 		}
-		return filepath.Join(dir, "deb", c.Source+"_"+c.Version, c.Root), nil
+		return filepath.Join(dir, c.Kind, c.Source+"_"+c.Version, c.Root), nil
 	}
 	return "", fmt.Errorf("corpus %s: unknown kind %q", c.Name, c.Kind)
 }
