@@ -20,10 +20,16 @@ var (
 	reJaxPath   = regexp.MustCompile(`@Path\(\s*"([^"]*)"`)
 	reCLIDeco   = regexp.MustCompile(`@[\w.]*\b(command|group)\b|\b(RunE|Run)\s*:`)
 	reJobDeco   = regexp.MustCompile(`@(shared_task|periodic_task|[\w.]*\.task|Scheduled|celery\.task|dramatiq\.actor|job)\b`)
-	reTestDeco  = regexp.MustCompile(`@(Test|ParameterizedTest|pytest\.mark\.\w+)\b`)
-	reUIName    = regexp.MustCompile(`^(on|handle)[A-Z]`)
-	reLoader    = regexp.MustCompile(`(?i)(^loader$|loader$|^load\w*(route|page|view)$)`)
-	reHTTPSig   = regexp.MustCompile(`http\.ResponseWriter|\*gin\.Context|echo\.Context|\*fiber\.Ctx|HttpServletRequest|\bRequest\b.*\bResponse\b`)
+	// a command or job bound to a function: cobra's RunE: run, urfave/cli's
+	// Action: serve, argparse's set_defaults(func=handler); cron's
+	// c.AddFunc("@hourly", sweep), APScheduler's add_job(f, …),
+	// node-cron's cron.schedule("* * * * *", f), schedule's every(…).do(f)
+	reCLIReg   = regexp.MustCompile(`\b(RunE|Run|Action)\s*:|\.set_defaults\(\s*func\s*=`)
+	reJobReg   = regexp.MustCompile(`\.(AddFunc|AddJob|add_job|schedule|Schedule)\(|\bevery\(.*\.do\(`)
+	reTestDeco = regexp.MustCompile(`@(Test|ParameterizedTest|pytest\.mark\.\w+)\b`)
+	reUIName   = regexp.MustCompile(`^(on|handle)[A-Z]`)
+	reLoader   = regexp.MustCompile(`(?i)(^loader$|loader$|^load\w*(route|page|view)$)`)
+	reHTTPSig  = regexp.MustCompile(`http\.ResponseWriter|\*gin\.Context|echo\.Context|\*fiber\.Ctx|HttpServletRequest|\bRequest\b.*\bResponse\b`)
 	// a client request: fetch(`/tasks/${id}`), axios.post("/x"), api.get('/x')
 	reClient   = regexp.MustCompile("\\b(fetch|axios(?:\\.(?:get|post|put|patch|delete))?|(?:api|http|client|request|ky)\\.(?:get|post|put|patch|delete))\\s*\\(\\s*([`\"'])([^`\"']*)")
 	reMethod   = regexp.MustCompile(`method\s*:\s*["'](\w+)["']`)
@@ -122,8 +128,14 @@ func (t *tracer) entryOf(id graph.SymbolID) (*Entry, error) {
 			t.routes = append(t.routes, route{method: method, path: normPath(p), label: en.Label, handler: id})
 			return en, nil
 		}
-		if m := reCLIDeco.FindStringSubmatch(line); m != nil && m[2] != "" {
+		if reCLIReg.MatchString(line) {
 			en := mk("cli", s.Name)
+			reg := t.loc(e.Path, e.Range)
+			en.Registered = &reg
+			return en, nil
+		}
+		if reJobReg.MatchString(line) {
+			en := mk("job", s.QualifiedName())
 			reg := t.loc(e.Path, e.Range)
 			en.Registered = &reg
 			return en, nil
