@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -130,6 +131,16 @@ func (b *browser) text(sel string) string {
 	return strings.TrimSpace(s)
 }
 
+// textAt is the text of the i-th element matching sel.
+func (b *browser) textAt(sel string, i int) string {
+	b.t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](fmt.Sprintf(`(function(){var e=document.querySelectorAll(%s)[%d];return e?e.textContent:"(none)"})()`, jsString(sel), i)))
+	if err != nil {
+		b.t.Fatalf("text of %s #%d: %v", sel, i, err)
+	}
+	return strings.TrimSpace(s)
+}
+
 // follow clicks the first element matching sel, waits for the page it
 // leads to and returns its address.
 func (b *browser) follow(sel string) *url.URL {
@@ -168,6 +179,49 @@ func TestPagesInChromium(t *testing.T) {
 	}
 	if got := b.text("#freshness"); got != "fresh" {
 		t.Errorf("freshness %q on a just-indexed repository", got)
+	}
+	// entry points: the two routes main registers, both mains, the job
+	// the report daemon schedules
+	for _, want := range []struct{ kind, label string }{
+		{"http", "GET /tasks/{id}"}, {"http", "POST /tasks/{id}/complete"}, {"main", "server/main.go main"},
+		{"main", "server/cmd/reportd/main.go main"}, {"job", "sweep"},
+	} {
+		sel := `#entries tr.entry[data-kind="` + want.kind + `"]`
+		found := false
+		for i := range b.count(sel) {
+			if b.textAt(sel+" a.entry-label", i) == want.label {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no %s entry point %q on the home page", want.kind, want.label)
+		}
+	}
+	if u := b.follow(`#entries tr.entry[data-kind="http"] a.entry-label`); u.Path != "/source" || u.Query().Get("path") != "server/handlers.go" ||
+		!strings.Contains(b.text(".code .here"), "func (h *Handler)") {
+		t.Errorf("the route leads to %s, line %q; want its handler's declaration", u, b.text(".code .here"))
+	}
+	b.open("/", "#pkggraph svg", "home-packages")
+	// the package graph: a node per code directory, an edge per import
+	// of the project's own code
+	for _, n := range []string{"server", "server/report", "server/cmd/reportd", "web/src", "web/src/ui"} {
+		if b.count(`#pkggraph .node[data-node="pkg:`+n+`"]`) != 1 {
+			t.Errorf("no package node %s", n)
+		}
+	}
+	for _, e := range [][2]string{{"server/cmd/reportd", "server/report"}, {"web/src/ui", "web/src"}} {
+		if b.count(`#pkggraph .edge[data-from="pkg:`+e[0]+`"][data-to="pkg:`+e[1]+`"]`) != 1 {
+			t.Errorf("no import edge %s → %s", e[0], e[1])
+		}
+	}
+	if n := b.count("#pkggraph .edge"); n != 2 {
+		t.Errorf("%d import edges, want 2", n)
+	}
+	if u := b.follow(`#pkggraph a.node[data-node="pkg:server/report"]`); u.Path != "/" || u.Query().Get("under") != "server/report" {
+		t.Errorf("the package node leads to %s", u)
+	}
+	if got := b.text("#map .dir h3"); got != "server/report/" {
+		t.Errorf("the page of server/report maps %q", got)
 	}
 
 	b.open("/search?q=artifact+url+mapper", "#hits", "search")
@@ -231,6 +285,24 @@ func TestPagesInChromium(t *testing.T) {
 	b.open("/impact?target=ToResponse", "#risk", "impact")
 	if b.count(".dependents li") == 0 {
 		t.Error("ToResponse has no dependents on the impact page")
+	}
+	// the dependents as a graph: ToResponse at the right, its caller
+	// GetTask joined to it, each node its symbol's page
+	if n, e := b.count("#impactgraph .node"), b.count("#impactgraph .edge"); n < 2 || e < 1 {
+		t.Errorf("impact graph: %d nodes, %d edges", n, e)
+	}
+	if b.count(`#impactgraph .node.root[data-node*="ToResponse"]`) != 1 {
+		t.Error("the changed symbol is not the graph's root")
+	}
+	if b.count(`#impactgraph .edge[data-from*="GetTask"][data-to*="ToResponse"]`) != 1 {
+		t.Error("no edge from the caller GetTask to ToResponse")
+	}
+	// depth 2: main registers GetTask (a reference), so main uses GetTask
+	if b.count(`#impactgraph .edge[data-from$="main()."][data-to*="GetTask"]`) != 1 {
+		t.Errorf("no edge from main to GetTask at depth 2: %d edges", b.count("#impactgraph .edge"))
+	}
+	if u := b.follow(`#impactgraph a.node[data-node*="GetTask"]`); u.Path != "/symbol" || !strings.Contains(b.text("h1"), "GetTask") {
+		t.Errorf("the GetTask node leads to %s (%s)", u, b.text("h1"))
 	}
 
 	b.open("/context?task=the+artifact+url+disappears+after+refresh&budget=3000", "#items", "context")

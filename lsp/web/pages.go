@@ -131,8 +131,15 @@ func (s *Server) render(w http.ResponseWriter, code int, name string, p page, er
 
 type homeData struct {
 	Status *engine.StatusResult
+	// Under narrows the page to a directory (a package graph node's link).
+	Under  string
 	Dirs   []dirGroup
 	Langs  []count
+	Entry  *engine.EntryPointsResult
+	Pkgs   *engine.PackageGraphResult
+	Graph  template.HTML
+	Nodes  int
+	Kinds  []count
 }
 
 type dirGroup struct {
@@ -146,12 +153,17 @@ type count struct {
 }
 
 func (s *Server) home(w http.ResponseWriter, r *http.Request) {
-	s.withSnapshot(w, r, "home", "Repository", func(ctx context.Context, snap *engine.Snapshot) (any, error) {
+	under := r.URL.Query().Get("under")
+	title := "Repository"
+	if under != "" {
+		title = under + "/"
+	}
+	s.withSnapshot(w, r, "home", title, func(ctx context.Context, snap *engine.Snapshot) (any, error) {
 		st, err := snap.Status(ctx, engine.StatusOptions{})
 		if err != nil {
 			return nil, err
 		}
-		d := &homeData{Status: st}
+		d := &homeData{Status: st, Under: under}
 		for k, n := range st.Languages {
 			d.Langs = append(d.Langs, count{k, n})
 		}
@@ -159,10 +171,22 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		if st.Files == 0 {
 			return d, nil
 		}
-		m, err := snap.Map(ctx, engine.MapOptions{Limit: 60})
+		m, err := snap.Map(ctx, engine.MapOptions{Under: under, Limit: 60})
 		if err != nil {
 			return d, err
 		}
+		if d.Entry, err = snap.EntryPoints(ctx, engine.EntryPointsOptions{Under: under, Limit: listCap}); err != nil {
+			return d, err
+		}
+		for k, n := range d.Entry.Counts {
+			d.Kinds = append(d.Kinds, count{k, n})
+		}
+		slices.SortFunc(d.Kinds, func(a, b count) int { return cmp.Or(b.N-a.N, strings.Compare(a.Name, b.Name)) })
+		if d.Pkgs, err = snap.PackageGraph(ctx, engine.PackageGraphOptions{Under: under, Limit: MaxNodes}); err != nil {
+			return d, err
+		}
+		g := packageGraph(d.Pkgs)
+		d.Graph, d.Nodes = g.SVG(), len(g.Nodes)
 		// the central symbols by directory, in the order of each
 		// directory's most central symbol
 		at := map[string]int{}
@@ -178,6 +202,33 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		}
 		return d, nil
 	})
+}
+
+// packageGraph draws the package dependency graph: a node per directory
+// (or collapsed directory), linked to the page of that directory, an edge
+// per import between them labelled with how many import statements it
+// stands for; the nodes the engine left out are one "N more" node.
+func packageGraph(res *engine.PackageGraphResult) Graph {
+	g := Graph{Max: MaxNodes + 1} // the engine cut it at MaxNodes; one more node counts the rest
+	for _, p := range res.Packages {
+		sub := fmt.Sprintf("%d files · %s", p.Files, strings.Join(p.Languages, ", "))
+		label := p.Path + "/"
+		if p.Collapsed > 1 {
+			label = fmt.Sprintf("%s/ (%d dirs)", p.Path, p.Collapsed)
+		}
+		g.Nodes = append(g.Nodes, Node{ID: "pkg:" + p.Path, Label: label, Sub: sub, Class: "package", Href: "/?under=" + url.QueryEscape(p.Path)})
+	}
+	if res.Omitted > 0 {
+		g.Nodes = append(g.Nodes, Node{ID: "pkg:more", Label: fmt.Sprintf("%d more", res.Omitted), Sub: "smaller packages", Class: "more", Folded: res.Omitted})
+	}
+	for _, e := range res.Imports {
+		label := ""
+		if e.Imports > 1 {
+			label = fmt.Sprintf("%d imports", e.Imports)
+		}
+		g.Edges = append(g.Edges, Edge{From: "pkg:" + e.From, To: "pkg:" + e.To, Label: label, Class: "imports"})
+	}
+	return g
 }
 
 // ---- /search
@@ -415,6 +466,8 @@ type impactData struct {
 	Target, Diff string
 	Res          *engine.ImpactResult
 	ByDepth      []depthGroup
+	Graph        template.HTML
+	Nodes        int
 }
 
 type depthGroup struct {
@@ -444,8 +497,54 @@ func (s *Server) impact(w http.ResponseWriter, r *http.Request) {
 			}
 			d.ByDepth[len(d.ByDepth)-1].Dependents = append(d.ByDepth[len(d.ByDepth)-1].Dependents, dep)
 		}
+		g := dependentGraph(d.Res)
+		d.Graph, d.Nodes = g.SVG(), len(g.Nodes)
 		return d, nil
 	})
+}
+
+// dependentGraph draws the dependents by depth: the changed symbols in
+// the right-most column, each dependent a column further left per depth,
+// joined to the symbol it uses one edge closer to the change (its Uses;
+// one the drawing does not hold — an interface method above a dependent —
+// is replaced by the changed symbol the dependency runs through), the edge
+// styled by its confidence. Each node links to its symbol page.
+func dependentGraph(res *engine.ImpactResult) Graph {
+	var g Graph
+	ids := map[graph.SymbolID]bool{}
+	byName := map[string]string{}
+	for _, c := range res.Changed {
+		id := string(c.SymbolID)
+		if ids[c.SymbolID] {
+			continue
+		}
+		ids[c.SymbolID] = true
+		byName[c.QualifiedName] = id
+		g.Nodes = append(g.Nodes, Node{ID: id, Label: c.QualifiedName, Sub: c.Path, Class: "root", Ranked: true, Href: "/symbol?name=" + url.QueryEscape(id)})
+	}
+	if len(g.Nodes) == 0 {
+		return g
+	}
+	for _, dep := range res.Dependents {
+		if ids[dep.SymbolID] {
+			continue
+		}
+		ids[dep.SymbolID] = true
+		g.Nodes = append(g.Nodes, Node{ID: string(dep.SymbolID), Label: dep.QualifiedName, Sub: dep.Path, Rank: -dep.Depth, Ranked: true,
+			Href: "/symbol?name=" + url.QueryEscape(string(dep.SymbolID))})
+	}
+	for _, dep := range res.Dependents {
+		to := string(dep.Uses)
+		if !ids[dep.Uses] {
+			to = cmp.Or(byName[dep.Through], g.Nodes[0].ID)
+		}
+		label := ""
+		if dep.Via != "calls" {
+			label = dep.Via
+		}
+		g.Edges = append(g.Edges, Edge{From: string(dep.SymbolID), To: to, Label: label, Class: dep.Confidence})
+	}
+	return g
 }
 
 // ---- /context
