@@ -132,14 +132,14 @@ func (s *Server) render(w http.ResponseWriter, code int, name string, p page, er
 type homeData struct {
 	Status *engine.StatusResult
 	// Under narrows the page to a directory (a package graph node's link).
-	Under  string
-	Dirs   []dirGroup
-	Langs  []count
-	Entry  *engine.EntryPointsResult
-	Pkgs   *engine.PackageGraphResult
-	Graph  template.HTML
-	Nodes  int
-	Kinds  []count
+	Under string
+	Dirs  []dirGroup
+	Langs []count
+	Entry *engine.EntryPointsResult
+	Pkgs  *engine.PackageGraphResult
+	Graph template.HTML
+	Nodes int
+	Kinds []count
 }
 
 type dirGroup struct {
