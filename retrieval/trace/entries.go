@@ -60,7 +60,9 @@ type Entries struct {
 //     one of decoratorNames;
 //   - signatures: a Go function taking an http.ResponseWriter, a
 //     *gin.Context, an echo.Context or a *fiber.Ctx, in the files that
-//     mention those types;
+//     mention those types — unless the project's own code calls it (a
+//     helper such as writeError(w, err)): a trace starts a path at such a
+//     function, a list of entry points leaves it out;
 //   - mains: a top-level definition named main.
 //
 // Files categorised as tests or vendored are left out.
@@ -192,6 +194,17 @@ func EntryPoints(ctx context.Context, r graph.Reader, o EntryOptions) (*Entries,
 		}
 		if e == nil || !slices.Contains(kinds, e.Kind) || !in(e.Func.Path) {
 			continue
+		}
+		if e.Kind == "http" && e.Registered == nil && strings.HasPrefix(e.Label, "HTTP handler ") {
+			// a handler by its signature alone that the project's own
+			// code calls is a helper (writeError(w, err)), not an entry
+			calls, err := t.r.Edges(ctx, []graph.SymbolID{id}, graph.In, graph.EdgeCalls)
+			if err != nil {
+				return nil, err
+			}
+			if len(calls) > 0 {
+				continue
+			}
 		}
 		if f, err := t.file(e.Func.Path); err == nil && (f.Category.Has(graph.FileTest) || f.Category.Has(graph.FileVendored)) {
 			continue
