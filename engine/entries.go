@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/cairn-dev/cairn/retrieval/trace"
 )
@@ -25,7 +27,8 @@ type EntryPointsOptions struct {
 // EntryPointsResult lists entry points (trace.Entries: each a trace.Entry,
 // the kind and label a trace gives the function its paths start from, the
 // function cited through the snapshot and, for a route or command bound by
-// a call, where it is bound).
+// a call, where it is bound). The list is found once per generation and
+// kind set (Memo); its citations are made for each request.
 type EntryPointsResult struct {
 	trace.Entries
 }
@@ -55,13 +58,31 @@ func (s *Snapshot) EntryPoints(ctx context.Context, o EntryPointsOptions) (*Entr
 			return nil, err
 		}
 	}
-	eo := trace.EntryOptions{Under: under, Kinds: o.Kinds, Limit: limit, Root: s.Root, Cite: s.CiteFunc(ctx)}
-	if s.Files != nil {
-		eo.Files = s.Files
-	}
-	res, err := trace.EntryPoints(ctx, s.R, eo)
+	// the list is a function of the generation: found once (Memo), cited
+	// for each request
+	v, err := s.Memo("entries\x00"+under+"\x00"+strings.Join(o.Kinds, "+"), func() (any, error) {
+		eo := trace.EntryOptions{Under: under, Kinds: o.Kinds, Limit: MaxEntryPoints, Root: s.Root}
+		if s.Files != nil {
+			eo.Files = s.Files
+		}
+		return trace.EntryPoints(ctx, s.R, eo)
+	})
 	if err != nil {
 		return nil, Classify(err)
 	}
-	return &EntryPointsResult{Entries: *res}, nil
+	all := v.(*trace.Entries)
+	res := &EntryPointsResult{Entries: trace.Entries{EntryPoints: slices.Clone(all.EntryPoints), Counts: maps.Clone(all.Counts), Truncated: all.Truncated}}
+	if len(res.EntryPoints) > limit {
+		res.EntryPoints, res.Truncated = res.EntryPoints[:limit], true
+	}
+	for i := range res.EntryPoints {
+		e := &res.EntryPoints[i]
+		e.Func.Revision, e.Func.Stale = s.Cite(ctx, e.Func.Path)
+		if e.Registered != nil {
+			reg := *e.Registered
+			reg.Revision, reg.Stale = s.Cite(ctx, reg.Path)
+			e.Registered = &reg
+		}
+	}
+	return res, nil
 }

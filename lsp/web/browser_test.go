@@ -370,6 +370,21 @@ func TestPagesOnTree(t *testing.T) {
 	if n := b.count("#map a.symbol"); n < 10 {
 		t.Errorf("the map lists %d central symbols", n)
 	}
+	if n := b.count("#entries tr.entry"); n == 0 {
+		t.Error("no entry points on the home page")
+	}
+	pn, pe := b.count("#pkggraph .node"), b.count("#pkggraph .edge")
+	t.Logf("package graph: %d nodes, %d edges", pn, pe)
+	if pn < 2 || pe < 1 || pn > MaxNodes+1 {
+		t.Errorf("package graph: %d nodes, %d edges", pn, pe)
+	}
+	// the first package node opens its directory: the page narrowed to it
+	if u := b.follow("#pkggraph a.node"); u.Path != "/" || u.Query().Get("under") == "" {
+		t.Errorf("a package node leads to %s", u)
+	} else if b.count("#map a.symbol") == 0 || !strings.Contains(b.text("p.under"), u.Query().Get("under")) {
+		t.Errorf("the page of %s maps nothing", u)
+	}
+	b.shot("tree-home-under")
 	// the most central function or method, from the API
 	code, body := get(t, hs.URL+"/api/repo_map?limit=100")
 	var m struct {
@@ -407,6 +422,9 @@ func TestPagesOnTree(t *testing.T) {
 	}
 	timed("/source?path="+url.QueryEscape(top.Path), "#code", "source")
 	timed("/impact?all=true&target="+url.QueryEscape(top.SymbolID), "main", "impact")
+	if n, e := b.count("#impactgraph .node"), b.count("#impactgraph .edge"); n < 2 || e < 1 {
+		t.Errorf("the most central symbol's impact graph: %d nodes, %d edges", n, e)
+	}
 	if tr := os.Getenv("CAIRN_WEB_TRACE"); tr != "" {
 		timed("/trace?target="+url.QueryEscape(tr), "#flowgraph", "trace")
 	}

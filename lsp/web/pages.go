@@ -206,8 +206,8 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 
 // packageGraph draws the package dependency graph: a node per directory
 // (or collapsed directory), linked to the page of that directory, an edge
-// per import between them labelled with how many import statements it
-// stands for; the nodes the engine left out are one "N more" node.
+// per import between them (its tooltip says how many import statements it
+// stands for); the nodes the engine left out are one "N more" node.
 func packageGraph(res *engine.PackageGraphResult) Graph {
 	g := Graph{Max: MaxNodes + 1} // the engine cut it at MaxNodes; one more node counts the rest
 	for _, p := range res.Packages {
@@ -222,11 +222,8 @@ func packageGraph(res *engine.PackageGraphResult) Graph {
 		g.Nodes = append(g.Nodes, Node{ID: "pkg:more", Label: fmt.Sprintf("%d more", res.Omitted), Sub: "smaller packages", Class: "more", Folded: res.Omitted})
 	}
 	for _, e := range res.Imports {
-		label := ""
-		if e.Imports > 1 {
-			label = fmt.Sprintf("%d imports", e.Imports)
-		}
-		g.Edges = append(g.Edges, Edge{From: "pkg:" + e.From, To: "pkg:" + e.To, Label: label, Class: "imports"})
+		g.Edges = append(g.Edges, Edge{From: "pkg:" + e.From, To: "pkg:" + e.To, Class: "imports",
+			Title: fmt.Sprintf("%s/ imports %s/ (%d import statements)", e.From, e.To, e.Imports)})
 	}
 	return g
 }
