@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/engine/enginetest"
 )
 
 // The pages in a real browser: Debian's chromium, headless, driven over
@@ -432,5 +433,74 @@ func TestPagesOnTree(t *testing.T) {
 		if u, err := url.Parse(r); err == nil && u.Scheme != "data" && u.Hostname() != "127.0.0.1" {
 			t.Errorf("a request left loopback: %s", r)
 		}
+	}
+}
+
+// TestUnsavedAppInChromium loads the pages on the other fixture app,
+// artifact-unsaved: the completion handler sets the URL and never stores
+// it, so the trace's gap is not-persisted, at the handler, not at the
+// mapper.
+func TestUnsavedAppInChromium(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "app")
+	if err := os.CopyFS(root, os.DirFS("../../testdata/apps/artifact-unsaved")); err != nil {
+		t.Fatal(err)
+	}
+	enginetest.Git(t, root, "init", "-q")
+	enginetest.Git(t, root, "add", ".")
+	enginetest.Git(t, root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "fixture")
+	enginetest.Index(t, root)
+	eng, err := engine.Open(context.Background(), engine.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	s, err := New(Options{Engine: eng, RunsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	defer hs.Close()
+	b := newBrowser(t, hs.URL)
+
+	b.open("/", "#map", "unsaved-home")
+	if b.count(`#entries tr.entry[data-kind="http"]`) != 2 || b.count(`#entries tr.entry[data-kind="main"]`) != 1 {
+		t.Errorf("entry points: %q", b.text("#entries"))
+	}
+	if n := b.count("#pkggraph .node"); n != 2 {
+		t.Errorf("package graph of server/ and web/src/: %d nodes", n)
+	}
+	b.open("/trace?target=Task.ArtifactURL", "#flowgraph svg", "unsaved-trace")
+	gap := b.text(`#gaps li.gap[data-kind="not-persisted"]`)
+	if !strings.Contains(gap, "Handler.CompleteTask") || !strings.Contains(gap, "server/handlers.go:31") {
+		t.Errorf("the not-persisted gap is not at the completion handler: %q", gap)
+	}
+	if b.count(`#gaps li.gap[data-kind="dropped"]`) != 0 {
+		t.Error("a dropped gap, though the mapper copies the field")
+	}
+	if got := b.text("#flowgraph .node.gap.not-persisted text.label"); got != "Handler.CompleteTask" {
+		t.Errorf("the highlighted gap node is %q, want Handler.CompleteTask", got)
+	}
+	if u := b.follow("#flowgraph a.node.gap"); u.Path != "/source" || u.Query().Get("path") != "server/handlers.go" {
+		t.Errorf("the gap node leads to %s", u)
+	}
+	b.open("/symbol?name=Handler.CompleteTask", "#callgraph svg", "unsaved-symbol")
+	if n, e := b.count("#callgraph .node"), b.count("#callgraph .edge"); n < 2 || e < 1 {
+		t.Errorf("call graph of Handler.CompleteTask: %d nodes, %d edges", n, e)
+	}
+	b.open("/impact?target=Store.CompleteTask", "#risk", "unsaved-impact")
+	if b.count(`#impactgraph .edge[data-from*="CompleteTask"]`) == 0 {
+		t.Error("the handler is not drawn as a dependent of Store.CompleteTask")
+	}
+	b.open("/search?q=artifact+url", "#hits", "unsaved-search")
+	b.open("/context?task=artifact+url+lost+on+completion&budget=3000", "#items", "unsaved-context")
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, r := range b.requests {
+		if u, err := url.Parse(r); err == nil && u.Scheme != "data" && u.Hostname() != "127.0.0.1" {
+			t.Errorf("a request left loopback: %s", r)
+		}
+	}
+	for _, e := range b.errors {
+		t.Errorf("script error: %s", e)
 	}
 }
