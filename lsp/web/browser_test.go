@@ -340,15 +340,20 @@ func TestPagesInChromium(t *testing.T) {
 	t.Logf("screenshots in %s", b.shots)
 }
 
-// TestPagesOnTree loads the pages on a larger real tree, indexed
-// beforehand: CAIRN_WEB_TREE names the repository, CAIRN_WEB_INDEX its
-// index directory when not TREE/.cairn (bench/web/run.sh CORPUS=self
-// leaves cairn's own source indexed there). A symbol page whose call graph
-// exceeds MaxNodes must show the "N more" node.
+// TestPagesOnTree loads the pages on a larger real tree: CAIRN_WEB_TREE
+// names an indexed repository (CAIRN_WEB_INDEX its index directory when
+// not TREE/.cairn; bench/web/run.sh leaves mono1m indexed in
+// $CAIRN_BENCH_WORK/web/mono1m.idx), else cairn's own source, committed
+// (git archive HEAD) and indexed here — some 600 files (skipped with
+// -short). A symbol page whose call graph exceeds MaxNodes must show the
+// "N more" node.
 func TestPagesOnTree(t *testing.T) {
 	tree := os.Getenv("CAIRN_WEB_TREE")
 	if tree == "" {
-		t.Skip("CAIRN_WEB_TREE names an indexed repository to load the pages on")
+		if testing.Short() {
+			t.Skip("-short: the pages on cairn's own source need it indexed (about a minute)")
+		}
+		tree = ownSource(t)
 	}
 	eng, err := engine.Open(context.Background(), engine.Options{Root: tree, IndexDir: os.Getenv("CAIRN_WEB_INDEX")})
 	if err != nil {
@@ -503,4 +508,35 @@ func TestUnsavedAppInChromium(t *testing.T) {
 	for _, e := range b.errors {
 		t.Errorf("script error: %s", e)
 	}
+}
+
+// ownSource commits cairn's own source (HEAD of the checkout holding this
+// test) into a new repository and indexes it.
+func ownSource(t *testing.T) string {
+	t.Helper()
+	tree := filepath.Join(t.TempDir(), "cairn")
+	if err := os.MkdirAll(tree, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	archive := exec.Command("git", "-C", "../..", "archive", "HEAD")
+	untar := exec.Command("tar", "-x", "-C", tree)
+	pipe, err := archive.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	untar.Stdin = pipe
+	if err := untar.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := archive.Run(); err != nil {
+		t.Skipf("cairn's source is not a git checkout here (%v): set CAIRN_WEB_TREE", err)
+	}
+	if err := untar.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	enginetest.Git(t, tree, "init", "-q")
+	enginetest.Git(t, tree, "add", ".")
+	enginetest.Git(t, tree, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "cairn")
+	enginetest.Index(t, tree)
+	return tree
 }
