@@ -224,6 +224,14 @@ func TestPagesInChromium(t *testing.T) {
 	if got := b.text("#map .dir h3"); got != "server/report/" {
 		t.Errorf("the page of server/report maps %q", got)
 	}
+	// a symbol page lists the tests that reach it, with their command
+	b.open("/symbol?name=Weekly", "#symtests", "symbol-tests")
+	if got := b.text("#symtests"); !strings.Contains(got, "TestWeekly") {
+		t.Errorf("the tests that reach Weekly: %q", got)
+	}
+	if got := b.text("pre.cmd"); !strings.Contains(got, "go test") || !strings.Contains(got, "TestWeekly") {
+		t.Errorf("the command that runs them: %q", got)
+	}
 
 	b.open("/search?q=artifact+url+mapper", "#hits", "search")
 	if n := b.count("#hits li a.symbol"); n == 0 {

@@ -31,7 +31,7 @@
 // narrows all of them to a directory, where a package node leads),
 // /search (Search), /symbol (Definitions; for one
 // definition ReadSpan, Callers, Callees, Implementations, References by
-// role), /trace (Trace), /impact (Impact, by symbol or ?diff=REV; the
+// role, and Impact's tests that reach it with their commands), /trace (Trace), /impact (Impact, by symbol or ?diff=REV; the
 // dependents drawn by depth, each joined to the symbol it uses one edge
 // closer to the change),
 // /context (Context), /source (ReadSpan and Symbols of the file), /runs

@@ -264,6 +264,9 @@ type symbolData struct {
 	RefsTotal   int
 	Graph       template.HTML
 	Nodes       int
+	// Tests are the tests that reach the definition (Impact's), with
+	// the commands that run them.
+	Tests *engine.ImpactResult
 }
 
 func intParam(r *http.Request, name string, def int) (int, error) {
@@ -323,6 +326,9 @@ func (s *Server) symbol(w http.ResponseWriter, r *http.Request) {
 				d.Roles = append(d.Roles, ref.Role)
 			}
 			d.Refs[ref.Role] = append(d.Refs[ref.Role], ref)
+		}
+		if d.Tests, err = snap.Impact(ctx, engine.ImpactOptions{Name: id, Depth: 1}); err != nil {
+			return d, err
 		}
 		g := hopGraph(*d.Def, d.Callers, d.Callees)
 		d.Graph, d.Nodes = g.SVG(), len(g.Nodes)
