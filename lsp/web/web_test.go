@@ -32,7 +32,7 @@ const fixtureApp = "../../testdata/apps/artifact-dropped"
 
 // fixtureExtra is added to the artifact-dropped app.
 var fixtureExtra = map[string]string{
-	"server/report/report.go": "package report\n\n// Weekly counts the week's finished tasks.\nfunc Weekly() int { return 0 }\n",
+	"server/report/report.go":      "package report\n\n// Weekly counts the week's finished tasks.\nfunc Weekly() int { return 0 }\n",
 	"server/report/report_test.go": "package report\n\nimport \"testing\"\n\nfunc TestWeekly(t *testing.T) { Weekly() }\n",
 	"server/cmd/reportd/main.go": `package main
 
