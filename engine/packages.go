@@ -42,7 +42,7 @@ type PackageGraphOptions struct {
 type PackageNode struct {
 	Path      string   `json:"path" jsonschema:"the directory, repository-relative (. is the root)"`
 	Files     int      `json:"files"`
-	Symbols   int      `json:"symbols" jsonschema:"definitions in its files"`
+	Lines     int      `json:"lines" jsonschema:"lines of its files"`
 	Languages []string `json:"languages"`
 	// Packages are the packages or modules its files declare, as the
 	// language names them (at most 5).
@@ -79,8 +79,8 @@ type PackageGraphResult struct {
 
 // dirFacts is what the package graph knows of one directory.
 type dirFacts struct {
-	files, symbols int
-	langs, pkgs    map[string]bool
+	files, lines int
+	langs, pkgs  map[string]bool
 }
 
 // packageFacts is the uncollapsed graph, computed once per generation.
@@ -157,7 +157,7 @@ func (s *Snapshot) PackageGraph(ctx context.Context, o PackageGraphOptions) (*Pa
 		}
 		f := pf.dirs[d]
 		n.Files += f.files
-		n.Symbols += f.symbols
+		n.Lines += f.lines
 		n.Collapsed++
 		for l := range f.langs {
 			langs[k][l] = true
@@ -298,7 +298,7 @@ func (s *Snapshot) packageFacts(ctx context.Context) (*packageFacts, error) {
 	}
 	x := resolve.NewIndex(ctx, s.R, files)
 	x.SetGoModules(indexer.GoModules(s.Root, mods))
-	facts := make([]*graph.FileFacts, len(code))
+	imports := make([][]graph.Import, len(code))
 	errs := make([]error, len(code))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -307,7 +307,7 @@ func (s *Snapshot) packageFacts(ctx context.Context) (*packageFacts, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				facts[i], errs[i] = s.R.FileFacts(ctx, code[i].Path)
+				imports[i], errs[i] = graph.FileImports(ctx, s.R, code[i].Path)
 			}
 		}()
 	}
@@ -334,7 +334,7 @@ func (s *Snapshot) packageFacts(ctx context.Context) (*packageFacts, error) {
 			pf.dirs[d] = df
 		}
 		df.files++
-		df.symbols += len(facts[i].Symbols)
+		df.lines += f.Lines
 		df.langs[f.Lang.String()] = true
 		if f.Package != "" {
 			df.pkgs[f.Package] = true
@@ -342,7 +342,7 @@ func (s *Snapshot) packageFacts(ctx context.Context) (*packageFacts, error) {
 	}
 	for i, f := range code {
 		from := path.Dir(f.Path)
-		for _, im := range facts[i].Imports {
+		for _, im := range imports[i] {
 			tos := x.ImportedDirs(&code[i], im)
 			internal := false
 			for _, to := range tos {

@@ -107,7 +107,7 @@ counted, not drawn. Directories collapse to their first --depth path elements
 						out[e.From] = append(out[e.From], e)
 					}
 					for _, p := range res.Packages {
-						fmt.Fprintf(g.stdout, "%s/\t%d files\t%d symbols\t%v\n", p.Path, p.Files, p.Symbols, p.Languages)
+						fmt.Fprintf(g.stdout, "%s/\t%d files\t%d lines\t%v\n", p.Path, p.Files, p.Lines, p.Languages)
 						for _, e := range out[p.Path] {
 							fmt.Fprintf(g.stdout, "  -> %s/\t(%d imports)\n", e.To, e.Imports)
 						}

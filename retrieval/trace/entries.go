@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"regexp"
@@ -74,9 +75,69 @@ var (
 		"GetMapping", "PostMapping", "PutMapping", "PatchMapping", "DeleteMapping", "RequestMapping", "GET", "POST", "PUT", "PATCH", "DELETE",
 		"command", "group", "shared_task", "periodic_task", "task", "Scheduled", "actor", "job"}
 	signatureNames = []string{"ResponseWriter", "Context", "Ctx", "HttpServletRequest"}
-	// a line or head worth classifying at all
-	reAnyHead = regexp.MustCompile(`@`)
 )
+
+// lineRule is a regular expression and the literals a line must hold
+// (any of them) for it to match: a line without one is not matched at all,
+// which keeps the scan of large files cheap.
+type lineRule struct {
+	re  *regexp.Regexp
+	any [][]byte
+}
+
+func rule(re *regexp.Regexp, any ...string) lineRule {
+	r := lineRule{re: re}
+	for _, a := range any {
+		r.any = append(r.any, []byte(a))
+	}
+	return r
+}
+
+var (
+	registrationRules = []lineRule{
+		rule(reRouteCall, routeLiterals()...),
+		rule(reCLIReg, "Run", "Action", "set_defaults"),
+		rule(reJobReg, "AddFunc(", "AddJob(", "add_job(", "chedule(", "every("),
+	}
+	headRules = []lineRule{
+		rule(reRouteDeco, "@"), rule(reSpringMap, "@"), rule(reJaxRS, "@"),
+		rule(reCLIDeco, "@", "Run"), rule(reJobDeco, "@"),
+	}
+)
+
+// routeLiterals are ".Name(" for every registration call reRouteCall
+// names.
+func routeLiterals() []string {
+	var out []string
+	for _, n := range []string{"HandleFunc", "Handle", "HandlerFunc", "Path", "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "Any",
+		"Get", "Post", "Put", "Patch", "Delete", "Head", "Options", "get", "post", "put", "patch", "delete", "all", "route"} {
+		out = append(out, "."+n+"(")
+	}
+	return out
+}
+
+// matchedLines lists the lines of p where any of the rules matches.
+func (t *tracer) matchedLines(p string, rules []lineRule) map[int]bool {
+	src := t.src(p)
+	out := map[int]bool{}
+	for line, start := 1, 0; start < len(src); line++ {
+		end := bytes.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+		}
+		l := src[start:end]
+		for _, r := range rules {
+			if slices.ContainsFunc(r.any, func(a []byte) bool { return bytes.Contains(l, a) }) && r.re.Match(l) {
+				out[line] = true
+				break
+			}
+		}
+		start = end + 1
+	}
+	return out
+}
 
 // EntryPoints lists the repository's entry points: HTTP routes, mains,
 // CLI commands and jobs (see EntryKinds), each classified as a trace
@@ -141,6 +202,9 @@ func EntryPoints(ctx context.Context, r graph.Reader, o EntryOptions) (*Entries,
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		f, err := t.file(p)
 		if err != nil {
 			return nil, err
@@ -148,18 +212,27 @@ func EntryPoints(ctx context.Context, r graph.Reader, o EntryOptions) (*Entries,
 		if f.Category.Has(graph.FileTest) || f.Category.Has(graph.FileVendored) {
 			continue
 		}
+		// the lines worth a look, each kind of rule scanned over the
+		// whole text once; a file without any is not read further
+		var regLines, headLines map[int]bool
+		if why[p]&byRegistration != 0 {
+			regLines = t.matchedLines(p, registrationRules)
+		}
+		if why[p]&byDecorator != 0 {
+			headLines = t.matchedLines(p, headRules)
+		}
+		sig := why[p]&bySignature != 0 && f.Lang == graph.LangGo
+		if len(regLines) == 0 && len(headLines) == 0 && !sig {
+			continue
+		}
 		ff, err := t.fileFacts(p)
 		if err != nil {
 			return nil, err
 		}
-		if why[p]&byRegistration != 0 {
+		if len(regLines) > 0 {
 			for i := range ff.Occurrences {
 				o := &ff.Occurrences[i]
-				if o.Symbol == "" || o.Role&(graph.RoleDefinition|graph.RoleCall) != 0 {
-					continue
-				}
-				line := t.lineText(p, int(o.Range.StartLine))
-				if reRouteCall.MatchString(line) || reCLIReg.MatchString(line) || reJobReg.MatchString(line) {
+				if o.Symbol != "" && o.Role&(graph.RoleDefinition|graph.RoleCall) == 0 && regLines[int(o.Range.StartLine)] {
 					add(o.Symbol)
 				}
 			}
@@ -169,16 +242,14 @@ func EntryPoints(ctx context.Context, r graph.Reader, o EntryOptions) (*Entries,
 			if !s.Kind.IsCallable() {
 				continue
 			}
-			if why[p]&bySignature != 0 && s.Lang == graph.LangGo && reHTTPSig.MatchString(s.Signature) {
+			if sig && reHTTPSig.MatchString(s.Signature) {
 				add(s.ID)
 				continue
 			}
-			if why[p]&byDecorator != 0 && s.NameRange.StartLine > s.Range.StartLine {
-				for l := int(s.Range.StartLine); l < int(s.NameRange.StartLine); l++ {
-					if reAnyHead.MatchString(t.lineText(p, l)) {
-						add(s.ID)
-						break
-					}
+			for l := int(s.Range.StartLine); len(headLines) > 0 && l <= int(s.NameRange.StartLine); l++ {
+				if headLines[l] {
+					add(s.ID)
+					break
 				}
 			}
 		}
