@@ -58,6 +58,9 @@ func helper() {}
 
 // fail takes a ResponseWriter but is a helper: ListTasks calls it.
 func fail(w http.ResponseWriter) {}
+
+// fetch is a client: it returns an *http.Response.
+func fetch(c *http.Client, req *http.Request) (*http.Response, error) { return c.Do(req) }
 `,
 	"api/api_test.go": `package api
 
@@ -87,6 +90,14 @@ def health():
 @click.command()
 def report():
     print("report")
+
+
+def width():
+    return 3
+
+
+opts = {}
+w = opts.get("width", width)
 `,
 	"web/src/store.ts": "export const taskStore = { tasks: [] as string[] };\n",
 	"web/src/ui/button.ts": `import { taskStore } from "../store";
@@ -102,7 +113,8 @@ export function renderButton(): string {
 // doc.go of retrieval/trace's EntryPoints names — a route registration,
 // a command and a job bound by a call, a decorated route and command, a Go
 // handler by its signature, a main — and no test, no helper (fail takes an
-// http.ResponseWriter, but ListTasks calls it).
+// http.ResponseWriter, but ListTasks calls it), no client (fetch returns
+// an *http.Response), no dictionary lookup (opts.get("width", width)).
 func TestEntryPoints(t *testing.T) {
 	ctx := context.Background()
 	root := enginetest.RepoOf(t, onboardingApp)
