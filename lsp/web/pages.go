@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/agent/state"
@@ -171,20 +172,29 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		if st.Files == 0 {
 			return d, nil
 		}
-		m, err := snap.Map(ctx, engine.MapOptions{Under: under, Limit: 60})
-		if err != nil {
-			return d, err
-		}
-		if d.Entry, err = snap.EntryPoints(ctx, engine.EntryPointsOptions{Under: under, Limit: listCap}); err != nil {
+		// three independent questions, asked at once: on a large index
+		// each is seconds the first time in a generation (then cached)
+		var m *engine.MapResult
+		var errs [3]error
+		var wg sync.WaitGroup
+		wg.Add(3)
+		go func() { defer wg.Done(); m, errs[0] = snap.Map(ctx, engine.MapOptions{Under: under, Limit: 60}) }()
+		go func() {
+			defer wg.Done()
+			d.Entry, errs[1] = snap.EntryPoints(ctx, engine.EntryPointsOptions{Under: under, Limit: listCap})
+		}()
+		go func() {
+			defer wg.Done()
+			d.Pkgs, errs[2] = snap.PackageGraph(ctx, engine.PackageGraphOptions{Under: under, Limit: MaxNodes})
+		}()
+		wg.Wait()
+		if err := cmp.Or(errs[0], errs[1], errs[2]); err != nil {
 			return d, err
 		}
 		for k, n := range d.Entry.Counts {
 			d.Kinds = append(d.Kinds, count{k, n})
 		}
 		slices.SortFunc(d.Kinds, func(a, b count) int { return cmp.Or(b.N-a.N, strings.Compare(a.Name, b.Name)) })
-		if d.Pkgs, err = snap.PackageGraph(ctx, engine.PackageGraphOptions{Under: under, Limit: MaxNodes}); err != nil {
-			return d, err
-		}
 		g := packageGraph(d.Pkgs)
 		d.Graph, d.Nodes = g.SVG(), len(g.Nodes)
 		// the central symbols by directory, in the order of each
