@@ -99,6 +99,27 @@ def width():
 opts = {}
 w = opts.get("width", width)
 `,
+	"py/tool.py": `import argparse
+
+from celery import shared_task
+
+
+def serve(args):
+    print(args)
+
+
+@shared_task
+def cleanup():
+    pass
+
+
+def cli():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers()
+    p = sub.add_parser("serve")
+    p.set_defaults(func=serve)
+    return parser
+`,
 	"web/src/store.ts": "export const taskStore = { tasks: [] as string[] };\n",
 	"web/src/ui/button.ts": `import { taskStore } from "../store";
 
@@ -143,11 +164,13 @@ func TestEntryPoints(t *testing.T) {
 		"cli serve → serve cmd/app/main.go:22 @cmd/app/main.go:17",
 		"job Sweep → Sweep jobs/jobs.go:6 @cmd/app/main.go:16",
 		"cli report → report py/app.py:13",
+		"cli serve → serve py/tool.py:6 @py/tool.py:19",
+		"job cleanup → cleanup py/tool.py:11",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("entry points (-want +got):\n%s", diff)
 	}
-	if res.Counts["http"] != 3 || res.Counts["cli"] != 2 || res.Counts["job"] != 1 || res.Counts["main"] != 1 {
+	if res.Counts["http"] != 3 || res.Counts["cli"] != 3 || res.Counts["job"] != 2 || res.Counts["main"] != 1 {
 		t.Errorf("counts %v", res.Counts)
 	}
 
@@ -200,7 +223,7 @@ func TestPackageGraph(t *testing.T) {
 	for _, e := range g.Imports {
 		edges = append(edges, fmt.Sprintf("%s → %s (%d)", e.From, e.To, e.Imports))
 	}
-	wantNodes := []string{"api 1 files go", "cmd/app 1 files go", "jobs 1 files go", "py 1 files python", "store 1 files go", "web/src 1 files typescript", "web/src/ui 1 files typescript"}
+	wantNodes := []string{"api 1 files go", "cmd/app 1 files go", "jobs 1 files go", "py 2 files python", "store 1 files go", "web/src 1 files typescript", "web/src/ui 1 files typescript"}
 	wantEdges := []string{"api → store (1)", "cmd/app → api (1)", "cmd/app → jobs (1)", "jobs → store (1)", "web/src/ui → web/src (1)"}
 	if diff := cmp.Diff(wantNodes, nodes); diff != "" {
 		t.Errorf("nodes (-want +got):\n%s", diff)
