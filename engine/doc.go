@@ -103,7 +103,7 @@
 // top-level mains; test and vendored files left out). PackageGraph
 // (packages.go) is the dependency graph of the project's own packages: a
 // node per directory of code files (tests, vendored code and docs left
-// out), an edge where one's files import another's, each import mapped to
+// out; sized by files and lines), an edge where one's files import another's, each import mapped to
 // directories by the resolver's own rules (resolve.Index.ImportedDirs: Go
 // through the repository's go.mod files, Python modules, relative
 // JavaScript/TypeScript specifiers and monorepo packages, Java packages,
