@@ -111,7 +111,8 @@
 // tree it collapses directories to their first Depth path elements (by
 // default the deepest depth that keeps at most Limit nodes) and leaves out
 // the nodes with the fewest files past Limit, counting them. The
-// uncollapsed graph is computed once per generation (Memo).
+// uncollapsed graph is computed once per generation (Memo), from the
+// imports alone where the store reads them apart (graph.ImportReader).
 //
 // The analysis questions (search.go, context.go, trace.go, impact.go,
 // status.go) check their own arguments (bounds, paths, revisions) too:
