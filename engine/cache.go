@@ -119,6 +119,12 @@ func (c *cachingReader) File(ctx context.Context, path string) (graph.File, erro
 	return f, nil
 }
 
+// FileImports reads a file's imports alone where the store can
+// (graph.FileImports).
+func (c *cachingReader) FileImports(ctx context.Context, path string) ([]graph.Import, error) {
+	return graph.FileImports(ctx, c.Reader, path)
+}
+
 // SymbolsByIDs answers what the cache holds and asks the store for the
 // rest at once (graph.SymbolsByIDs: one batch where the store can), so
 // that wrapping a store keeps its batch reads (a trace asks for the

@@ -91,6 +91,29 @@
 // Dependency — so every test Impact selects has a path, the one its Chain
 // gives.
 //
+// Two questions are for people onboarding onto a repository:
+// EntryPoints (entries.go) lists its HTTP routes, mains, CLI commands and
+// jobs, each classified by the rules a trace applies to the start of a
+// call path (trace.EntryPoints: the functions referenced on a line that
+// registers a route, command or job — mux.HandleFunc, r.GET, app.get,
+// RunE:, Action:, set_defaults(func=…), c.AddFunc, add_job, schedule —
+// the functions whose decorators or annotations bind one — @app.route,
+// @router.get, @GetMapping, @click.command, @shared_task, @Scheduled — Go
+// functions taking an http.ResponseWriter or a framework's context, and
+// top-level mains; test and vendored files left out). PackageGraph
+// (packages.go) is the dependency graph of the project's own packages: a
+// node per directory of code files (tests, vendored code and docs left
+// out; sized by files and lines), an edge where one's files import another's, each import mapped to
+// directories by the resolver's own rules (resolve.Index.ImportedDirs: Go
+// through the repository's go.mod files, Python modules, relative
+// JavaScript/TypeScript specifiers and monorepo packages, Java packages,
+// C includes); imports of libraries are counted, not drawn. On a large
+// tree it collapses directories to their first Depth path elements (by
+// default the deepest depth that keeps at most Limit nodes) and leaves out
+// the nodes with the fewest files past Limit, counting them. The
+// uncollapsed graph is computed once per generation (Memo), from the
+// imports alone where the store reads them apart (graph.ImportReader).
+//
 // The analysis questions (search.go, context.go, trace.go, impact.go,
 // status.go) check their own arguments (bounds, paths, revisions) too:
 // Search (fused search; hits are Citations), Context (a budgeted pack:

@@ -113,6 +113,26 @@ type BatchReader interface {
 	SymbolsByIDs(ctx context.Context, ids []SymbolID) (map[SymbolID][]Symbol, error)
 }
 
+// ImportReader is implemented by stores that read a file's imports alone,
+// without the rest of its facts (the embedded store decodes the facts
+// blob only: no symbol or chunk rows).
+type ImportReader interface {
+	FileImports(ctx context.Context, path string) ([]Import, error)
+}
+
+// FileImports returns a file's imports: through ImportReader where r is
+// one, else from its FileFacts.
+func FileImports(ctx context.Context, r Reader, path string) ([]Import, error) {
+	if ir, ok := r.(ImportReader); ok {
+		return ir.FileImports(ctx, path)
+	}
+	ff, err := r.FileFacts(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return ff.Imports, nil
+}
+
 // SymbolsByIDs returns the definitions of ids, in one batch where r is a
 // BatchReader and one by one otherwise; every id asked for has an entry
 // (nil when nothing defines it), so a caller can tell "asked, none" from

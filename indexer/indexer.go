@@ -648,7 +648,7 @@ func (st *runState) resolve(ctx context.Context, w graph.Writer) error {
 	res := st.res
 	if len(st.written) > 0 || len(st.defs.names) > 0 || res.Fresh {
 		st.progress(Progress{Phase: "resolve"})
-		rs, err := resolveFiles(ctx, w, st.root, st.written, res.Fresh, st.defs, goModules(st.root, st.entryPaths), st.opts.Workers, st.progress)
+		rs, err := resolveFiles(ctx, w, st.root, st.written, res.Fresh, st.defs, GoModules(st.root, st.entryPaths), st.opts.Workers, st.progress)
 		if err != nil {
 			return err
 		}

@@ -293,8 +293,9 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 	return st, nil
 }
 
-// goModules reads the repository's go.mod files: module path → directory.
-func goModules(root string, paths []string) map[string]string {
+// GoModules reads the go.mod files among paths (repository-relative; the
+// others are ignored) under root: module path → directory.
+func GoModules(root string, paths []string) map[string]string {
 	mods := map[string]string{}
 	repo := repofs.New(root)
 	for _, p := range paths {

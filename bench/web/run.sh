@@ -66,7 +66,12 @@ print(f"{label:34s} page p50 {pg[0]:7.1f} p95 {pg[1]:7.1f} | api p50 {api[0]:7.1
 PY
 }
 echo "== latency, $N requests each, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# the first home page computes what the generation's caches then hold
+# (centrality, entry points, the package graph): timed once, cold
+echo "first / after start (cold): $(curl -s -o /dev/null -w '%{http_code} %{time_total}' "$BASE/") s"
 row "status (/ vs index_status)" "/" "/api/index_status" status --json
+row "entry points (/ vs entry_points)" "/" "/api/entry_points" entries --json
+row "package graph (/ vs package_graph)" "/" "/api/package_graph" packages --json
 row "def $Q_DEF" "/symbol?name=$(enc "$Q_DEF")" "/api/definition?symbol=$(enc "$Q_DEF")" def --json "$Q_DEF"
 row "callers $Q_CALLERS" "/symbol?name=$(enc "$Q_CALLERS")&kind=method" "/api/callers?symbol=$(enc "$Q_CALLERS")&all=true" callers --json --all "$Q_CALLERS"
 row "search" "/search?q=$(enc "$Q_SEARCH")" "/api/search?query=$(enc "$Q_SEARCH")" search --json "$Q_SEARCH"

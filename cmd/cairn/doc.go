@@ -5,7 +5,9 @@
 // The command only wires: each subcommand parses flags into an options
 // struct, opens the store or the engine, calls one library function
 // (indexer.Run; for the graph questions — def, refs, symbols, callers,
-// callees, implementations, path, map — one engine question on a snapshot,
+// callees, implementations, path, map, and the onboarding questions entries
+// (Snapshot.EntryPoints) and packages (Snapshot.PackageGraph) — one engine
+// question on a snapshot,
 // through globals.ask; search, context, trace, impact and status likewise
 // ask Snapshot.Search, Context, Trace, Impact and Status, search through
 // globals.ask and the others, whose answers are not lists, through

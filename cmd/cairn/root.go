@@ -101,6 +101,8 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		implementationsCmd(g),
 		pathCmd(g),
 		mapCmd(g),
+		entriesCmd(g),
+		packagesCmd(g),
 		searchCmd(g),
 		contextCmd(g),
 		serveCmd(g),

@@ -101,6 +101,13 @@ func Repo(t testing.TB) string {
 	return repoOf(t, Files)
 }
 
+// RepoOf writes files (path → content) into a new git repository,
+// commits and indexes them; it returns the repository root.
+func RepoOf(t testing.TB, files map[string]string) string {
+	t.Helper()
+	return repoOf(t, files)
+}
+
 // repoOf writes files into a new git repository, commits and indexes them.
 func repoOf(t testing.TB, files map[string]string) string {
 	t.Helper()

@@ -572,6 +572,23 @@ func (v view) FileFacts(ctx context.Context, path string) (*graph.FileFacts, err
 	return ff, nil
 }
 
+// FileImports implements graph.ImportReader: the facts blob alone.
+func (v view) FileImports(ctx context.Context, path string) ([]graph.Import, error) {
+	var blob []byte
+	err := v.q.QueryRowContext(ctx, `SELECT facts FROM files WHERE path=?`, path).Scan(&blob)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("file %q: %w", path, graph.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read facts of %s: %w", path, err)
+	}
+	ff := &graph.FileFacts{}
+	if err := facts.Decode(blob, ff); err != nil {
+		return nil, fmt.Errorf("decode facts of %s: %w", path, err)
+	}
+	return ff.Imports, nil
+}
+
 // ChunkRef is graph.ChunkRef.
 type ChunkRef = graph.ChunkRef
 

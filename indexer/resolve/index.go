@@ -62,6 +62,10 @@ type Index struct {
 	// jsPackages caches the files of bare JavaScript module specifiers.
 	jsMu       sync.Mutex
 	jsPackages map[string]map[string]bool
+	// pkgs maps a language family's package names to their files
+	// (ImportedDirs, built once).
+	pkgOnce sync.Once
+	pkgs    map[graph.Language]map[string][]string
 }
 
 // jsPackageFiles maps a bare specifier ("zod", "@scope/pkg/sub") to the

@@ -638,14 +638,17 @@ func goMethod(s *graph.Symbol) bool {
 }
 
 // pythonModule makes a relative module absolute against this file's module.
-func (c *fileCtx) pythonModule(mod string) string {
+func (c *fileCtx) pythonModule(mod string) string { return pythonModuleOf(&c.ff.File, mod) }
+
+// pythonModuleOf makes a relative module absolute against file f's module.
+func pythonModuleOf(f *graph.File, mod string) string {
 	if !strings.HasPrefix(mod, ".") {
 		return mod
 	}
 	dots := len(mod) - len(strings.TrimLeft(mod, "."))
 	rest := mod[dots:]
-	base := c.ff.File.Package
-	if !strings.HasSuffix(c.ff.File.Path, "__init__.py") {
+	base := f.Package
+	if !strings.HasSuffix(f.Path, "__init__.py") {
 		// a module's package is its parent
 		if i := strings.LastIndexByte(base, '.'); i >= 0 {
 			base = base[:i]
@@ -705,18 +708,22 @@ func (c *fileCtx) jsModuleMember(cands []graph.Symbol, spec, name, from string, 
 // jsModuleFiles maps an import specifier, relative to the file from, to the
 // files it can mean (TypeScript's ESM ".js" specifiers name ".ts" files).
 func (c *fileCtx) jsModuleFiles(spec, from string) map[string]bool {
+	return c.x.jsModuleFiles(spec, from)
+}
+
+func (x *Index) jsModuleFiles(spec, from string) map[string]bool {
 	if !strings.HasPrefix(spec, ".") {
-		return c.x.jsPackageFiles(spec)
+		return x.jsPackageFiles(spec)
 	}
 	out := map[string]bool{}
 	base := path.Join(path.Dir(from), spec)
 	base = strings.TrimSuffix(base, path.Ext(base))
 	for _, ext := range []string{"", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".d.ts", "/index.ts", "/index.tsx", "/index.js"} {
-		if _, ok := c.x.files[base+ext]; ok {
+		if _, ok := x.files[base+ext]; ok {
 			out[base+ext] = true
 		}
 	}
-	if _, ok := c.x.files[path.Join(path.Dir(from), spec)]; ok {
+	if _, ok := x.files[path.Join(path.Dir(from), spec)]; ok {
 		out[path.Join(path.Dir(from), spec)] = true
 	}
 	return out

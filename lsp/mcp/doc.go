@@ -20,7 +20,8 @@
 //
 //	search, definition, references, callers, callees, implementations,
 //	trace (retrieval/trace), impact (retrieval/impact), build_context, read_span,
-//	repo_map, index_status
+//	repo_map, entry_points, package_graph (engine.EntryPoints and
+//	engine.PackageGraph: onboarding), index_status
 //
 // verify_change (served when Options.Verify is set; `cairn serve mcp`
 // sets it) is not a question about the index: it runs the verification

@@ -105,7 +105,7 @@ func TestToolList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"build_context", "callees", "callers", "definition", "impact", "implementations", "index_status", "read_span", "references", "repo_map", "search", "trace"}
+	want := []string{"build_context", "callees", "callers", "definition", "entry_points", "impact", "implementations", "index_status", "package_graph", "read_span", "references", "repo_map", "search", "trace"}
 	var got []string
 	for _, tool := range res.Tools {
 		got = append(got, tool.Name)
@@ -354,6 +354,19 @@ func TestBuildContextMapStatus(t *testing.T) {
 		t.Fatalf("repo_map = %+v", m)
 	}
 	wantError(t, call(t, f.cs, "repo_map", map[string]any{"under": "../.."}, nil), engine.OutsideRepository)
+
+	var pg PackageGraphOut
+	call(t, f.cs, "package_graph", nil, &pg)
+	if len(pg.Packages) < 3 || !slices.ContainsFunc(pg.Imports, func(e engine.PackageEdge) bool { return e.From == "server" && e.To == "store" }) {
+		t.Fatalf("package_graph = %+v", pg)
+	}
+	wantError(t, call(t, f.cs, "package_graph", map[string]any{"under": "../.."}, nil), engine.OutsideRepository)
+	var ep EntryPointsOut
+	if res := call(t, f.cs, "entry_points", map[string]any{"kinds": []string{"http", "main"}}, &ep); res.IsError || ep.EntryPoints == nil || ep.Counts == nil {
+		t.Fatalf("entry_points = %s", text(res))
+	}
+	wantError(t, call(t, f.cs, "entry_points", map[string]any{"kinds": []string{"cron"}}, nil), engine.InvalidArgument)
+	wantError(t, call(t, f.cs, "entry_points", map[string]any{"under": "../.."}, nil), engine.OutsideRepository)
 
 	var st StatusOut
 	call(t, f.cs, "index_status", nil, &st)

@@ -52,6 +52,12 @@ func (s *Server) register() {
 	addTool(s, "repo_map", "Repository map",
 		"The repository's most central definitions (PageRank over references), optionally under a directory: an overview of an unfamiliar codebase.",
 		nil, s.repoMap)
+	addTool(s, "entry_points", "Entry points",
+		"Where execution starts: HTTP routes (with method and path, and where each is registered), mains, CLI commands and jobs, classified as trace classifies the start of a call path. Start here to learn how requests and commands enter an unfamiliar codebase.",
+		nil, s.entryPoints)
+	addTool(s, "package_graph", "Package dependency graph",
+		"How the project's own packages depend on each other: a node per directory of code (files, lines, languages), an edge per import between them; libraries are counted, not drawn. Collapsed by directory depth to stay small on a large tree.",
+		nil, s.packageGraph)
 	addTool(s, "index_status", "Index status",
 		"What the index holds and how fresh it is: revision, files changed since indexing, languages, files that could not be analysed. Call it when answers look outdated.",
 		nil, s.indexStatus)

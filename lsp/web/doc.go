@@ -7,7 +7,7 @@
 // /api/TOOL is the MCP server's read-only tool of the same name
 // (lsp/mcp: search, definition, references, callers, callees,
 // implementations, trace, impact, build_context, read_span, repo_map,
-// index_status) answered through mcp.Server.Call: the same admission,
+// entry_points, package_graph, index_status) answered through mcp.Server.Call: the same admission,
 // snapshot, argument checks and paging, and the same structured output an
 // MCP client gets, so the API cannot drift from the tools. Arguments come
 // as query parameters (typed by the tool's input schema; an unknown one is
@@ -27,9 +27,13 @@
 // Server-rendered (html/template) from one snapshot per request; each page
 // asks the engine its questions — one call each, the call the CLI and the
 // MCP tools make — and only arranges the answers: / (Status, Map grouped
-// by directory), /search (Search), /symbol (Definitions; for one
+// by directory, EntryPoints, PackageGraph drawn as a graph; ?under=DIR
+// narrows all of them to a directory, where a package node leads),
+// /search (Search), /symbol (Definitions; for one
 // definition ReadSpan, Callers, Callees, Implementations, References by
-// role), /trace (Trace), /impact (Impact, by symbol or ?diff=REV),
+// role, and Impact's tests that reach it with their commands), /trace (Trace), /impact (Impact, by symbol or ?diff=REV; the
+// dependents drawn by depth, each joined to the symbol it uses one edge
+// closer to the change),
 // /context (Context), /source (ReadSpan and Symbols of the file), /runs
 // and /runs/ID (agent/state's List and Read of the run directories, plus
 // the run's evidence files). A name that denotes several definitions
@@ -40,15 +44,18 @@
 // open. /source links each definition from the line it starts on.
 //
 // Graphs (svg.go) are laid out and drawn on the server as inline SVG: a
-// column per call depth (callers left of the symbol, callees right) or,
-// for a trace, per step of the flows from their entry points (longest
-// path, cycles' back edges ignored; one barycentre pass orders a column).
+// column per call depth (callers left of the symbol, callees right), per
+// depth of dependents (impact: the change right of them) or, for a trace
+// and the package graph, per step of the flows from their entry points or
+// of the import chains (longest path, cycles' back edges ignored; one
+// barycentre pass orders a column).
 // Edge style is confidence (precise solid, resolved dashed, name-only
 // dotted); a trace step where the value is lost is a gap node, red, with
 // the gap's kind as a class. A graph stays readable on a large index: past
 // MaxNodes, or past 12 nodes in one call-depth column, the remaining nodes
 // fold into "N more" nodes by directory and column, their edges
-// redirected. Each node links to its symbol page or source line. A drawing is a pure function of the answer, testable without a
+// redirected (the package graph is cut by the engine, its Limit, and the
+// rest counted in one "N more" node). Each node links to its symbol page or source line. A drawing is a pure function of the answer, testable without a
 // browser; app.js only dims what a hovered node is not joined to.
 //
 // Every asset (templates, style.css, app.js) is embedded (go:embed); no

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/agent/state"
@@ -131,8 +132,15 @@ func (s *Server) render(w http.ResponseWriter, code int, name string, p page, er
 
 type homeData struct {
 	Status *engine.StatusResult
-	Dirs   []dirGroup
-	Langs  []count
+	// Under narrows the page to a directory (a package graph node's link).
+	Under string
+	Dirs  []dirGroup
+	Langs []count
+	Entry *engine.EntryPointsResult
+	Pkgs  *engine.PackageGraphResult
+	Graph template.HTML
+	Nodes int
+	Kinds []count
 }
 
 type dirGroup struct {
@@ -146,12 +154,17 @@ type count struct {
 }
 
 func (s *Server) home(w http.ResponseWriter, r *http.Request) {
-	s.withSnapshot(w, r, "home", "Repository", func(ctx context.Context, snap *engine.Snapshot) (any, error) {
+	under := r.URL.Query().Get("under")
+	title := "Repository"
+	if under != "" {
+		title = under + "/"
+	}
+	s.withSnapshot(w, r, "home", title, func(ctx context.Context, snap *engine.Snapshot) (any, error) {
 		st, err := snap.Status(ctx, engine.StatusOptions{})
 		if err != nil {
 			return nil, err
 		}
-		d := &homeData{Status: st}
+		d := &homeData{Status: st, Under: under}
 		for k, n := range st.Languages {
 			d.Langs = append(d.Langs, count{k, n})
 		}
@@ -159,10 +172,31 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		if st.Files == 0 {
 			return d, nil
 		}
-		m, err := snap.Map(ctx, engine.MapOptions{Limit: 60})
-		if err != nil {
+		// three independent questions, asked at once: on a large index
+		// each is seconds the first time in a generation (then cached)
+		var m *engine.MapResult
+		var errs [3]error
+		var wg sync.WaitGroup
+		wg.Add(3)
+		go func() { defer wg.Done(); m, errs[0] = snap.Map(ctx, engine.MapOptions{Under: under, Limit: 60}) }()
+		go func() {
+			defer wg.Done()
+			d.Entry, errs[1] = snap.EntryPoints(ctx, engine.EntryPointsOptions{Under: under, Limit: listCap})
+		}()
+		go func() {
+			defer wg.Done()
+			d.Pkgs, errs[2] = snap.PackageGraph(ctx, engine.PackageGraphOptions{Under: under, Limit: MaxNodes})
+		}()
+		wg.Wait()
+		if err := cmp.Or(errs[0], errs[1], errs[2]); err != nil {
 			return d, err
 		}
+		for k, n := range d.Entry.Counts {
+			d.Kinds = append(d.Kinds, count{k, n})
+		}
+		slices.SortFunc(d.Kinds, func(a, b count) int { return cmp.Or(b.N-a.N, strings.Compare(a.Name, b.Name)) })
+		g := packageGraph(d.Pkgs)
+		d.Graph, d.Nodes = g.SVG(), len(g.Nodes)
 		// the central symbols by directory, in the order of each
 		// directory's most central symbol
 		at := map[string]int{}
@@ -178,6 +212,30 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		}
 		return d, nil
 	})
+}
+
+// packageGraph draws the package dependency graph: a node per directory
+// (or collapsed directory), linked to the page of that directory, an edge
+// per import between them (its tooltip says how many import statements it
+// stands for); the nodes the engine left out are one "N more" node.
+func packageGraph(res *engine.PackageGraphResult) Graph {
+	g := Graph{Max: MaxNodes + 1} // the engine cut it at MaxNodes; one more node counts the rest
+	for _, p := range res.Packages {
+		sub := fmt.Sprintf("%d files · %s", p.Files, strings.Join(p.Languages, ", "))
+		label := p.Path + "/"
+		if p.Collapsed > 1 {
+			label = fmt.Sprintf("%s/ (%d dirs)", p.Path, p.Collapsed)
+		}
+		g.Nodes = append(g.Nodes, Node{ID: "pkg:" + p.Path, Label: label, Sub: sub, Class: "package", Href: "/?under=" + url.QueryEscape(p.Path)})
+	}
+	if res.Omitted > 0 {
+		g.Nodes = append(g.Nodes, Node{ID: "pkg:more", Label: fmt.Sprintf("%d more", res.Omitted), Sub: "smaller packages", Class: "more", Folded: res.Omitted})
+	}
+	for _, e := range res.Imports {
+		g.Edges = append(g.Edges, Edge{From: "pkg:" + e.From, To: "pkg:" + e.To, Class: "imports",
+			Title: fmt.Sprintf("%s/ imports %s/ (%d import statements)", e.From, e.To, e.Imports)})
+	}
+	return g
 }
 
 // ---- /search
@@ -216,6 +274,9 @@ type symbolData struct {
 	RefsTotal   int
 	Graph       template.HTML
 	Nodes       int
+	// Tests are the tests that reach the definition (Impact's), with
+	// the commands that run them.
+	Tests *engine.ImpactResult
 }
 
 func intParam(r *http.Request, name string, def int) (int, error) {
@@ -275,6 +336,9 @@ func (s *Server) symbol(w http.ResponseWriter, r *http.Request) {
 				d.Roles = append(d.Roles, ref.Role)
 			}
 			d.Refs[ref.Role] = append(d.Refs[ref.Role], ref)
+		}
+		if d.Tests, err = snap.Impact(ctx, engine.ImpactOptions{Name: id, Depth: 1}); err != nil {
+			return d, err
 		}
 		g := hopGraph(*d.Def, d.Callers, d.Callees)
 		d.Graph, d.Nodes = g.SVG(), len(g.Nodes)
@@ -415,6 +479,8 @@ type impactData struct {
 	Target, Diff string
 	Res          *engine.ImpactResult
 	ByDepth      []depthGroup
+	Graph        template.HTML
+	Nodes        int
 }
 
 type depthGroup struct {
@@ -444,8 +510,54 @@ func (s *Server) impact(w http.ResponseWriter, r *http.Request) {
 			}
 			d.ByDepth[len(d.ByDepth)-1].Dependents = append(d.ByDepth[len(d.ByDepth)-1].Dependents, dep)
 		}
+		g := dependentGraph(d.Res)
+		d.Graph, d.Nodes = g.SVG(), len(g.Nodes)
 		return d, nil
 	})
+}
+
+// dependentGraph draws the dependents by depth: the changed symbols in
+// the right-most column, each dependent a column further left per depth,
+// joined to the symbol it uses one edge closer to the change (its Uses;
+// one the drawing does not hold — an interface method above a dependent —
+// is replaced by the changed symbol the dependency runs through), the edge
+// styled by its confidence. Each node links to its symbol page.
+func dependentGraph(res *engine.ImpactResult) Graph {
+	var g Graph
+	ids := map[graph.SymbolID]bool{}
+	byName := map[string]string{}
+	for _, c := range res.Changed {
+		id := string(c.SymbolID)
+		if ids[c.SymbolID] {
+			continue
+		}
+		ids[c.SymbolID] = true
+		byName[c.QualifiedName] = id
+		g.Nodes = append(g.Nodes, Node{ID: id, Label: c.QualifiedName, Sub: c.Path, Class: "root", Ranked: true, Href: "/symbol?name=" + url.QueryEscape(id)})
+	}
+	if len(g.Nodes) == 0 {
+		return g
+	}
+	for _, dep := range res.Dependents {
+		if ids[dep.SymbolID] {
+			continue
+		}
+		ids[dep.SymbolID] = true
+		g.Nodes = append(g.Nodes, Node{ID: string(dep.SymbolID), Label: dep.QualifiedName, Sub: dep.Path, Rank: -dep.Depth, Ranked: true,
+			Href: "/symbol?name=" + url.QueryEscape(string(dep.SymbolID))})
+	}
+	for _, dep := range res.Dependents {
+		to := string(dep.Uses)
+		if !ids[dep.Uses] {
+			to = cmp.Or(byName[dep.Through], g.Nodes[0].ID)
+		}
+		label := ""
+		if dep.Via != "calls" {
+			label = dep.Via
+		}
+		g.Edges = append(g.Edges, Edge{From: string(dep.SymbolID), To: to, Label: label, Class: dep.Confidence})
+	}
+	return g
 }
 
 // ---- /context

@@ -175,10 +175,19 @@ func TestOutsideRepository(t *testing.T) {
 		"/api/references?symbol=ToResponse&path=../secret.txt",
 		"/api/build_context?task=x&focus=../secret.txt",
 		"/api/impact?symbol=ToResponse&path=/etc",
+		"/api/entry_points?under=../",
+		"/api/package_graph?under=/etc",
 	} {
 		code, body := get(t, hs.URL+u)
 		if code != 403 || category(t, body) != "outside_repository" {
 			t.Errorf("%s: %d %s, want 403 outside_repository", u, code, body)
+		}
+	}
+	// and the pages that take a directory
+	for _, u := range []string{"/?under=../", "/?under=/etc"} {
+		code, body := get(t, hs.URL+u)
+		if code != 403 || !strings.Contains(string(body), `data-category="outside_repository"`) {
+			t.Errorf("%s: %d, want 403 outside_repository", u, code)
 		}
 	}
 }

@@ -43,6 +43,8 @@ type Edge struct {
 	// Class styles the line: precise, resolved, name-only (the edge's
 	// confidence), gap.
 	Class string
+	// Title is the line's tooltip (default: Label and Class).
+	Title string
 }
 
 // MaxNodes is the default cap on a drawn graph's nodes.
@@ -285,8 +287,8 @@ func (g Graph) SVG() template.HTML {
 		mid := (x1 + x2) / 2
 		fmt.Fprintf(&b, `<path class="edge %s" data-from="%s" data-to="%s" d="M%d,%d C%d,%d %d,%d %d,%d" marker-end="url(#arrow)">`,
 			esc(e.Class), esc(e.From), esc(e.To), x1, y1, mid, y1, mid, y2, x2, y2)
-		if e.Label != "" || e.Class != "" {
-			fmt.Fprintf(&b, `<title>%s</title>`, esc(strings.TrimSpace(e.Label+" "+e.Class)))
+		if title := cmp.Or(e.Title, strings.TrimSpace(e.Label+" "+e.Class)); title != "" {
+			fmt.Fprintf(&b, `<title>%s</title>`, esc(title))
 		}
 		b.WriteString(`</path>`)
 		if e.Label != "" {

@@ -30,6 +30,33 @@ var update = flag.Bool("update", false, "rewrite schema/openapi.json")
 
 const fixtureApp = "../../testdata/apps/artifact-dropped"
 
+// fixtureExtra is added to the artifact-dropped app.
+var fixtureExtra = map[string]string{
+	"server/report/report.go":      "package report\n\n// Weekly counts the week's finished tasks.\nfunc Weekly() int { return 0 }\n",
+	"server/report/report_test.go": "package report\n\nimport \"testing\"\n\nfunc TestWeekly(t *testing.T) { Weekly() }\n",
+	"server/cmd/reportd/main.go": `package main
+
+import (
+	"example.com/tasks/report"
+	"github.com/robfig/cron/v3"
+)
+
+func main() {
+	c := cron.New()
+	c.AddFunc("@weekly", sweep)
+	c.Run()
+}
+
+func sweep() { report.Weekly() }
+`,
+	"web/src/ui/status.ts": `import { TaskDTO } from "../api";
+
+export function statusBadge(t: TaskDTO): string {
+  return "<span>" + t.status + "</span>";
+}
+`,
+}
+
 // fixture is the artifact-dropped app, committed and indexed once per
 // test binary, with one agent run beside it.
 var fixture struct {
@@ -52,6 +79,21 @@ func fixtureRepo(t *testing.T) (root, runs string) {
 		if err := os.CopyFS(fixture.root, os.DirFS(fixtureApp)); err != nil {
 			fixture.err = err
 			return
+		}
+		// a command with a job, its own package, and a front-end module
+		// in a directory of its own: the home page's entry points and
+		// package graph have more than one kind and an edge each way of
+		// mapping imports (go.mod, a relative specifier)
+		for p, c := range fixtureExtra {
+			abs := filepath.Join(fixture.root, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+				fixture.err = err
+				return
+			}
+			if err := os.WriteFile(abs, []byte(c), 0o644); err != nil {
+				fixture.err = err
+				return
+			}
 		}
 		// a file that does not parse: the home page lists it
 		if err := os.WriteFile(filepath.Join(fixture.root, "server", "broken.go"), []byte("package server\n\nfunc broken( {\n"), 0o644); err != nil {
@@ -202,6 +244,8 @@ func TestAPISameAsMCP(t *testing.T) {
 		{"trace", "target=Task.ArtifactURL", map[string]any{"target": "Task.ArtifactURL"}},
 		{"search", "query=artifact+url", map[string]any{"query": "artifact url"}},
 		{"read_span", "path=server/mapper.go&start_line=1&end_line=5", map[string]any{"path": "server/mapper.go", "start_line": 1, "end_line": 5}},
+		{"entry_points", "kinds=http&kinds=job", map[string]any{"kinds": []string{"http", "job"}}},
+		{"package_graph", "depth=2", map[string]any{"depth": 2}},
 	} {
 		code, body := get(t, hs.URL+"/api/"+c.tool+"?"+c.query)
 		if code != 200 {

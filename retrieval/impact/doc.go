@@ -11,7 +11,9 @@
 // Options.Cite, with how the change reaches it. From them a breadth-first walk follows dependency edges
 // backwards (calls, references, type uses, reads, writes), each symbol
 // once at its shallowest depth with the weakest confidence on its way and
-// whether an ambiguous edge was crossed. A method is also reached through
+// whether an ambiguous edge was crossed, and the symbol it uses one edge
+// closer to the change (Uses: its predecessor in the walk), so the
+// dependents form a graph. A method is also reached through
 // the interface or base methods it implements or overrides, since their
 // callers dispatch to it; implementations and overrides of the changed
 // symbols are listed apart, as they share the contract.

@@ -53,6 +53,10 @@ type Symbol struct {
 	// Through names the changed symbol (or the interface method it
 	// implements) the dependency runs through.
 	Through string `json:"through,omitempty"`
+	// Uses is the symbol one edge closer to the change that this one
+	// depends on — its predecessor in the walk (a changed symbol at depth
+	// 1) — so that dependents by depth can be drawn as a graph.
+	Uses graph.SymbolID `json:"uses,omitempty"`
 	// Why says how a changed symbol was chosen (named, diff lines).
 	Why string `json:"why,omitempty"`
 }
@@ -276,6 +280,7 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 		}
 		v := view(d, o.Cite)
 		v.Depth, v.Via, v.Confidence, v.Ambiguous, v.Through = n.depth, n.via.String(), n.conf.String(), n.amb, n.through
+		v.Uses = nodes[n.parent].id
 		res.Dependents = append(res.Dependents, v)
 		files[d.Path] = true
 		if !d.IsTest {
@@ -300,6 +305,8 @@ func Analyze(ctx context.Context, r graph.Reader, changes []Change, o Options) (
 		t.Depth, t.Via, t.Confidence, t.Through = nodes[i].depth, nodes[i].via.String(), nodes[i].conf.String(), nodes[i].through
 		if nodes[i].parent < 0 {
 			t.Via, t.Why = "", whyChanged(changes, d.ID)
+		} else {
+			t.Uses = nodes[nodes[i].parent].id
 		}
 		for _, e := range w.chain(i) {
 			t.Chain = append(t.Chain, graph.ViewEdge(&e, o.Cite))

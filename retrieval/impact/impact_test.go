@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/embedded"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/retrieval/impact"
@@ -175,9 +176,22 @@ func TestGoImpact(t *testing.T) {
 			t.Errorf("dependent %s missing: %v", d, deps)
 		}
 	}
+	// each dependent names what it uses one edge closer to the change:
+	// a changed symbol at depth 1, a dependent one depth less beyond
+	// (or, for an interface method a dependent implements, at its depth)
+	depthOf := map[graph.SymbolID]int{}
+	for _, c := range res.Changed {
+		depthOf[c.SymbolID] = 0
+	}
+	for _, d := range res.Dependents {
+		depthOf[d.SymbolID] = d.Depth
+	}
 	for _, d := range res.Dependents {
 		if d.QualifiedName == "Card.Charge" && (d.Depth != 1 || d.Via != "calls") {
 			t.Errorf("Card.Charge at depth %d via %s", d.Depth, d.Via)
+		}
+		if du, ok := depthOf[d.Uses]; !ok || du != d.Depth-1 && !(du == d.Depth && d.Via == "implements") {
+			t.Errorf("%s at depth %d uses %q (depth %d, known %v)", d.QualifiedName, d.Depth, d.Uses, du, ok)
 		}
 	}
 	cmds := strings.Join(res.Commands, "\n")

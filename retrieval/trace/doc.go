@@ -34,9 +34,17 @@
 //
 // Each site gets the call paths that reach it from entry points: found by a
 // breadth-first walk up the call graph, an entry being an HTTP route (a
-// registration such as mux.HandleFunc("GET /x", h.F), a decorator or
-// annotation), main, a CLI command, a job, a test, a UI event handler or a
-// route loader, or a function nothing calls. The walk crosses from an HTTP
+// registration such as mux.HandleFunc("GET /x", h.F) whose pattern is a
+// URL path, a decorator or annotation, a Go function taking an
+// http.ResponseWriter or a framework's context — not one returning an
+// *http.Response, a client), main, a CLI command (a decorator, or bound by RunE:,
+// Action: or set_defaults(func=…)), a job (a decorator, or bound by a
+// scheduler call: AddFunc, add_job, schedule, every(…).do), a test, a UI
+// event handler or a route loader, or a function nothing calls.
+// EntryPoints (entries.go) lists a repository's entry points by the same
+// rules, asking them only of the functions the index says may be ones: those
+// referenced on registration lines, decorated ones, Go handlers by signature
+// and mains. The walk crosses from an HTTP
 // handler to the client code whose fetch/axios request matches its route
 // (method and path, parameters as wildcards), so a path can start at a
 // button in the front end and end at a SQL SELECT in the back end.

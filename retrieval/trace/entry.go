@@ -20,10 +20,19 @@ var (
 	reJaxPath   = regexp.MustCompile(`@Path\(\s*"([^"]*)"`)
 	reCLIDeco   = regexp.MustCompile(`@[\w.]*\b(command|group)\b|\b(RunE|Run)\s*:`)
 	reJobDeco   = regexp.MustCompile(`@(shared_task|periodic_task|[\w.]*\.task|Scheduled|celery\.task|dramatiq\.actor|job)\b`)
-	reTestDeco  = regexp.MustCompile(`@(Test|ParameterizedTest|pytest\.mark\.\w+)\b`)
-	reUIName    = regexp.MustCompile(`^(on|handle)[A-Z]`)
-	reLoader    = regexp.MustCompile(`(?i)(^loader$|loader$|^load\w*(route|page|view)$)`)
-	reHTTPSig   = regexp.MustCompile(`http\.ResponseWriter|\*gin\.Context|echo\.Context|\*fiber\.Ctx|HttpServletRequest|\bRequest\b.*\bResponse\b`)
+	// a command or job bound to a function: cobra's RunE: run, urfave/cli's
+	// Action: serve, argparse's set_defaults(func=handler); cron's
+	// c.AddFunc("@hourly", sweep), APScheduler's add_job(f, …),
+	// node-cron's cron.schedule("* * * * *", f), schedule's every(…).do(f)
+	reCLIReg   = regexp.MustCompile(`\b(RunE|Run|Action)\s*:|\.set_defaults\(\s*func\s*=`)
+	reJobReg   = regexp.MustCompile(`\.(AddFunc|AddJob|add_job|schedule|Schedule)\(|\bevery\(.*\.do\(`)
+	reTestDeco = regexp.MustCompile(`@(Test|ParameterizedTest|pytest\.mark\.\w+)\b`)
+	reUIName   = regexp.MustCompile(`^(on|handle)[A-Z]`)
+	reLoader   = regexp.MustCompile(`(?i)(^loader$|loader$|^load\w*(route|page|view)$)`)
+	// a Go function returning an *http.Response is a client (a
+	// RoundTripper, a request helper), not a handler
+	reHTTPClient = regexp.MustCompile(`\*http\.Response\b`)
+	reHTTPSig    = regexp.MustCompile(`http\.ResponseWriter|\*gin\.Context|echo\.Context|\*fiber\.Ctx|HttpServletRequest|\bRequest\b.*\bResponse\b`)
 	// a client request: fetch(`/tasks/${id}`), axios.post("/x"), api.get('/x')
 	reClient   = regexp.MustCompile("\\b(fetch|axios(?:\\.(?:get|post|put|patch|delete))?|(?:api|http|client|request|ky)\\.(?:get|post|put|patch|delete))\\s*\\(\\s*([`\"'])([^`\"']*)")
 	reMethod   = regexp.MustCompile(`method\s*:\s*["'](\w+)["']`)
@@ -75,6 +84,16 @@ func pathsMatch(a, b string) bool {
 
 func methodsMatch(a, b string) bool { return a == b || a == "ANY" || b == "ANY" }
 
+// isRoutePath: a registration's pattern is a URL path ("/tasks/{id}"),
+// optionally after a method ("GET /tasks"); x.get("width", f) binds no
+// route.
+func isRoutePath(p string) bool {
+	if v := reHTTPVerb.FindStringSubmatch(p); v != nil {
+		p = v[2]
+	}
+	return strings.HasPrefix(p, "/")
+}
+
 // methodOf maps a registration call name to an HTTP method.
 func methodOf(call string) string {
 	switch u := strings.ToUpper(call); u {
@@ -108,7 +127,7 @@ func (t *tracer) entryOf(id graph.SymbolID) (*Entry, error) {
 	}
 	for _, e := range refs {
 		line := t.lineText(e.Path, int(e.Range.StartLine))
-		if m := reRouteCall.FindStringSubmatch(line); m != nil {
+		if m := reRouteCall.FindStringSubmatch(line); m != nil && isRoutePath(m[2]) {
 			method, p := methodOf(m[1]), m[2]
 			if v := reHTTPVerb.FindStringSubmatch(p); v != nil {
 				method, p = v[1], v[2]
@@ -122,8 +141,14 @@ func (t *tracer) entryOf(id graph.SymbolID) (*Entry, error) {
 			t.routes = append(t.routes, route{method: method, path: normPath(p), label: en.Label, handler: id})
 			return en, nil
 		}
-		if m := reCLIDeco.FindStringSubmatch(line); m != nil && m[2] != "" {
+		if reCLIReg.MatchString(line) {
 			en := mk("cli", s.Name)
+			reg := t.loc(e.Path, e.Range)
+			en.Registered = &reg
+			return en, nil
+		}
+		if reJobReg.MatchString(line) {
+			en := mk("job", s.QualifiedName())
 			reg := t.loc(e.Path, e.Range)
 			en.Registered = &reg
 			return en, nil
@@ -136,7 +161,7 @@ func (t *tracer) entryOf(id graph.SymbolID) (*Entry, error) {
 		head.WriteByte('\n')
 	}
 	h := head.String()
-	if m := reRouteDeco.FindStringSubmatch(h); m != nil {
+	if m := reRouteDeco.FindStringSubmatch(h); m != nil && isRoutePath(m[2]) {
 		method := methodOf(m[1])
 		label := strings.TrimSpace(strings.TrimPrefix(method+" ", "ANY ") + m[2])
 		t.routes = append(t.routes, route{method: method, path: normPath(m[2]), label: label, handler: id})
@@ -165,7 +190,7 @@ func (t *tracer) entryOf(id graph.SymbolID) (*Entry, error) {
 		return mk("job", s.QualifiedName()), nil
 	case reCLIDeco.MatchString(h):
 		return mk("cli", s.QualifiedName()), nil
-	case reHTTPSig.MatchString(s.Signature) && s.Lang == graph.LangGo:
+	case reHTTPSig.MatchString(s.Signature) && s.Lang == graph.LangGo && !reHTTPClient.MatchString(s.Signature):
 		return mk("http", "HTTP handler "+s.QualifiedName()), nil
 	}
 	if s.Lang == graph.LangTypeScript || s.Lang == graph.LangTSX || s.Lang == graph.LangJavaScript {

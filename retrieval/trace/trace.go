@@ -82,6 +82,21 @@ type textFiles struct {
 
 type readText struct{ src, low []byte }
 
+// newTracer prepares a tracer over r, its target unset.
+func newTracer(ctx context.Context, r graph.Reader, o Options, m graph.Meta) *tracer {
+	t := &tracer{
+		ctx: ctx, r: r, o: o, meta: m, root: cmp.Or(o.Root, m.Root),
+		facts: map[string]*graph.FileFacts{}, srcs: map[string][]byte{}, stale: map[string]bool{}, lines: map[string][]int{},
+		byID: map[graph.SymbolID]*Carrier{}, byName: map[string][]*Carrier{}, columns: map[string]*Carrier{},
+		siteAt: map[string]bool{}, syms: map[graph.SymbolID]*graph.Symbol{}, files: map[string]*graph.File{}, lows: map[string][]byte{}, entryCache: map[graph.SymbolID]*Entry{}, calleesCache: map[graph.SymbolID][]callee{}, callersCache: map[graph.SymbolID][]graph.Edge{}, pathsCache: map[graph.SymbolID][]CallPath{},
+	}
+	t.fs = o.Files
+	if t.fs == nil {
+		t.fs = repofs.New(t.root)
+	}
+	return t
+}
+
 // prefetchTexts starts reading the candidate files of the key, when a text
 // index can name them. It touches no state of t but its own result.
 func (t *tracer) prefetchTexts() {
@@ -128,16 +143,8 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	t := &tracer{
-		ctx: ctx, r: r, o: o, meta: m, root: cmp.Or(o.Root, m.Root), target: strings.TrimSpace(target),
-		facts: map[string]*graph.FileFacts{}, srcs: map[string][]byte{}, stale: map[string]bool{}, lines: map[string][]int{},
-		byID: map[graph.SymbolID]*Carrier{}, byName: map[string][]*Carrier{}, columns: map[string]*Carrier{},
-		siteAt: map[string]bool{}, syms: map[graph.SymbolID]*graph.Symbol{}, files: map[string]*graph.File{}, lows: map[string][]byte{}, entryCache: map[graph.SymbolID]*Entry{}, calleesCache: map[graph.SymbolID][]callee{}, callersCache: map[graph.SymbolID][]graph.Edge{}, pathsCache: map[graph.SymbolID][]CallPath{},
-	}
-	t.fs = o.Files
-	if t.fs == nil {
-		t.fs = repofs.New(t.root)
-	}
+	t := newTracer(ctx, r, o, m)
+	t.target = strings.TrimSpace(target)
 	res := &Result{Target: t.target, Revision: m.Revision, Dirty: m.Dirty}
 	if err := t.parseTarget(); err != nil {
 		return nil, err

@@ -1,0 +1,63 @@
+package resolve
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/cairn-dev/cairn/graph"
+)
+
+// TestImportedDirs: each language's imports map to the directories the
+// resolver would look in; imports of libraries map to none.
+func TestImportedDirs(t *testing.T) {
+	files := []graph.File{
+		{Path: "cmd/app/main.go", Lang: graph.LangGo, Package: "main"},
+		{Path: "api/api.go", Lang: graph.LangGo, Package: "api"},
+		{Path: "svc/web/__init__.py", Lang: graph.LangPython, Package: "web.__init__"},
+		{Path: "svc/web/views.py", Lang: graph.LangPython, Package: "web.views"},
+		{Path: "svc/web/db/models.py", Lang: graph.LangPython, Package: "web.db.models"},
+		{Path: "svc/tools/report.py", Lang: graph.LangPython, Package: "tools.report"},
+		{Path: "ui/src/store.ts", Lang: graph.LangTypeScript},
+		{Path: "ui/src/parts/index.ts", Lang: graph.LangTypeScript},
+		{Path: "ui/src/app/main.tsx", Lang: graph.LangTSX},
+		{Path: "java/src/com/acme/model/Task.java", Lang: graph.LangJava, Package: "com.acme.model"},
+		{Path: "java/src/com/acme/App.java", Lang: graph.LangJava, Package: "com.acme"},
+		{Path: "c/include/util.h", Lang: graph.LangC},
+		{Path: "c/src/main.c", Lang: graph.LangC},
+		{Path: "c/src/local.h", Lang: graph.LangC},
+	}
+	x := NewIndex(context.Background(), NewMemSource(nil), files)
+	x.SetGoModules(map[string]string{"example.com/app": "."})
+	at := func(p string) *graph.File {
+		i := slices.IndexFunc(files, func(f graph.File) bool { return f.Path == p })
+		return &files[i]
+	}
+	for _, tc := range []struct {
+		from string
+		im   graph.Import
+		want []string
+	}{
+		{"cmd/app/main.go", graph.Import{Module: "example.com/app/api"}, []string{"api"}},
+		{"cmd/app/main.go", graph.Import{Module: "example.com/app/nowhere"}, nil},
+		{"cmd/app/main.go", graph.Import{Module: "net/http"}, nil},
+		{"svc/tools/report.py", graph.Import{Module: "web.db.models", Name: "Task"}, []string{"svc/web/db"}},
+		{"svc/tools/report.py", graph.Import{Module: "web", Name: "views"}, []string{"svc/web"}},
+		{"svc/tools/report.py", graph.Import{Module: "web"}, []string{"svc/web"}},
+		{"svc/web/views.py", graph.Import{Module: ".db.models", Name: "Task"}, []string{"svc/web/db"}},
+		{"svc/web/views.py", graph.Import{Module: "django.db"}, nil},
+		{"ui/src/app/main.tsx", graph.Import{Module: "../store", Name: "taskStore"}, []string{"ui/src"}},
+		{"ui/src/app/main.tsx", graph.Import{Module: "../parts"}, []string{"ui/src/parts"}},
+		{"ui/src/app/main.tsx", graph.Import{Module: "react"}, nil},
+		{"java/src/com/acme/App.java", graph.Import{Module: "com.acme.model.Task"}, []string{"java/src/com/acme/model"}},
+		{"java/src/com/acme/App.java", graph.Import{Module: "com.acme.model", Name: "*"}, []string{"java/src/com/acme/model"}},
+		{"java/src/com/acme/App.java", graph.Import{Module: "java.util.List"}, nil},
+		{"c/src/main.c", graph.Import{Module: "local.h"}, []string{"c/src"}},
+		{"c/src/main.c", graph.Import{Module: "util.h"}, []string{"c/include"}},
+		{"c/src/main.c", graph.Import{Module: "stdio.h"}, nil},
+	} {
+		if got := x.ImportedDirs(at(tc.from), tc.im); !slices.Equal(got, tc.want) {
+			t.Errorf("%s imports %+v: %v, want %v", tc.from, tc.im, got, tc.want)
+		}
+	}
+}
