@@ -248,6 +248,43 @@ func TestFormatMismatch(t *testing.T) {
 	}
 }
 
+// TestFeatureVersionRebuilds: an index whose facts an older extractor
+// wrote (its feature version differs) is rebuilt by the next run, not
+// extended: the upgrade's new facts reach every file, unchanged ones too.
+func TestFeatureVersionRebuilds(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	writeFiles(t, root, map[string]string{"a.go": "package a\nfunc A() {}\n", "b.go": "package a\nfunc B() {}\n"})
+	ageFiles(t, root)
+	index(t, root, dir, indexer.Options{})
+	if res := index(t, root, dir, indexer.Options{}); res.Fresh {
+		t.Fatalf("a run over an index of this extractor was fresh: %s", res.Why)
+	}
+	s := open(t, dir)
+	epoch := s.EpochDir()
+	s.Close()
+	for _, feature := range []int{schema.FeatureVersion - 1, schema.FeatureVersion + 1} {
+		db, err := embeddedDB(filepath.Join(epoch, "index.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(`UPDATE meta SET value = ? WHERE key = 'feature'`, fmt.Sprint(feature)); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		res := index(t, root, dir, indexer.Options{})
+		if !res.Fresh || !strings.Contains(res.Why, "feature") || res.Unchanged != 0 {
+			t.Errorf("feature version %d (this extractor's is %d): fresh %v (%s), %d files kept unchanged; want a rebuild",
+				feature, schema.FeatureVersion, res.Fresh, res.Why, res.Unchanged)
+		}
+		s := open(t, dir)
+		epoch = s.EpochDir()
+		s.Close()
+		if got := defPaths(t, open(t, dir), "B"); len(got) != 1 {
+			t.Errorf("B = %v after the rebuild", got)
+		}
+	}
+}
+
 func TestReopenSameAnswers(t *testing.T) {
 	root, dir := t.TempDir(), t.TempDir()
 	writeFiles(t, root, map[string]string{"s.py": "class S:\n    def m(self):\n        pass\n"})
