@@ -42,3 +42,26 @@ func TestTypeName(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeKinds: a value in a type's syntactic place (Go's handlers[name](n)
+// parses as the instantiation F[T](x)) is read, not used as a type.
+func TestEdgeKinds(t *testing.T) {
+	for _, tc := range []struct {
+		role   graph.Role
+		target graph.SymbolKind
+		want   []graph.EdgeKind
+	}{
+		{graph.RoleTypeUse, graph.KindVariable, []graph.EdgeKind{graph.EdgeReads}},
+		{graph.RoleTypeUse, graph.KindConstant, []graph.EdgeKind{graph.EdgeReads}},
+		{graph.RoleTypeUse | graph.RoleRead, graph.KindVariable, []graph.EdgeKind{graph.EdgeReads}},
+		{graph.RoleTypeUse, graph.KindStruct, []graph.EdgeKind{graph.EdgeTypeUse}},
+		{graph.RoleTypeUse, graph.KindFunction, []graph.EdgeKind{graph.EdgeTypeUse}},
+		{graph.RoleRead, graph.KindFunction, []graph.EdgeKind{graph.EdgeReferences}},
+		{graph.RoleCall, graph.KindFunction, []graph.EdgeKind{graph.EdgeCalls}},
+	} {
+		got := edgeKinds(tc.role, tc.target)
+		if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
+			t.Errorf("edgeKinds(%v, %v) = %v, want %v", tc.role, tc.target, got, tc.want)
+		}
+	}
+}
