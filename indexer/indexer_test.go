@@ -241,11 +241,13 @@ func TestFormatMismatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.Exec(`UPDATE meta SET value = '7' WHERE key = 'format'`)
-	db.Close()
-	if _, err := embedded.Open(dir); err == nil || !strings.Contains(err.Error(), "format 7") {
-		t.Errorf("db format 7: err = %v", err)
+	for _, f := range []string{"7", "1"} { // newer, older
+		db.Exec(`UPDATE meta SET value = ? WHERE key = 'format'`, f)
+		if _, err := embedded.Open(dir); err == nil || !strings.Contains(err.Error(), "format "+f) {
+			t.Errorf("db format %s: err = %v", f, err)
+		}
 	}
+	db.Close()
 }
 
 // TestFeatureVersionRebuilds: an index whose facts an older extractor
