@@ -209,6 +209,23 @@ func TestSCIPNoGuessesInCoveredFiles(t *testing.T) {
 	}
 }
 
+// TestSCIPAddedLater: an index given on a later run is merged into the
+// files it covers though they did not change since the last run.
+func TestSCIPAddedLater(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	copyTree(t, "scip/testdata/gomod", root)
+	ageFiles(t, root)
+	index(t, root, dir, indexer.Options{})
+	res := index(t, root, dir, indexer.Options{SCIP: []scip.Spec{{File: scipFile("go.scip")}}})
+	if res.SCIP.Merged != 2 {
+		t.Fatalf("scip stats %+v: the new index was not merged into the unchanged files", res.SCIP)
+	}
+	defs, _ := graph.FindDefinitions(context.Background(), open(t, dir), "Checkout")
+	if len(defs) != 1 || defs[0].ID.IsHeuristic() {
+		t.Errorf("Checkout = %+v, want scip-go's symbol", defs)
+	}
+}
+
 func TestSCIPMalformedKeepsIndex(t *testing.T) {
 	root, dir := t.TempDir(), t.TempDir()
 	copyTree(t, "scip/testdata/gomod", root)
