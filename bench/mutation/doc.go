@@ -4,7 +4,7 @@
 // the list survives refactors — one at a time, runs the owning packages'
 // tests and reports each mutation as caught, survived or build-broken.
 //
-//	go run ./bench/mutation [-list bench/mutation/mutations.txt] [-only id,id] [-out FILE] [-timeout 5m]
+//	go run ./bench/mutation [-list bench/mutation/mutations.txt] [-only id,id] [-out FILE] [-timeout 3m]
 //
 // The mutations are applied in a scratch worktree (git worktree add of
 // HEAD, at a fixed path under the temporary directory so the build cache

@@ -66,7 +66,7 @@ func main() {
 	list := flag.String("list", "bench/mutation/mutations.txt", "the mutation list (relative to the repository root)")
 	only := flag.String("only", "", "comma-separated ids to run (default: all)")
 	out := flag.String("out", "", "write a Markdown report here")
-	timeout := flag.Duration("timeout", 5*time.Minute, "go test -timeout of one mutation")
+	timeout := flag.Duration("timeout", 3*time.Minute, "go test -timeout of one mutation (a mutant that hangs a test is caught by it)")
 	baseline := flag.Bool("baseline", true, "first run the unmutated packages' tests (they must pass)")
 	keep := flag.Bool("keep", false, "leave the scratch worktree in place (for debugging)")
 	check := flag.Bool("check", false, "only check that every snippet occurs once in the files of this checkout (uncommitted changes included), run nothing")
@@ -322,7 +322,9 @@ func firstLine(text string) string {
 func goTest(ctx context.Context, dir string, pkgs []string, timeout time.Duration) (Outcome, string) {
 	ctx, cancel := context.WithTimeout(ctx, timeout+time.Minute)
 	defer cancel()
-	args := append([]string{"test", "-vet=off", "-timeout", timeout.String()}, pkgs...)
+	// -failfast: a mutant is caught by its first failing test; the
+	// package's slow tests after it need not run
+	args := append([]string{"test", "-vet=off", "-failfast", "-timeout", timeout.String()}, pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
