@@ -20,6 +20,7 @@
 //	## id
 //	file: path/from/the/repository/root.go
 //	pkg: ./owning/package ./another
+//	run: TestA|TestB   (optional: go test -run, for a package too slow to run whole)
 //	bug: the user-visible bug, one line
 //	--- find
 //	exact text (one or more lines)

@@ -27,6 +27,7 @@ type Mutation struct {
 	ID      string
 	File    string   // repository-relative
 	Pkgs    []string // packages whose tests run, "./x/y"
+	Run     string   // optional go test -run regexp (a package too slow to run whole)
 	Bug     string   // the user-visible bug
 	Find    string   // exact text, occurring once in File
 	Replace string
@@ -141,7 +142,7 @@ func run(listPath, only, out string, timeout time.Duration, baseline, keep bool)
 		slices.Sort(all)
 		fmt.Fprintf(os.Stderr, "mutation: baseline: go test %s\n", strings.Join(all, " "))
 		start := time.Now()
-		res, outText := goTest(ctx, scratch, all, timeout)
+		res, outText := goTest(ctx, scratch, all, "", timeout)
 		if res != Survived { // "survived" = the tests passed
 			fmt.Fprintln(os.Stderr, outText)
 			return fail("the unmutated tests do not pass (%v): fix them first", res)
@@ -269,7 +270,7 @@ func apply(ctx context.Context, scratch string, m Mutation, timeout time.Duratio
 	}
 	defer os.WriteFile(path, orig, 0o644)
 	start := time.Now()
-	res, text := goTest(ctx, scratch, m.Pkgs, timeout)
+	res, text := goTest(ctx, scratch, m.Pkgs, m.Run, timeout)
 	r := Result{M: m, Took: time.Since(start)}
 	switch res {
 	case Survived:
@@ -319,12 +320,16 @@ func firstLine(text string) string {
 
 // goTest runs the packages' tests in dir and says whether they passed
 // (Survived, for a mutant), failed (Caught) or did not build.
-func goTest(ctx context.Context, dir string, pkgs []string, timeout time.Duration) (Outcome, string) {
+func goTest(ctx context.Context, dir string, pkgs []string, run string, timeout time.Duration) (Outcome, string) {
 	ctx, cancel := context.WithTimeout(ctx, timeout+time.Minute)
 	defer cancel()
 	// -failfast: a mutant is caught by its first failing test; the
 	// package's slow tests after it need not run
-	args := append([]string{"test", "-vet=off", "-failfast", "-timeout", timeout.String()}, pkgs...)
+	args := []string{"test", "-vet=off", "-failfast", "-timeout", timeout.String()}
+	if run != "" {
+		args = append(args, "-run", run)
+	}
+	args = append(args, pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -387,7 +392,11 @@ func report(rs []Result, head, command string) []byte {
 	fmt.Fprintf(&b, "**%d caught, %d survived, %d build-broken of %d — %s caught** (of those that built)\n\n", caught, survived, broken, len(rs), percent(caught, caught+survived))
 	fmt.Fprintf(&b, "| id | packages | result | caught by | time | the bug |\n|---|---|---|---|---|---|\n")
 	for _, r := range rs {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", r.M.ID, strings.Join(r.M.Pkgs, " "), r.Outcome, cell(r.By), r.Took.Round(time.Second), cell(r.M.Bug))
+		pkgs := strings.Join(r.M.Pkgs, " ")
+		if r.M.Run != "" {
+			pkgs += " -run " + r.M.Run
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", r.M.ID, pkgs, r.Outcome, cell(r.By), r.Took.Round(time.Second), cell(r.M.Bug))
 	}
 	return b.Bytes()
 }
@@ -474,6 +483,8 @@ func parse(r io.Reader) ([]Mutation, error) {
 			cur.File = strings.TrimSpace(line[5:])
 		case strings.HasPrefix(line, "pkg:"):
 			cur.Pkgs = strings.Fields(line[4:])
+		case strings.HasPrefix(line, "run:"):
+			cur.Run = strings.TrimSpace(line[4:])
 		case strings.HasPrefix(line, "bug:"):
 			cur.Bug = strings.TrimSpace(line[4:])
 		case line == "--- find":
