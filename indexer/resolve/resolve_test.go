@@ -65,3 +65,25 @@ func TestEdgeKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestNameOnlyCap: a name-only use fans out to at most MaxCandidates
+// definitions spelled like it; past that it stays unresolved (an edge to
+// every Get of a codebase is noise).
+func TestNameOnlyCap(t *testing.T) {
+	syms := func(n int) []graph.Symbol {
+		out := make([]graph.Symbol, n)
+		for i := range out {
+			out[i] = graph.Symbol{ID: graph.SymbolID("cairn python . . `m`/C" + string(rune('A'+i)) + "#get()."), Name: "get", Kind: graph.KindMethod}
+		}
+		return out
+	}
+	if ts := nameOnly(syms(MaxCandidates)); len(ts) != MaxCandidates || ts[0].conf != graph.ConfNameOnly {
+		t.Errorf("%d candidates: %d targets, want each, name-only", MaxCandidates, len(ts))
+	}
+	if ts := nameOnly(syms(MaxCandidates + 1)); len(ts) != 0 {
+		t.Errorf("%d candidates: %d targets, want none", MaxCandidates+1, len(ts))
+	}
+	if ts := nameOnly(nil); len(ts) != 0 {
+		t.Errorf("no candidates: %d targets", len(ts))
+	}
+}
