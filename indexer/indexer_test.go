@@ -287,6 +287,30 @@ func TestFeatureVersionRebuilds(t *testing.T) {
 	}
 }
 
+// TestSameTickEdit: an edit that keeps the file's size and lands in the
+// mtime tick the last run saw (here: the same, recent, mtime) is read, not
+// taken for unchanged.
+func TestSameTickEdit(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	p := filepath.Join(root, "a.go")
+	// the tick is 1.5 s ahead: within the 2 s before the second run's start
+	// (as an edit just before it would be), not after the start
+	start := time.Now()
+	tick := start.Add(1500 * time.Millisecond)
+	writeFiles(t, root, map[string]string{"a.go": "package a\nfunc Old() {}\n"})
+	os.Chtimes(p, tick, tick)
+	index(t, root, dir, indexer.Options{})
+	writeFiles(t, root, map[string]string{"a.go": "package a\nfunc New() {}\n"})
+	os.Chtimes(p, tick, tick)
+	if time.Since(start) > 3*time.Second {
+		t.Skip("the first run took over 3 s: the tick is no longer recent")
+	}
+	res := index(t, root, dir, indexer.Options{})
+	if got := defPaths(t, open(t, dir), "New"); len(got) != 1 || res.Unchanged != 0 {
+		t.Errorf("after a same-size edit in the same mtime tick: New = %v, %d files unchanged", got, res.Unchanged)
+	}
+}
+
 func TestReopenSameAnswers(t *testing.T) {
 	root, dir := t.TempDir(), t.TempDir()
 	writeFiles(t, root, map[string]string{"s.py": "class S:\n    def m(self):\n        pass\n"})
