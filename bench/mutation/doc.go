@@ -10,8 +10,9 @@
 // HEAD, at a fixed path under the temporary directory so the build cache
 // is reused between runs), never in the caller's checkout: what is tested
 // is the committed HEAD. Before anything runs every snippet must occur
-// exactly once in its file, and the unmutated packages' tests must pass;
-// otherwise the run stops with exit status 2. An interrupt removes the
+// exactly once in its file, and the unmutated packages' tests, run as the
+// mutations run them (whole, or with their -run), must pass (-baseline=false
+// skips this); otherwise the run stops with exit status 2. An interrupt removes the
 // scratch worktree. -out writes a Markdown report (command, machine, date,
 // table, caught percentage).
 //

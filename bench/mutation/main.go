@@ -131,21 +131,37 @@ func run(listPath, only, out string, timeout time.Duration, baseline, keep bool)
 	}
 
 	if baseline {
-		var all []string
+		// the packages as the mutations run them: those run whole in one
+		// go test, each -run filter with its packages in its own
+		var whole []string
+		filtered := map[string][]string{}
 		for _, m := range muts {
 			for _, p := range m.Pkgs {
-				if !slices.Contains(all, p) {
-					all = append(all, p)
+				if m.Run == "" && !slices.Contains(whole, p) {
+					whole = append(whole, p)
+				} else if m.Run != "" && !slices.Contains(filtered[m.Run], p) {
+					filtered[m.Run] = append(filtered[m.Run], p)
 				}
 			}
 		}
-		slices.Sort(all)
-		fmt.Fprintf(os.Stderr, "mutation: baseline: go test %s\n", strings.Join(all, " "))
+		slices.Sort(whole)
+		runs := []string{""}
+		for r := range filtered {
+			runs = append(runs, r)
+		}
+		slices.Sort(runs)
 		start := time.Now()
-		res, outText := goTest(ctx, scratch, all, "", timeout)
-		if res != Survived { // "survived" = the tests passed
-			fmt.Fprintln(os.Stderr, outText)
-			return fail("the unmutated tests do not pass (%v): fix them first", res)
+		for _, r := range runs {
+			pkgs := whole
+			if r != "" {
+				pkgs = filtered[r]
+			}
+			fmt.Fprintf(os.Stderr, "mutation: baseline: go test -run %q %s\n", r, strings.Join(pkgs, " "))
+			res, outText := goTest(ctx, scratch, pkgs, r, timeout)
+			if res != Survived { // "survived" = the tests passed
+				fmt.Fprintln(os.Stderr, outText)
+				return fail("the unmutated tests do not pass (%v): fix them first", res)
+			}
 		}
 		fmt.Fprintf(os.Stderr, "mutation: baseline passed in %s\n", time.Since(start).Round(time.Second))
 	}
