@@ -39,3 +39,10 @@ bench-index: build
 
 clean:
 	rm -rf bin .cairn
+
+# make mutate  apply bench/mutation/mutations.txt one at a time in a scratch
+#              worktree of HEAD and report caught / survived (bench/mutation/last-run.md;
+#              RESULTS.md keeps a run with the survivors explained)
+.PHONY: mutate
+mutate:
+	nice -n 10 $(GO) run ./bench/mutation -out bench/mutation/last-run.md

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,6 +190,57 @@ func TestReadSpanPinned(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(sec.Lines, "\n"), "sk-proj-") || len(sec.Redactions) == 0 {
 		t.Fatalf("secret not redacted: %q", sec.Lines)
+	}
+}
+
+// TestReadSpanCaps: a span stops at MaxSpanLines lines and at
+// MaxSpanBytes bytes, whichever comes first, and says where to continue.
+func TestReadSpanCaps(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	var many, wide strings.Builder
+	many.WriteString("package a\n")
+	for i := 2; i <= 3*engine.MaxSpanLines; i++ {
+		fmt.Fprintf(&many, "// line %d\n", i)
+	}
+	wide.WriteString("package a\n")
+	for i := 2; i <= engine.MaxSpanLines; i++ {
+		fmt.Fprintf(&wide, "// %d %s\n", i, strings.Repeat("w", 500))
+	}
+	os.WriteFile(filepath.Join(root, "many.go"), []byte(many.String()), 0o644)
+	os.WriteFile(filepath.Join(root, "wide.go"), []byte(wide.String()), 0o644)
+	e := open(t, root)
+	if _, err := e.Reindex(ctx, nil, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Release()
+	for _, start := range []int{1, 11} {
+		sp, err := s.ReadSpan(ctx, "many.go", start, 0, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sp.Lines) != engine.MaxSpanLines || sp.EndLine != start+engine.MaxSpanLines-1 || !sp.Truncated || sp.NextStartLine != sp.EndLine+1 {
+			t.Errorf("many.go from %d: %d lines, %d-%d, truncated %v, next %d; want %d lines, cut", start, len(sp.Lines), sp.StartLine, sp.EndLine, sp.Truncated, sp.NextStartLine, engine.MaxSpanLines)
+		}
+	}
+	sp, err := s.ReadSpan(ctx, "wide.go", 1, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := 0
+	for _, l := range sp.Lines {
+		size += len(l) + 1
+	}
+	if size > engine.MaxSpanBytes || len(sp.Lines) >= engine.MaxSpanLines || !sp.Truncated || sp.NextStartLine != sp.EndLine+1 || sp.EndLine < 2 {
+		t.Errorf("wide.go: %d lines of %d bytes in all, %d-%d, truncated %v, next %d; want at most %d bytes, cut", len(sp.Lines), size, sp.StartLine, sp.EndLine, sp.Truncated, sp.NextStartLine, engine.MaxSpanBytes)
+	}
+	// a range within the caps is whole
+	if sp, err := s.ReadSpan(ctx, "many.go", 5, 9, ""); err != nil || len(sp.Lines) != 5 || sp.Truncated {
+		t.Errorf("many.go 5-9: %+v, %v", sp, err)
 	}
 }
 

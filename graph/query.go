@@ -126,7 +126,8 @@ func FindReferences(ctx context.Context, r Reader, name string, opts RefOptions)
 // unresolved occurrence spelled like defs' names counts as name-only (x.Serve
 // when asked for Server.Serve is kept, since x may well be a Server), unless
 // the resolver found it names something outside the index
-// (Occurrence.Outside) or, in Go, its form rules the definitions out (a
+// (Occurrence.Outside), a SCIP index covering the file gave it no symbol
+// (no guesses among precise facts), or, in Go, its form rules the definitions out (a
 // selector x.F is no package-level definition, a bare F no method). With no
 // defs (a library's name), the uses are the unresolved occurrences spelled
 // like name — none when name is qualified, since nothing in the index is
@@ -181,6 +182,8 @@ func ReferencesTo(ctx context.Context, r Reader, defs []Symbol, name string, opt
 					continue // resolved to another definition
 				case o.Outside() && len(defs) > 0:
 					continue // resolved to something outside the index
+				case ff.File.SCIP != "" && len(defs) > 0:
+					continue // the SCIP index covering the file gave it no symbol: no guess
 				case len(defs) == 0 && qual != "":
 					continue
 				case ff.File.Lang == LangGo && !goCouldBe(defs, &o):

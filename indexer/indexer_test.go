@@ -241,10 +241,73 @@ func TestFormatMismatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.Exec(`UPDATE meta SET value = '7' WHERE key = 'format'`)
+	for _, f := range []string{"7", "1"} { // newer, older
+		db.Exec(`UPDATE meta SET value = ? WHERE key = 'format'`, f)
+		if _, err := embedded.Open(dir); err == nil || !strings.Contains(err.Error(), "format "+f) {
+			t.Errorf("db format %s: err = %v", f, err)
+		}
+	}
 	db.Close()
-	if _, err := embedded.Open(dir); err == nil || !strings.Contains(err.Error(), "format 7") {
-		t.Errorf("db format 7: err = %v", err)
+}
+
+// TestFeatureVersionRebuilds: an index whose facts an older extractor
+// wrote (its feature version differs) is rebuilt by the next run, not
+// extended: the upgrade's new facts reach every file, unchanged ones too.
+func TestFeatureVersionRebuilds(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	writeFiles(t, root, map[string]string{"a.go": "package a\nfunc A() {}\n", "b.go": "package a\nfunc B() {}\n"})
+	ageFiles(t, root)
+	index(t, root, dir, indexer.Options{})
+	if res := index(t, root, dir, indexer.Options{}); res.Fresh {
+		t.Fatalf("a run over an index of this extractor was fresh: %s", res.Why)
+	}
+	s := open(t, dir)
+	epoch := s.EpochDir()
+	s.Close()
+	for _, feature := range []int{schema.FeatureVersion - 1, schema.FeatureVersion + 1} {
+		db, err := embeddedDB(filepath.Join(epoch, "index.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(`UPDATE meta SET value = ? WHERE key = 'feature'`, fmt.Sprint(feature)); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		res := index(t, root, dir, indexer.Options{})
+		if !res.Fresh || !strings.Contains(res.Why, "feature") || res.Unchanged != 0 {
+			t.Errorf("feature version %d (this extractor's is %d): fresh %v (%s), %d files kept unchanged; want a rebuild",
+				feature, schema.FeatureVersion, res.Fresh, res.Why, res.Unchanged)
+		}
+		s := open(t, dir)
+		epoch = s.EpochDir()
+		s.Close()
+		if got := defPaths(t, open(t, dir), "B"); len(got) != 1 {
+			t.Errorf("B = %v after the rebuild", got)
+		}
+	}
+}
+
+// TestSameTickEdit: an edit that keeps the file's size and lands in the
+// mtime tick the last run saw (here: the same, recent, mtime) is read, not
+// taken for unchanged.
+func TestSameTickEdit(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	p := filepath.Join(root, "a.go")
+	// the tick is 1.5 s ahead: within the 2 s before the second run's start
+	// (as an edit just before it would be), not after the start
+	start := time.Now()
+	tick := start.Add(1500 * time.Millisecond)
+	writeFiles(t, root, map[string]string{"a.go": "package a\nfunc Old() {}\n"})
+	os.Chtimes(p, tick, tick)
+	index(t, root, dir, indexer.Options{})
+	writeFiles(t, root, map[string]string{"a.go": "package a\nfunc New() {}\n"})
+	os.Chtimes(p, tick, tick)
+	if time.Since(start) > 3*time.Second {
+		t.Skip("the first run took over 3 s: the tick is no longer recent")
+	}
+	res := index(t, root, dir, indexer.Options{})
+	if got := defPaths(t, open(t, dir), "New"); len(got) != 1 || res.Unchanged != 0 {
+		t.Errorf("after a same-size edit in the same mtime tick: New = %v, %d files unchanged", got, res.Unchanged)
 	}
 }
 

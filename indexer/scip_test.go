@@ -157,6 +157,75 @@ func TestSCIPStaleDocumentIsNotMerged(t *testing.T) {
 	}
 }
 
+// TestSCIPNoGuessesInCoveredFiles: where the SCIP index covering a file
+// gives no symbol to a reference, the reference stays unresolved: no
+// name-only guess is added to the precise facts.
+func TestSCIPNoGuessesInCoveredFiles(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	copyTree(t, "scip/testdata/gomod", root)
+	var idx scippb.Index
+	b, _ := os.ReadFile(scipFile("go.scip"))
+	if err := proto.Unmarshal(b, &idx); err != nil {
+		t.Fatal(err)
+	}
+	dropped := 0
+	for _, d := range idx.Documents {
+		if d.RelativePath != "shop_test.go" {
+			continue
+		}
+		var keep []*scippb.Occurrence
+		for _, o := range d.Occurrences {
+			if strings.HasSuffix(o.Symbol, "/Checkout().") && o.SymbolRoles&int32(scippb.SymbolRole_Definition) == 0 {
+				dropped++
+				continue
+			}
+			keep = append(keep, o)
+		}
+		d.Occurrences = keep
+	}
+	if dropped == 0 {
+		t.Fatal("the index has no reference to Checkout in shop_test.go")
+	}
+	out, _ := proto.Marshal(&idx)
+	f := filepath.Join(t.TempDir(), "partial.scip")
+	os.WriteFile(f, out, 0o644)
+	res := index(t, root, dir, indexer.Options{SCIP: []scip.Spec{{File: f}}})
+	if res.SCIP.Merged != 2 || len(res.SCIP.Stale) != 0 {
+		t.Fatalf("scip stats %+v, want 2 merged, none stale", res.SCIP)
+	}
+	s := open(t, dir)
+	for _, r := range refsTo(t, s, "Checkout") {
+		if r.Path == "shop_test.go" || r.Confidence != graph.ConfPrecise {
+			t.Errorf("reference %s:%d (%s) to Checkout: a guess in a file the index covers", r.Path, r.Range.StartLine, r.Confidence)
+		}
+	}
+	ids := roots(t, s, "Checkout")
+	callers, err := graph.Callers(context.Background(), s, ids, graph.TraverseOptions{Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range callers {
+		t.Errorf("caller %s of Checkout (%s): a guessed edge in a file the index covers", c.Def.QualifiedName(), c.Confidence)
+	}
+}
+
+// TestSCIPAddedLater: an index given on a later run is merged into the
+// files it covers though they did not change since the last run.
+func TestSCIPAddedLater(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	copyTree(t, "scip/testdata/gomod", root)
+	ageFiles(t, root)
+	index(t, root, dir, indexer.Options{})
+	res := index(t, root, dir, indexer.Options{SCIP: []scip.Spec{{File: scipFile("go.scip")}}})
+	if res.SCIP.Merged != 2 {
+		t.Fatalf("scip stats %+v: the new index was not merged into the unchanged files", res.SCIP)
+	}
+	defs, _ := graph.FindDefinitions(context.Background(), open(t, dir), "Checkout")
+	if len(defs) != 1 || defs[0].ID.IsHeuristic() {
+		t.Errorf("Checkout = %+v, want scip-go's symbol", defs)
+	}
+}
+
 func TestSCIPMalformedKeepsIndex(t *testing.T) {
 	root, dir := t.TempDir(), t.TempDir()
 	copyTree(t, "scip/testdata/gomod", root)

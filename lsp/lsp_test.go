@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -335,5 +336,25 @@ func TestLSPIndexedNotification(t *testing.T) {
 	n := cl.indexedNotes()[0]
 	if n["generation"] != float64(2) || n["parsed"] != float64(1) || fmt.Sprint(n["paths"]) != "[server/greet.go]" {
 		t.Fatalf("cairn/indexed = %v, want generation 2 (the fixture's index is 1), parsed 1", n)
+	}
+}
+
+// TestReferencesOfOneSymbol: the references of Server.Serve are its own,
+// not those of app/serve.py's Serve, which is spelled the same.
+func TestReferencesOfOneSymbol(t *testing.T) {
+	cl := startClient(t)
+	var locs []location
+	if err := cl.call("textDocument/references", map[string]any{"textDocument": map[string]any{"uri": cl.uri("server/server.go")},
+		"position": map[string]any{"line": 11, "character": 18}, "context": map[string]any{"includeDeclaration": true}}, &locs); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range locs {
+		rel := strings.TrimPrefix(l.URI, cl.uri("")+"/")
+		got = append(got, fmt.Sprintf("%s:%d", rel, l.Range.Start.Line))
+	}
+	slices.Sort(got)
+	if want := []string{"server/server.go:11", "server/server.go:21"}; !slices.Equal(got, want) {
+		t.Fatalf("references of Server.Serve = %v, want %v (its definition and the call in Run)", got, want)
 	}
 }

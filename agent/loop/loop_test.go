@@ -322,6 +322,7 @@ func TestBudgets(t *testing.T) {
 	}{
 		{"steps", "budgets: {steps: 3}", "steps 3 of 3", llm.Usage{InputTokens: 10, OutputTokens: 10}},
 		{"input", "budgets: {input_tokens: 2500}", "input tokens", llm.Usage{InputTokens: 1000, OutputTokens: 10}},
+		{"cached input", "budgets: {input_tokens: 2500}", "input tokens", llm.Usage{InputTokens: 10, CacheReadTokens: 700, CacheWriteTokens: 300, OutputTokens: 10}},
 		{"output", "budgets: {output_tokens: 250}", "output tokens", llm.Usage{InputTokens: 10, OutputTokens: 100}},
 		{"cost", "budgets: {cost_usd: 0.02}", "cost", llm.Usage{InputTokens: 1000, OutputTokens: 1000}},
 	}

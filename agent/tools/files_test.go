@@ -73,6 +73,15 @@ func TestEdit(t *testing.T) {
 		t.Errorf("re-issued edit: %+v", out)
 	}
 
+	// already applied where new replaced old whole (a resumed run repeating
+	// the edit it made before it was killed)
+	os.WriteFile(filepath.Join(f.ws.Dir, "rename.txt"), []byte("one\nold name\nthree\n"), 0o644)
+	f.ok(t, "edit", args("path", "rename.txt", "old", "old name", "new", "new title"), &out)
+	f.ok(t, "edit", args("path", "rename.txt", "old", "old name", "new", "new title"), &out)
+	if out.Status != "already_applied" || out.StartLine != 2 || f.file(t, "rename.txt") != "one\nnew title\nthree\n" {
+		t.Errorf("re-issued replacing edit: %+v\n%s", out, f.file(t, "rename.txt"))
+	}
+
 	// applied, with old inside new, and old elsewhere too: refused, not doubled
 	os.WriteFile(filepath.Join(f.ws.Dir, "notes.txt"), []byte("a\nb\nX a\nb Y\n"), 0o644)
 	if msg := f.refused(t, "edit", args("path", "notes.txt", "old", "a\nb", "new", "X a\nb Y")); !strings.Contains(msg, "already applied at line 3") || !strings.Contains(msg, "also occurs at line 1") {

@@ -726,13 +726,18 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 	return nil
 }
 
+// syncFile makes a file's (or a directory's) contents durable. Tests
+// replace it to see what is synced when, and to fail a sync as a crash
+// before it would leave the disk.
+var syncFile = (*os.File).Sync
+
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return fmt.Errorf("sync %s: %w", dir, err)
 	}
 	defer d.Close()
-	if err := d.Sync(); err != nil {
+	if err := syncFile(d); err != nil {
 		return fmt.Errorf("sync %s: %w", dir, err)
 	}
 	return nil
@@ -751,7 +756,7 @@ func writeCurrent(dir string, c current) error {
 		f.Close()
 		return fmt.Errorf("write index pointer: %w", err)
 	}
-	if err := f.Sync(); err != nil {
+	if err := syncFile(f); err != nil {
 		f.Close()
 		return fmt.Errorf("write index pointer: %w", err)
 	}

@@ -23,7 +23,9 @@
 // function) resolves to nothing: locals are not symbols. So does a Python
 // keyword argument (role argument: it binds a parameter of the callee),
 // unless the callee is a class with a field of that name (Task(url=u)),
-// which makes it a write of the field.
+// which makes it a write of the field. A variable or constant where the
+// syntax allows a type is read: Go's handlers[name](n) parses as the
+// instantiation F[T](x) does.
 //
 // # Outside the index
 //

@@ -1241,7 +1241,16 @@ func edgeKinds(role graph.Role, target graph.SymbolKind) []graph.EdgeKind {
 		}
 	}
 	if role&graph.RoleTypeUse != 0 && role&graph.RoleCall == 0 {
-		out = append(out, graph.EdgeTypeUse)
+		switch target {
+		case graph.KindVariable, graph.KindConstant, graph.KindField, graph.KindProperty:
+			// a value where the syntax allows a type: Go's handlers[name](n)
+			// parses as the instantiation F[T](x) does; it reads handlers
+			if role&graph.RoleRead == 0 {
+				out = append(out, graph.EdgeReads)
+			}
+		default:
+			out = append(out, graph.EdgeTypeUse)
+		}
 	}
 	if role&graph.RoleImport != 0 {
 		out = append(out, graph.EdgeImports)

@@ -174,7 +174,9 @@ func isGenerated(head []byte) bool {
 	}
 	codeGenerated := false // a comment said "Code generated" …
 	for _, line := range bytes.Split(head, []byte("\n")) {
-		if bytes.Contains(line, []byte("Code generated ")) && bytes.Contains(line, []byte("DO NOT EDIT")) {
+		// (in a comment: a string literal spelling the marker, in the
+		// generator that writes it or a test of it, is hand-written code)
+		if isCommentLine(line) && bytes.Contains(line, []byte("Code generated ")) && bytes.Contains(line, []byte("DO NOT EDIT")) {
 			return true
 		}
 		// … and a later line of the same header comment "DO NOT EDIT", as

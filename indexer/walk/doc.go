@@ -24,7 +24,9 @@
 // lines, the C-or-C++ question for .h files) are made by [Classify], which the
 // indexer calls on content it reads anyway for hashing; the walk itself only
 // stats files, so an incremental run that finds every file unchanged reads
-// nothing but directories.
+// nothing but directories. A generated-code marker counts in a comment line
+// of the file's first 2 KB: a string literal spelling one (in the generator
+// that writes it) is hand-written code.
 //
 // # Categories
 //

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -179,5 +180,28 @@ func TestHugeArgumentBoundedError(t *testing.T) {
 		if len(b) > 2000 {
 			t.Errorf("%.40s: an error of %d bytes: %.300s", c.tool, len(b), b)
 		}
+	}
+}
+
+// TestArgumentsCapped: arguments over MaxArguments are refused, as
+// invalid_argument naming the cap, before they are decoded; just under it
+// they reach the tool.
+func TestArgumentsCapped(t *testing.T) {
+	f := secretFixture(t)
+	for _, n := range []int{MaxArguments + 1, 2 * MaxArguments} {
+		res, err := f.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": strings.Repeat("N", n)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError || !strings.HasPrefix(text(res), "invalid_argument: ") || !strings.Contains(text(res), fmt.Sprintf("at most %d are accepted", MaxArguments)) {
+			t.Errorf("search with %d bytes of arguments: %.200s, want the cap's invalid_argument", n, text(res))
+		}
+	}
+	res, err := f.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": "x " + strings.Repeat("N", MaxArguments/2)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text(res), "are accepted") {
+		t.Errorf("arguments under the cap refused: %.200s", text(res))
 	}
 }

@@ -325,6 +325,24 @@ func TestAPIErrors(t *testing.T) {
 	}
 }
 
+// TestAPIArgumentsCapped: a POST body over mcp.MaxArguments is refused
+// as invalid_argument, not read whole and run.
+func TestAPIArgumentsCapped(t *testing.T) {
+	_, hs := newServer(t, Options{})
+	for _, n := range []int{mcp.MaxArguments + 1, 3 * mcp.MaxArguments} {
+		body := `{"query":"` + strings.Repeat("N", n) + `"}`
+		resp, err := http.Post(hs.URL+"/api/search", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 400 || category(t, b) != "invalid_argument" || !bytes.Contains(b, []byte("exceed")) {
+			t.Errorf("POST /api/search of %d bytes: %d %.200s, want 400 invalid_argument naming the cap", len(body), resp.StatusCode, b)
+		}
+	}
+}
+
 // TestOpenAPIFile: schema/openapi.json is the served description.
 func TestOpenAPIFile(t *testing.T) {
 	s, hs := newServer(t, Options{})

@@ -176,6 +176,20 @@ func TestPackInvariantsAndSchema(t *testing.T) {
 	budgets := []int{150, 400, 900, 2000, 5000}
 	if _, err := b.Build(context.Background(), contextpack.Request{Task: task, Budget: 20, Format: "json"}); !errors.Is(err, contextpack.ErrBudgetTooSmall) {
 		t.Errorf("budget 20: %v, want ErrBudgetTooSmall", err)
+	} else {
+		// just under the smallest empty pack is too small too, and the
+		// smallest empty pack fits its own size
+		var least int
+		if _, serr := fmt.Sscanf(err.Error()[strings.LastIndex(err.Error(), "takes "):], "takes %d tokens", &least); serr != nil || least <= 20 {
+			t.Fatalf("%v: no size of the empty pack (%v)", err, serr)
+		}
+		if p, err := b.Build(context.Background(), contextpack.Request{Task: task, Budget: least - 1, Format: "json"}); !errors.Is(err, contextpack.ErrBudgetTooSmall) {
+			used := -1
+			if p != nil {
+				used = p.UsedTokens
+			}
+			t.Errorf("budget %d, one under the empty pack: %v (%d tokens used), want ErrBudgetTooSmall", least-1, err, used)
+		}
 	}
 	for i := 0; i < 10; i++ {
 		budgets = append(budgets, 100+rng.IntN(4000))

@@ -225,6 +225,68 @@ func TestGoImpact(t *testing.T) {
 	}
 }
 
+// TestTestsThroughFunctionValues: past the listed depth, a test still
+// reaches the change through a function used as a value (a handler table,
+// a seam variable) and the variable holding it.
+func TestTestsThroughFunctionValues(t *testing.T) {
+	_, s := build(t, map[string]string{
+		"go.mod": "module example.com/fv\n\ngo 1.22\n",
+		"fv/fv.go": `package fv
+
+func step(n int) int { return n + 1 }
+
+func wrap(n int) int { return step(n) * 2 }
+
+var handlers = map[string]func(int) int{"wrap": wrap}
+
+var seam = wrap
+
+// Analysis is run through its Run field.
+type Analysis struct{ Run func(int) int }
+
+// Analyzer's Run is wrap.
+var Analyzer = &Analysis{Run: wrap}
+
+// Dispatch runs the named handler.
+func Dispatch(name string, n int) int { return handlers[name](n) }
+`,
+		"fv/fv_test.go": `package fv
+
+import "testing"
+
+func TestDispatch(t *testing.T) {
+	if Dispatch("wrap", 1) != 4 {
+		t.Fatal("wrap")
+	}
+}
+
+func TestSeam(t *testing.T) {
+	if seam(1) != 4 {
+		t.Fatal("seam")
+	}
+}
+
+func TestAnalyzer(t *testing.T) {
+	if Analyzer.Run(1) != 4 {
+		t.Fatal("analyzer")
+	}
+}
+
+func TestUnrelated(t *testing.T) {}
+`,
+	})
+	res, err := impact.ForTarget(context.Background(), s, "step", impact.Options{Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	res.WriteText(&text, 0)
+	tests := names(res.Tests, func(x impact.Test) string { return x.QualifiedName })
+	if want := []string{"TestAnalyzer", "TestDispatch", "TestSeam"}; !slices.Equal(tests, want) {
+		t.Errorf("tests %v, want %v\n%s", tests, want, text.String())
+	}
+}
+
 func TestGoImpactCommandsRun(t *testing.T) {
 	root, s := build(t, shop)
 	res, err := impact.ForTarget(context.Background(), s, "Handle", impact.Options{})

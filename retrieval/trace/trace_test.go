@@ -62,7 +62,7 @@ func fields(comment, key string) ([]string, bool) {
 // target and the exact write and read sites (path:line) and gaps a trace
 // must find; exact-writes are the writes spelled as the target is (not
 // Normalized), first-write the one listed first, read-flow the functions
-// of the first read flow, unresolved what the
+// of the first read flow, gap-says words a gap's message holds, unresolved what the
 // result says the index lacks (Result.Unresolved; none unless given).
 func TestFixtures(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
@@ -137,6 +137,12 @@ func TestFixtures(t *testing.T) {
 			for i := 1; i < len(res.Writes); i++ {
 				if res.Writes[i-1].Normalized && !res.Writes[i].Normalized {
 					t.Errorf("write %s:%d spelled as the target comes after a normalized one\n%s", res.Writes[i].Path, res.Writes[i].StartLine, text.String())
+				}
+			}
+			if want, ok := fields(comment, "gap-says"); ok {
+				phrase := strings.Join(want, " ")
+				if !slices.ContainsFunc(res.Gaps, func(g trace.Gap) bool { return strings.Contains(g.Message, phrase) }) {
+					t.Errorf("no gap says %q\n%s", phrase, text.String())
 				}
 			}
 			if want, ok := fields(comment, "gaps"); ok {
