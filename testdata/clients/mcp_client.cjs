@@ -29,7 +29,7 @@ async function connect(transport) {
 async function checks(client) {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ["build_context", "callees", "callers", "definition", "impact", "implementations", "index_status", "read_span", "references", "repo_map", "search", "trace", "verify_change"]);
+  assert.deepEqual(names, ["build_context", "callees", "callers", "definition", "entry_points", "impact", "implementations", "index_status", "package_graph", "read_span", "references", "repo_map", "search", "trace", "verify_change"]);
   for (const t of tools) assert.ok(t.outputSchema && t.inputSchema.type === "object", t.name);
 
   let res = await client.callTool({ name: "definition", arguments: { symbol: "Serve" } });
@@ -69,7 +69,7 @@ async function checks(client) {
 
   for (const [name, args] of [["references", { symbol: "Greet" }], ["implementations", { symbol: "Store" }],
     ["callees", { symbol: "Server.handle" }], ["repo_map", { limit: 5 }], ["index_status", {}],
-    ["trace", { target: "Server.st" }], ["impact", { symbol: "NewServer" }]]) {
+    ["trace", { target: "Server.st" }], ["impact", { symbol: "NewServer" }], ["entry_points", {}], ["package_graph", {}]]) {
     res = await client.callTool({ name, arguments: args });
     assert.ok(!res.isError, name + ": " + text(res));
   }
