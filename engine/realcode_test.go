@@ -40,7 +40,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -244,7 +243,7 @@ func buildView(t, top *testing.T, c realCorpus, v realView) *engine.Snapshot {
 			t.Fatalf("view %s: %s matches nothing in %s (%v)", v.Name, p, src, err)
 		}
 		for _, m := range matches {
-			if err := copyTree(m, filepath.Join(root, mustRel(t, src, m))); err != nil {
+			if err := enginetest.CopyFiles(m, filepath.Join(root, mustRel(t, src, m))); err != nil {
 				t.Fatalf("view %s: %v", v.Name, err)
 			}
 		}
@@ -279,35 +278,6 @@ func mustRel(t *testing.T, base, p string) string {
 		t.Fatal(err)
 	}
 	return r
-}
-
-// copyTree copies a file or a directory tree (regular files only) to dst,
-// writable (the module cache's files are read-only).
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		r, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		to := filepath.Join(dst, r)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(to, b, 0o644)
-	})
 }
 
 // ---- helpers for checks

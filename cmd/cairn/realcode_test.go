@@ -11,7 +11,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -205,7 +204,7 @@ func grpcView(t *testing.T, paths ...string) string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := copyFiles(m, filepath.Join(root, rel)); err != nil {
+			if err := enginetest.CopyFiles(m, filepath.Join(root, rel)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -214,33 +213,4 @@ func grpcView(t *testing.T, paths ...string) string {
 	enginetest.Git(t, root, "add", ".")
 	enginetest.Git(t, root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "grpc "+version)
 	return root
-}
-
-// copyFiles copies a file or a directory's regular files to dst, writable
-// (the module cache's files are read-only).
-func copyFiles(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		r, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		to := filepath.Join(dst, r)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(to, b, 0o644)
-	})
 }
