@@ -117,7 +117,11 @@
 // (goRunner.Parse keeps a test's failure in any repetition as its outcome):
 // a test that first failed in run r fails about once in r, and M is the
 // least number of runs an unchanged failure rate passes in a row with at
-// most 5 % chance (changeRepeats: 10 for r ≤ 3, 29 for r = 10, at most 30). A test that mentions a changed helper of
+// most 5 % chance (changeRepeats: 10 for r ≤ 3, 29 for r = 10, at most 30).
+// The repetitions are skipped when tamper or scope findings fail the
+// verdict already (a skip added, assertions neutralised: 100–200 s of a
+// slow package's repeated tests on grpc-go that could change nothing); the
+// criterion's reason says so. A test that mentions a changed helper of
 // the test files counts as changed — a function or variable by its name,
 // a method by its name and its receiver type (directly or through the
 // helpers it mentions), so a changed delayListener.Dial is not every

@@ -72,6 +72,10 @@ type gate struct {
 	runDir   string
 	cacheDir string
 	n        int
+	// findings: the tamper and scope checks found something, so the
+	// verdict fails whatever the criteria say (the regression check's
+	// repetitions at the base are skipped: they could not change it).
+	findings int
 }
 
 // Verify runs the gate: every criterion of the attempt's contract as an
@@ -143,6 +147,7 @@ func Verify(ctx context.Context, opts Options) (*Report, error) {
 	r.Changed = g.changed
 	r.Scope = scopeFindings(g.contract.Scope, g.changed)
 	r.Tamper = g.tamper(ctx, ws)
+	g.findings = len(r.Tamper) + len(r.Scope)
 	for _, cr := range g.contract.Criteria {
 		c := Check{ID: cr.ID, Text: cr.Text, Kind: cr.Check.Kind.String(), ExitCode: -1}
 		t0 := time.Now()

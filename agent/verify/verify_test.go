@@ -653,6 +653,23 @@ func TestIntermittentBugIsARegressionTest(t *testing.T) {
 	}
 }
 
+// TestFindingsSkipTheRepetitions: when a scope finding fails the verdict
+// already, a regression test that passes at the base runs there once, not
+// BaseRepeats times, and the reason says why.
+func TestFindingsSkipTheRepetitions(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	write(t, repo, "server/race_test.go", intermittentTest)
+	write(t, repo, "docs/notes.md", "outside the write scope\n")
+	r := gateOn(t, repo, sandbox.Limits{})
+	reg := r.Criterion("regression")
+	if r.Verdict != Fail || !hasFinding(r.Scope, "outside_write_scope") || reg.Status != Fail || len(reg.BaseTests) != 1 ||
+		reg.BaseTests[0].Runs > 1 || strings.Contains(reg.BaseTests[0].Output, "run up to") || !strings.Contains(reg.Reason, "repetitions that could show an intermittent failure were skipped") {
+		dump(t, r)
+		t.Fatalf("verdict %v (%s); regression %v: %s", r.Verdict, r.Reason, reg.Status, reg.Reason)
+	}
+}
+
 // TestChangedMethodReachesItsTypesTests: a changed method of a test
 // helper type reaches the tests that use that type (directly or through
 // a constructor), not every test that calls a method of the same name
