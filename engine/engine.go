@@ -45,6 +45,9 @@ type Options struct {
 	Embedder string
 	// EmbedHTTP configures the http embedder (Embedding.HTTP).
 	EmbedHTTP embed.HTTPOptions
+	// HistoryCommits bounds the commit history re-indexing reads
+	// (History.MaxCommits: 0 the default, negative none).
+	HistoryCommits int
 	// SearchSlots is how many searches run at once (fuse.Engine.Slots);
 	// 0 is two per core.
 	SearchSlots int
@@ -353,7 +356,7 @@ func (e *Engine) Reindex(ctx context.Context, paths []string, wait time.Duration
 		return indexer.Result{}, err
 	}
 	exclude := e.excludes()
-	sinks, err := SideIndexes(ctx, w, e.dir, e.opts.embedding(), func(msg string) { e.opts.Log.Warn(msg) })
+	sinks, err := SideIndexes(ctx, w, e.dir, e.opts.embedding(), History{Root: e.root, MaxCommits: e.opts.HistoryCommits}, func(msg string) { e.opts.Log.Warn(msg) })
 	if err != nil {
 		w.Abort()
 		return indexer.Result{}, err

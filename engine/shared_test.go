@@ -39,7 +39,7 @@ func TestSharedStore(t *testing.T) {
 		t.Helper()
 		_, err := fleet.Run(ctx, db, fleet.Options{Index: indexer.Options{Root: root, Workers: 1}, Repo: "shop", Jobs: 2,
 			Sinks: func(ctx context.Context, w graph.BuildWriter) ([]indexer.Sink, error) {
-				return engine.SideIndexes(ctx, w, w.StateDir(), engine.Embedding{Name: "none"}, func(string) {})
+				return engine.SideIndexes(ctx, w, w.StateDir(), engine.Embedding{Name: "none"}, engine.History{}, func(string) {})
 			}})
 		if err != nil {
 			t.Fatal(err)

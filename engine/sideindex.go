@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/indexer/treesitter"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/embed"
+	"github.com/cairn-dev/cairn/retrieval/history"
 	"github.com/cairn-dev/cairn/retrieval/vector"
 )
 
@@ -32,12 +33,25 @@ var (
 	_ indexer.PhasedSink = (*vector.Builder)(nil)
 )
 
-// SideIndexes are the indexes built with every generation: BM25 text and
-// chunk vectors (unless embedder is "none"). dir is where an external
-// embedder's cache lives; warn receives non-fatal problems. A writer that
-// keeps embeddings itself (the PostgreSQL store's PutEmbeddings) gets the
-// vectors too.
-func SideIndexes(ctx context.Context, w SideWriter, dir string, embedder Embedding, warn func(string)) ([]indexer.Sink, error) {
+// DefaultHistoryCommits is how many commits a history index keeps unless
+// told otherwise.
+const DefaultHistoryCommits = history.DefaultMaxCommits
+
+// History chooses the commit history index of a generation (package
+// retrieval/history): the worktree whose git history is read, and the most
+// commits kept. No Root, or MaxCommits negative: none.
+type History struct {
+	// Root is the worktree (its git history is read).
+	Root       string
+	MaxCommits int // 0: history.DefaultMaxCommits
+}
+
+// SideIndexes are the indexes built with every generation: BM25 text,
+// chunk vectors (unless embedder is "none") and the commit history (when
+// hist names a root in git). dir is where an external embedder's cache
+// lives; warn receives non-fatal problems. A writer that keeps embeddings
+// itself (the PostgreSQL store's PutEmbeddings) gets the vectors too.
+func SideIndexes(ctx context.Context, w SideWriter, dir string, embedder Embedding, hist History, warn func(string)) ([]indexer.Sink, error) {
 	var prev map[string]string
 	if fresh, _ := w.Fresh(); !fresh {
 		// The generation extended, as the writer read it when it opened
@@ -53,6 +67,9 @@ func SideIndexes(ctx context.Context, w SideWriter, dir string, embedder Embeddi
 		return out, err
 	}
 	sinks := []indexer.Sink{bm25.NewBuilder(bm25.Segments(prev), live)}
+	if hist.Root != "" && hist.MaxCommits >= 0 {
+		sinks = append(sinks, history.NewBuilder(hist.Root, prev, history.Options{MaxCommits: hist.MaxCommits}))
+	}
 	e, err := ChooseEmbedder(embedder)
 	if err != nil {
 		return nil, err
@@ -107,7 +124,8 @@ func ChooseEmbedder(c Embedding) (embed.Embedder, error) {
 
 // RebuildSideIndexes rebuilds side indexes of the generation w extends from
 // the facts the store holds — the text index (text) and the vectors with
-// their model (vectors) — without reading or parsing a file, and commits
+// their model (vectors) — and the commit history from git (when hist names
+// a root), without reading or parsing a file, and commits
 // them as the next generation, the facts unchanged: how `cairn index`
 // repairs a damaged text or vector segment. w is finished either way.
 //
@@ -116,7 +134,7 @@ func ChooseEmbedder(c Embedding) (embed.Embedder, error) {
 // stored hashes). A file changed since it was indexed is left out — the
 // next index run re-reads it — and a text that cannot be cut again fails
 // the rebuild (the caller then rebuilds everything).
-func RebuildSideIndexes(ctx context.Context, w SideWriter, root, dir string, embedder Embedding, text, vectors bool, warn func(string)) (err error) {
+func RebuildSideIndexes(ctx context.Context, w SideWriter, root, dir string, embedder Embedding, text, vectors bool, hist History, warn func(string)) (err error) {
 	committed := false
 	var sinks []indexer.Sink
 	defer func() {
@@ -137,6 +155,9 @@ func RebuildSideIndexes(ctx context.Context, w SideWriter, root, dir string, emb
 	}
 	if text {
 		sinks = append(sinks, bm25.NewBuilder(nil, live))
+	}
+	if hist.Root != "" && hist.MaxCommits >= 0 {
+		sinks = append(sinks, history.NewBuilder(hist.Root, nil, history.Options{MaxCommits: hist.MaxCommits}))
 	}
 	if vectors && embedder.Name != "none" {
 		e, err := ChooseEmbedder(embedder)
@@ -195,7 +216,17 @@ func RebuildSideIndexes(ctx context.Context, w SideWriter, root, dir string, emb
 	}
 	m := w.Previous()
 	m.IndexedAt = time.Now()
+	prevExtra := m.Extra
 	m.Extra = map[string]string{}
+	// the history index is no index of the facts: unless rebuilt (hist),
+	// it stays as it was
+	if hist.Root == "" {
+		for _, k := range []string{history.KeyFile, history.KeyHead, history.KeyCommits} {
+			if v, ok := prevExtra[k]; ok {
+				m.Extra[k] = v
+			}
+		}
+	}
 	for _, s := range sinks {
 		extra, err := s.Finish(ctx)
 		if err != nil {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/indexer/walk"
 	"github.com/cairn-dev/cairn/indexer/watch"
+	"github.com/cairn-dev/cairn/retrieval/history"
 )
 
 // Worktree is the worktree's state against a generation: unindexed
@@ -83,6 +85,9 @@ type StatusResult struct {
 	// changes, pending ones, whether a watcher keeps the index fresh.
 	Worktree Worktree `json:"worktree"`
 	Watcher  Watcher  `json:"watcher"`
+	// HistoryCommits is how many commits the history index holds (0:
+	// none: outside git, or indexed with --history 0).
+	HistoryCommits int `json:"history_commits"`
 	// HeadMoved: another commit is checked out than was indexed.
 	HeadMoved bool `json:"head_moved"`
 	// Damaged lists the stored parts of the index found damaged (Check);
@@ -119,6 +124,7 @@ func (s *Snapshot) Status(ctx context.Context, o StatusOptions) (*StatusResult, 
 			}
 		}
 	}
+	res.HistoryCommits, _ = strconv.Atoi(m.Extra[history.KeyCommits])
 	if m.Root != "" && !sameDir(m.Root, s.Root) {
 		res.IndexedFrom = m.Root
 	}

@@ -35,7 +35,7 @@ func (e *Engine) Watch(ctx context.Context) error {
 		if err != nil {
 			return nil, nil, err
 		}
-		sinks, err := SideIndexes(ctx, w, e.dir, e.opts.embedding(), func(msg string) { e.opts.Log.Warn(msg) })
+		sinks, err := SideIndexes(ctx, w, e.dir, e.opts.embedding(), History{Root: e.root, MaxCommits: e.opts.HistoryCommits}, func(msg string) { e.opts.Log.Warn(msg) })
 		if err != nil {
 			w.Abort()
 			return nil, nil, err

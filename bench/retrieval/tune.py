@@ -127,6 +127,40 @@ def fuse(gens, cfg, only=None, drop=None):
                 fscore[p] = fscore.get(p, 0) + (decay ** j) * cfg[g] / (kk(g) + r)
     for p in fscore:
         fscore[p] *= penalty(p, cfg)
+    # experimental set completion (off at 0): a test file's score passes to
+    # the code file it tests (foo_test.go -> foo.go, test_foo.py -> foo.py
+    # in the same directory); files of one directory (a Go package) share a
+    # part of each other's scores
+    tx = cfg.get("testxfer", 0.0)
+    if tx:
+        add = {}
+        for p, sc in fscore.items():
+            d, b = os.path.split(p)
+            cands = []
+            if b.endswith("_test.go"):
+                cands.append(os.path.join(d, b[:-8] + ".go"))
+            elif b.startswith("test_") and b.endswith(".py"):
+                cands.append(os.path.join(d, b[5:]))
+            for c in cands:
+                if c in fscore:
+                    add[c] = add.get(c, 0) + tx * sc / max(penalty(p, cfg), 1e-9)
+        for c, v in add.items():
+            fscore[c] += v * penalty(c, cfg)
+    ds = cfg.get("dirshare", 0.0)
+    if ds:
+        bydir = {}
+        for p, sc in fscore.items():
+            if not is_test(p) and (cfg.get("dirgo", 0) == 0 or p.endswith(".go")):
+                bydir.setdefault(os.path.dirname(p), []).append(sc)
+        top = int(cfg.get("dirtop", 3))
+        base = dict(fscore)
+        for p in fscore:
+            if is_test(p) or (cfg.get("dirgo", 0) and not p.endswith(".go")):
+                continue
+            others = sorted(bydir.get(os.path.dirname(p), []), reverse=True)
+            mine = base[p]
+            others.remove(mine)
+            fscore[p] = base[p] + ds * sum(others[:top])
     files = sorted(fscore, key=lambda p: (-fscore[p], p))[:10]
     scored = []
     for cid, (p, sym, ranks, kind) in chunk.items():

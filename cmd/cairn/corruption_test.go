@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,7 +15,8 @@ import (
 
 // TestDamagedIndexIsNamedAndRepaired overwrites and truncates, in turn,
 // every file the embedded store wrote (the pointer, the facts database, the
-// text segment's files, the vectors and the embedding model): status must
+// text segment's files, the vectors, the embedding model and the commit
+// history): status must
 // name the damaged part, no query may panic or answer without saying what
 // to run, `cairn index` (without --full) must repair it — a side index by
 // rebuilding just that index from the stored facts — and every answer
@@ -26,6 +28,13 @@ func TestDamagedIndexIsNamedAndRepaired(t *testing.T) {
 		t.Fatal(err)
 	}
 	repo := copyTree(t, src, func(rel string) bool { return strings.HasSuffix(rel, "_test.go") })
+	// a git history, so that the commit history index is among the parts
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "writer.go"}, {"commit", "-q", "-m", "writer: commit a generation atomically"},
+		{"add", "-A"}, {"commit", "-q", "-m", "store: readers and the pointer"}} {
+		if out, err := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
 	good := filepath.Join(t.TempDir(), "good")
 	if out, code := cli("index", "-q", "--repo", repo, "--index-dir", good); code != 0 {
 		t.Fatalf("index: %s", out)
@@ -56,7 +65,7 @@ func TestDamagedIndexIsNamedAndRepaired(t *testing.T) {
 		}
 		return nil
 	})
-	for _, kind := range []string{"bm25-", ".bin", ".ppmi", "index.db", "CURRENT"} {
+	for _, kind := range []string{"bm25-", ".bin", ".ppmi", "history-", "index.db", "CURRENT"} {
 		if !slices.ContainsFunc(files, func(f string) bool { return strings.Contains(f, kind) }) {
 			t.Fatalf("the index has no %s file (files %v): the test damages nothing there", kind, files)
 		}
@@ -105,7 +114,7 @@ func TestDamagedIndexIsNamedAndRepaired(t *testing.T) {
 				}
 				// a side index is rebuilt from the stored facts, without
 				// parsing; a damaged pointer or database needs a fresh build
-				side := strings.Contains(rel, "bm25-") || strings.Contains(rel, "vec-")
+				side := strings.Contains(rel, "bm25-") || strings.Contains(rel, "vec-") || strings.Contains(rel, "history-")
 				if side && !strings.Contains(o, "(0 parsed,") {
 					t.Errorf("repairing the side index %s re-parsed files:\n%s", rel, o)
 				}
@@ -134,6 +143,8 @@ func partName(rel string) string {
 		return "text index segment"
 	case strings.HasSuffix(base, ".bin"):
 		return "vector segment"
+	case strings.HasPrefix(base, "history-"):
+		return "commit history"
 	}
 	return "embedding model"
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,6 +33,34 @@ type indexOptions struct {
 	noDiscovery  bool
 	embedder     string
 	jobs         int // shared store: jobs to split the build into (0: by size)
+	history      int // commits of history to index (--history; 0: none)
+}
+
+// historyDefault is --history's default: CAIRN_HISTORY, else
+// engine.DefaultHistoryCommits.
+func historyDefault() int {
+	switch n := historyCommits(); {
+	case n < 0:
+		return 0
+	case n == 0:
+		return engine.DefaultHistoryCommits
+	default:
+		return n
+	}
+}
+
+// historyCommits is CAIRN_HISTORY as engine.History.MaxCommits: the
+// default when unset, none for 0 or a bad value.
+func historyCommits() int {
+	v, ok := os.LookupEnv("CAIRN_HISTORY")
+	if !ok || v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return -1
+	}
+	return n
 }
 
 func indexCmd(g *globals) *cobra.Command {
@@ -40,7 +70,7 @@ func indexCmd(g *globals) *cobra.Command {
 		Short: "index a repository (incrementally: only what changed is re-read)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := notNegative(cmd, "workers", "parse-timeout", "max-file-size", "wait", "jobs"); err != nil {
+			if err := notNegative(cmd, "workers", "parse-timeout", "max-file-size", "wait", "jobs", "history"); err != nil {
 				return err
 			}
 			if len(args) == 1 {
@@ -58,6 +88,7 @@ func indexCmd(g *globals) *cobra.Command {
 	f.StringArrayVar(&o.scip, "scip", nil, "merge a SCIP index: FILE or FILE:SUBDIR (paths in it are relative to SUBDIR); repeatable")
 	f.BoolVar(&o.noDiscovery, "no-scip-discovery", false, "do not merge index.scip files found in the repository")
 	f.StringVar(&o.embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "chunk embeddings: builtin (default), http (CAIRN_EMBED_URL/MODEL/KEY), onnx:DIR, none")
+	f.IntVar(&o.history, "history", historyDefault(), "commits of git history to index, newest first, for similar past changes (0: none; CAIRN_HISTORY)")
 	f.IntVar(&o.jobs, "jobs", 0, "with --store postgres://…: jobs to split a new build into, for other processes to share (default: by size, ~16 MiB of files each)")
 	return c
 }
@@ -97,12 +128,19 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 		// Only side indexes are damaged: rebuild them from the stored
 		// facts (a generation of its own), then index what changed.
 		var text, vectors bool
+		var hist engine.History
 		for _, d := range r.SideRepair() {
-			text = text || strings.HasPrefix(d.Part, "text index")
-			vectors = vectors || !strings.HasPrefix(d.Part, "text index")
+			switch {
+			case strings.HasPrefix(d.Part, "text index"):
+				text = true
+			case strings.HasPrefix(d.Part, "commit history"):
+				hist = engine.History{Root: root, MaxCommits: cmp.Or(o.history, -1)}
+			default:
+				vectors = true
+			}
 		}
 		full := false
-		if err := engine.RebuildSideIndexes(ctx, w, root, dir, embedding(o.embedder), text, vectors, func(msg string) {
+		if err := engine.RebuildSideIndexes(ctx, w, root, dir, embedding(o.embedder), text, vectors, hist, func(msg string) {
 			if !g.quiet {
 				fmt.Fprintln(g.stderr, "cairn: warning:", msg)
 			}
@@ -128,7 +166,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	for _, sp := range o.scip {
 		specs = append(specs, scip.ParseSpec(sp))
 	}
-	sinks, err := sideIndexes(ctx, g, w, dir, o.embedder)
+	sinks, err := sideIndexes(ctx, g, w, dir, o.embedder, engine.History{Root: root, MaxCommits: cmp.Or(o.history, -1)})
 	if err != nil {
 		w.Abort()
 		return err
@@ -176,8 +214,8 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 
 // sideIndexes are the indexes built with every generation: BM25 text and
 // chunk vectors (engine.SideIndexes, shared with the servers).
-func sideIndexes(ctx context.Context, g *globals, w engine.SideWriter, dir, embedder string) ([]indexer.Sink, error) {
-	sinks, err := engine.SideIndexes(ctx, w, dir, embedding(embedder), func(msg string) {
+func sideIndexes(ctx context.Context, g *globals, w engine.SideWriter, dir, embedder string, hist engine.History) ([]indexer.Sink, error) {
+	sinks, err := engine.SideIndexes(ctx, w, dir, embedding(embedder), hist, func(msg string) {
 		if !g.quiet { // --quiet: errors only (status shows what side indexes a generation has)
 			fmt.Fprintln(g.stderr, "cairn: warning:", msg)
 		}

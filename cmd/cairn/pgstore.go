@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
@@ -93,7 +94,7 @@ func runIndexShared(cmd *cobra.Command, g *globals, o indexOptions, joinOnly boo
 			Log: slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: logLevel}))},
 		Repo: name, Full: o.full, JoinOnly: joinOnly, Wait: o.wait, Jobs: o.jobs,
 		Sinks: func(ctx context.Context, w graph.BuildWriter) ([]indexer.Sink, error) {
-			return sideIndexes(ctx, g, w, w.StateDir(), o.embedder)
+			return sideIndexes(ctx, g, w, w.StateDir(), o.embedder, engine.History{})
 		},
 		Note: func(msg string) {
 			if !g.quiet && !g.json {
@@ -237,7 +238,7 @@ func sharedRunner(ctx context.Context, g *globals, wait time.Duration, embedder 
 	run = func(ctx context.Context, io indexer.Options) (indexer.Result, error) {
 		fo := fleet.Options{Index: io, Repo: name, Paths: io.Paths, SkipUnchanged: io.SkipUnchanged, Wait: wait,
 			Sinks: func(ctx context.Context, w graph.BuildWriter) ([]indexer.Sink, error) {
-				return sideIndexes(ctx, g, w, w.StateDir(), embedder)
+				return sideIndexes(ctx, g, w, w.StateDir(), embedder, engine.History{})
 			}}
 		fo.Index.Paths, fo.Index.SkipUnchanged = nil, false
 		r, err := fleet.Run(ctx, db, fo)

@@ -58,6 +58,11 @@ func statusCmd(g *globals) *cobra.Command {
 			if st.Watcher.Error != "" {
 				werr = errors.New(st.Watcher.Error)
 			}
+			if st.HistoryCommits > 0 {
+				fmt.Fprintf(w, "history: %d commits (similar past changes)\n", st.HistoryCommits)
+			} else {
+				fmt.Fprintln(w, "history: none (not a git checkout, or indexed with --history 0)")
+			}
 			fmt.Fprintf(w, "watcher: %s\n", describeWatcher(st.Watcher.Published, st.Watcher.Running, werr))
 			g.worktree, g.indexed = &st.Worktree, m
 			fmt.Fprintf(w, "worktree: %s\n", g.worktreeText())

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
@@ -83,7 +84,7 @@ stay in the worktree's local index directory.`,
 				if err != nil {
 					return nil, nil, err
 				}
-				sinks, err := sideIndexes(ctx, g, w, dir, embedder)
+				sinks, err := sideIndexes(ctx, g, w, dir, embedder, engine.History{Root: root, MaxCommits: historyCommits()})
 				if err != nil {
 					w.Abort()
 					return nil, nil, err

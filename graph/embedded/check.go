@@ -50,6 +50,8 @@ func PartOf(rel string) string {
 		return "vector segment " + first
 	case strings.HasPrefix(first, "vec-"):
 		return "embedding model " + first
+	case strings.HasPrefix(first, "history-"):
+		return "commit history " + first
 	}
 	return "index file " + rel
 }
@@ -57,7 +59,8 @@ func PartOf(rel string) string {
 // IsSidePart reports whether a part (as PartOf names it) belongs to a side
 // index, which can be rebuilt from the stored facts.
 func IsSidePart(part string) bool {
-	return strings.HasPrefix(part, "text index") || strings.HasPrefix(part, "vector segment") || strings.HasPrefix(part, "embedding model")
+	return strings.HasPrefix(part, "text index") || strings.HasPrefix(part, "vector segment") || strings.HasPrefix(part, "embedding model") ||
+		strings.HasPrefix(part, "commit history")
 }
 
 type statKey struct {

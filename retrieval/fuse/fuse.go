@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
+	"github.com/cairn-dev/cairn/retrieval/history"
 	"github.com/cairn-dev/cairn/retrieval/internal/ties"
 	"github.com/cairn-dev/cairn/retrieval/query"
 	"github.com/cairn-dev/cairn/retrieval/tokens"
@@ -31,10 +32,11 @@ const (
 	GenPath    = "path"
 	GenGraph   = "graph"
 	GenRank    = "rank"
+	GenHistory = "history"
 )
 
 // AllGenerators in a stable order.
-var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, GenPath, GenMessage, GenGraph, GenRank}
+var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, GenPath, GenMessage, GenHistory, GenGraph, GenRank}
 
 // DefaultWeights of the generators in fusion, found by coordinate search
 // over global settings on the localization dev set (bench/retrieval/tune.py,
@@ -43,7 +45,7 @@ var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, G
 // (bench/retrieval/RESULTS.md): the settings chosen on one half of the
 // tasks are the centre of those that did best on the other.
 var DefaultWeights = map[string]float64{
-	GenText: 0.5, GenFile: 0.5, GenTitle: 0.4, GenVector: 0.6, GenSymbol: 0.4, GenPath: 0.6, GenMessage: 0.5, GenGraph: 0.5, GenRank: 0.4,
+	GenText: 0.5, GenFile: 0.5, GenTitle: 0.4, GenVector: 0.6, GenSymbol: 0.4, GenPath: 0.6, GenMessage: 0.5, GenHistory: 0.3, GenGraph: 0.5, GenRank: 0.4,
 }
 
 // rrfK is the k of reciprocal-rank fusion.
@@ -112,6 +114,7 @@ type Engine struct {
 	R       graph.Reader
 	Text    *bm25.Index    // nil: no text generator
 	Vectors VectorSearcher // nil: no vector generator
+	History *history.Index // nil: no history generator
 	Weights map[string]float64
 	// Worktree reads the worktree's files (the message scan); default:
 	// the repository boundary (graph/repofs) over the root the generation
@@ -300,7 +303,7 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 			s.msg <- messageFinds{finds, err}
 		}()
 	}
-	steps := []func() error{s.text, s.vector, s.symbols, s.paths, s.messages}
+	steps := []func() error{s.text, s.vector, s.symbols, s.paths, s.messages, s.history}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return Result{}, err
@@ -496,6 +499,20 @@ func (s *search) addFiles(gen string, hits []bm25.Hit, why string) error {
 		s.addFile(gen, h.ref.Path, i+1, fmt.Sprintf("%s #%d", why, i+1))
 	}
 	return err
+}
+
+// history: the files that the past commits most like the query changed
+// (package history), those still in the generation.
+func (s *search) history() error {
+	if s.e.History == nil || !s.on[GenHistory] {
+		return nil
+	}
+	have := s.e.pathSet()
+	hits := s.e.History.Files(s.q.Text, 50, func(p string) bool { _, ok := have[p]; return ok })
+	for i, h := range hits {
+		s.addFile(GenHistory, h.Path, i+1, fmt.Sprintf("changed by a similar past commit %s %q", h.Commit.Hash[:min(8, len(h.Commit.Hash))], h.Commit.Subject))
+	}
+	return nil
 }
 
 // scoredRef is a generator's hit.

@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/embed"
+	"github.com/cairn-dev/cairn/retrieval/history"
 	"github.com/cairn-dev/cairn/retrieval/vector"
 )
 
@@ -139,6 +140,11 @@ func (o *Opened) openSide(dir string, queryEmbedder embed.Embedder, vectors bool
 		return err
 	default:
 		o.text, o.Engine.Text = text, text
+	}
+	if hx, err := history.Open(dir, m.Extra); err != nil {
+		o.Warnings = append(o.Warnings, fmt.Sprintf("searching without the commit history: %v", err))
+	} else if hx != nil {
+		o.Engine.History = hx
 	}
 	if vectors && len(vector.Segments(m.Extra)) > 0 {
 		vx, err := vector.Open(dir, m.Extra, queryEmbedder)

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHistoryGenerator: a repository with history gets a history index;
+// search finds the files a similar past commit changed, and says which
+// commit; --history 0 leaves it out, and status says which it is.
+func TestHistoryGenerator(t *testing.T) {
+	repo := t.TempDir()
+	gitIn := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(rel, body string) {
+		p := filepath.Join(repo, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn("init", "-q", "-b", "main")
+	write("quota/limits.go", "package quota\n\nfunc Allowed(n int) bool { return n < 10 }\n")
+	write("api/handler.go", "package api\n\nfunc Handle() {}\n")
+	gitIn("add", "-A")
+	gitIn("commit", "-q", "-m", "initial")
+	write("quota/limits.go", "package quota\n\nfunc Allowed(n int) bool { return n <= 10 }\n")
+	gitIn("commit", "-q", "-am", "tenants are throttled one request early at the burst boundary")
+	dir := filepath.Join(t.TempDir(), "idx")
+	if out, code := cli("index", "-q", "--repo", repo, "--index-dir", dir); code != 0 {
+		t.Fatalf("index: %s", out)
+	}
+	out, code := cliStdout("search", "--repo", repo, "--index-dir", dir, "--only", "history", "--json", "a tenant gets throttled at the burst boundary")
+	if code != 0 || !strings.Contains(out, `"quota/limits.go"`) || !strings.Contains(out, "similar past commit") || !strings.Contains(out, "burst boundary") {
+		t.Fatalf("search --only history (exit %d):\n%s", code, out)
+	}
+	if strings.Contains(out, "api/handler.go") {
+		t.Fatalf("a file no similar commit changed is ranked:\n%s", out)
+	}
+	if out, _ := cli("status", "--repo", repo, "--index-dir", dir); !strings.Contains(out, "history: 2 commits") {
+		t.Fatalf("status:\n%s", out)
+	}
+	if out, code := cli("index", "-q", "--full", "--history", "0", "--repo", repo, "--index-dir", dir); code != 0 {
+		t.Fatalf("index --history 0: %s", out)
+	}
+	if out, _ := cli("status", "--repo", repo, "--index-dir", dir); !strings.Contains(out, "history: none") {
+		t.Fatalf("status after --history 0:\n%s", out)
+	}
+	if out, _ := cliStdout("search", "--repo", repo, "--index-dir", dir, "--only", "history", "--json", "throttled at the burst boundary"); strings.Contains(out, "quota/limits.go") {
+		t.Fatalf("search without a history index found history:\n%s", out)
+	}
+}

@@ -1,0 +1,44 @@
+// Package history indexes a repository's commit history so that search
+// can find the past changes most like a task and the files they changed:
+// mature code-intelligence systems build context from similar historical
+// changes beside symbols and call graphs, and a fix often touches the files
+// an earlier fix of the same area touched together.
+//
+// # What is stored
+//
+// A Builder (a side-index sink of the indexer) reads `git log` from the
+// indexed worktree's HEAD (graph/gitrepo.Log): merges left out, renames as
+// a deletion and an addition, paths relative to the indexed root. At most
+// Options.MaxCommits commits are kept, newest first (5,000 by default;
+// `cairn index --history N`, CAIRN_HISTORY), and a commit that changed more
+// than Options.MaxFiles files (100) is left out: a bulk rename or a
+// vendored update says nothing about which files go together. Each commit
+// keeps its hash, time, message (capped at 2,000 bytes) and files, as
+// indexes into one path table, in a gob file of the generation's side
+// directory, written to a temporary name, synced and renamed; the
+// generation's meta names it (history.file, history.head,
+// history.commits) and commits with the facts.
+//
+// # Incremental
+//
+// An incremental run whose HEAD did not move keeps the previous file. When
+// HEAD moved forward (the previous head is its ancestor) only the new
+// commits are read (`git log PREV..HEAD`) and put before the old ones, the
+// cap applied again; otherwise (a rebase, a checkout of another branch, a
+// fresh epoch) the history is read again. Outside git, in a shallow clone
+// git cannot walk, or with --history 0 there is no history index and the
+// generator is off. A damaged or unreadable file is reported when the
+// index is opened (search goes on without history) and rebuilt by the next
+// run, which cannot extend it.
+//
+// # Search
+//
+// Index.Commits scores commit messages against the query with BM25 (k1
+// 1.2, b 0.75) over the stemmed English terms of package tokens.
+// Index.Files lets the CommitsVoting (30) best commits vote for the files
+// they changed that are still indexed, each commit's score shared as
+// score/√(its files), so that a commit touching two files says more about
+// each than one touching forty. The fused search (retrieval/fuse) takes
+// that file ranking as its history generator, explained by the strongest
+// commit's hash and subject.
+package history

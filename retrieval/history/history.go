@@ -1,0 +1,434 @@
+package history
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/gitrepo"
+	"github.com/cairn-dev/cairn/retrieval/internal/ties"
+	"github.com/cairn-dev/cairn/retrieval/tokens"
+)
+
+// Meta keys of a generation that has a history index.
+const (
+	KeyFile    = "history.file"    // the file's name in the side directory
+	KeyHead    = "history.head"    // the commit the history was read from
+	KeyCommits = "history.commits" // how many commits it holds
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxCommits = 5000
+	DefaultMaxFiles   = 100
+	maxMessage        = 2000
+	formatVersion     = 1
+)
+
+// Options bound what a Builder reads.
+type Options struct {
+	// MaxCommits is the most commits kept, newest first (0: the default;
+	// negative: no history index).
+	MaxCommits int
+	// MaxFiles: a commit that changed more files (a bulk rename, a
+	// vendored update, a license header everywhere) says nothing about
+	// which files go together, and is left out (0: the default).
+	MaxFiles int
+}
+
+// record is one commit as stored: its message (capped) and the files it
+// changed, as indexes into file.Paths.
+type record struct {
+	Hash  string
+	Time  int64
+	Msg   string
+	Files []int32
+}
+
+// file is the stored history of one generation.
+type file struct {
+	Version int
+	Head    string
+	Paths   []string
+	Commits []record // newest first
+}
+
+// Builder reads the commit history of a generation's root and writes it to
+// the side directory. It is a side-index sink of the indexer (package
+// indexer's Sink, by method set): files it is given are ignored; Finish
+// reads the history. A previous generation's history read from an
+// ancestor of HEAD is extended with the new commits only.
+type Builder struct {
+	root  string
+	prev  map[string]string
+	opts  Options
+	dir   string
+	made  string // the file this run wrote (removed on Abort)
+	fresh bool
+}
+
+// NewBuilder returns a Builder for the worktree at root; prev is the meta
+// of the generation being extended (nil for a fresh one).
+func NewBuilder(root string, prev map[string]string, o Options) *Builder {
+	if o.MaxCommits == 0 {
+		o.MaxCommits = DefaultMaxCommits
+	}
+	if o.MaxFiles == 0 {
+		o.MaxFiles = DefaultMaxFiles
+	}
+	return &Builder{root: root, prev: prev, opts: o}
+}
+
+// Begin implements the sink: dir is the generation's side directory.
+func (b *Builder) Begin(_ context.Context, dir string, fresh bool) error {
+	b.dir, b.fresh = dir, fresh
+	return nil
+}
+
+// Put implements the sink; the history needs no file's facts.
+func (b *Builder) Put(context.Context, *graph.FileFacts, []int64) error { return nil }
+
+// Delete implements the sink.
+func (b *Builder) Delete(context.Context, string) error { return nil }
+
+// Abort removes what this run wrote.
+func (b *Builder) Abort() {
+	if b.made != "" {
+		os.Remove(filepath.Join(b.dir, b.made))
+	}
+}
+
+// Finish reads the history and writes it, returning the meta keys that
+// name it. Outside git, or with MaxCommits negative, there is none (no
+// keys: the generator is off).
+func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
+	if b.opts.MaxCommits < 0 {
+		return nil, nil
+	}
+	head := gitrepo.Head(ctx, b.root)
+	if head == "" {
+		return nil, nil
+	}
+	prevName, prevHead := b.prev[KeyFile], b.prev[KeyHead]
+	if !b.fresh && prevName != "" && prevHead == head {
+		if _, err := readFile(filepath.Join(b.dir, prevName)); err == nil {
+			return map[string]string{KeyFile: prevName, KeyHead: prevHead, KeyCommits: b.prev[KeyCommits]}, nil
+		}
+	}
+	var old *file
+	after := ""
+	if prevName != "" && prevHead != "" {
+		if f, err := readFile(filepath.Join(b.dir, prevName)); err == nil && f.Head == prevHead {
+			if ok, err := gitrepo.IsAncestor(ctx, b.root, prevHead, head); err == nil && ok {
+				old, after = f, prevHead
+			}
+		}
+	}
+	cs, err := gitrepo.Log(ctx, b.root, head, gitrepo.LogOptions{Max: b.opts.MaxCommits, After: after})
+	if err != nil {
+		var ce *gitrepo.CommandError
+		if errors.As(err, &ce) && ce.Exited() {
+			// a shallow clone's missing parents, a damaged object: the
+			// index goes on without history, as outside git
+			return nil, nil
+		}
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	f := b.build(cs, old)
+	f.Head = head
+	name := "history-" + head[:min(12, len(head))] + ".gob"
+	if err := writeFile(filepath.Join(b.dir, name), f); err != nil {
+		return nil, err
+	}
+	if name != prevName {
+		b.made = name
+	}
+	b.removeOthers(name, prevName)
+	return map[string]string{KeyFile: name, KeyHead: head, KeyCommits: strconv.Itoa(len(f.Commits))}, nil
+}
+
+// removeOthers deletes history files of generations before the previous
+// one (a reader of the previous generation may still open its file).
+func (b *Builder) removeOthers(keep ...string) {
+	ents, _ := os.ReadDir(b.dir)
+	for _, e := range ents {
+		n := e.Name()
+		if strings.HasPrefix(n, "history-") && !slices.Contains(keep, n) {
+			os.Remove(filepath.Join(b.dir, n))
+		}
+	}
+}
+
+func (b *Builder) build(cs []gitrepo.Commit, old *file) *file {
+	f := &file{Version: formatVersion}
+	ids := map[string]int32{}
+	id := func(p string) int32 {
+		if i, ok := ids[p]; ok {
+			return i
+		}
+		i := int32(len(f.Paths))
+		ids[p] = i
+		f.Paths = append(f.Paths, p)
+		return i
+	}
+	for _, c := range cs {
+		if len(c.Files) > b.opts.MaxFiles {
+			continue
+		}
+		msg := c.Message
+		if len(msg) > maxMessage {
+			msg = strings.ToValidUTF8(msg[:maxMessage], "")
+		}
+		r := record{Hash: c.Hash, Time: c.Time, Msg: msg}
+		for _, p := range c.Files {
+			r.Files = append(r.Files, id(p))
+		}
+		f.Commits = append(f.Commits, r)
+	}
+	if old != nil {
+		for _, r := range old.Commits {
+			if len(f.Commits) >= b.opts.MaxCommits {
+				break
+			}
+			nr := record{Hash: r.Hash, Time: r.Time, Msg: r.Msg, Files: make([]int32, len(r.Files))}
+			for i, x := range r.Files {
+				nr.Files[i] = id(old.Paths[x])
+			}
+			f.Commits = append(f.Commits, nr)
+		}
+	}
+	return f
+}
+
+func writeFile(path string, f *file) error {
+	tmp := path + ".tmp"
+	w, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	bw := bufio.NewWriter(w)
+	err = gob.NewEncoder(bw).Encode(f)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = w.Sync()
+	}
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("history: write %s: %w", filepath.Base(path), err)
+	}
+	return nil
+}
+
+func readFile(path string) (*file, error) {
+	r, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var f file
+	if err := gob.NewDecoder(bufio.NewReader(r)).Decode(&f); err != nil {
+		return nil, fmt.Errorf("history index %s is damaged (%v); run cairn index to rebuild it", filepath.Base(path), err)
+	}
+	if f.Version != formatVersion {
+		return nil, fmt.Errorf("history index %s has format %d, not %d; run cairn index to rebuild it", filepath.Base(path), f.Version, formatVersion)
+	}
+	for _, c := range f.Commits {
+		for _, x := range c.Files {
+			if x < 0 || int(x) >= len(f.Paths) {
+				return nil, fmt.Errorf("history index %s is damaged (a file index out of range); run cairn index to rebuild it", filepath.Base(path))
+			}
+		}
+	}
+	return &f, nil
+}
+
+// Index is a generation's history, ready to search: each commit message
+// as a BM25 document of stemmed English terms.
+type Index struct {
+	f      *file
+	terms  []map[string]int32 // per commit: term → frequency
+	length []float64
+	avgLen float64
+	df     map[string]int
+}
+
+// Open reads the history index a generation's meta names; nil (and no
+// error) when it has none.
+func Open(dir string, meta map[string]string) (*Index, error) {
+	name := meta[KeyFile]
+	if name == "" {
+		return nil, nil
+	}
+	if filepath.Base(name) != name || !strings.HasPrefix(name, "history-") {
+		return nil, fmt.Errorf("history index: bad file name %q in the index's meta", name)
+	}
+	f, err := readFile(filepath.Join(dir, name))
+	if err != nil {
+		return nil, err
+	}
+	x := &Index{f: f, terms: make([]map[string]int32, len(f.Commits)), length: make([]float64, len(f.Commits)), df: map[string]int{}}
+	var total float64
+	for i, c := range f.Commits {
+		m := map[string]int32{}
+		n := 0
+		tokens.Text([]byte(c.Msg), func(t tokens.Token) {
+			m[t.Term]++
+			n++
+		})
+		for t := range m {
+			x.df[t]++
+		}
+		x.terms[i], x.length[i] = m, float64(n)
+		total += float64(n)
+	}
+	if len(f.Commits) > 0 {
+		x.avgLen = total / float64(len(f.Commits))
+	}
+	return x, nil
+}
+
+// Len is the number of commits held.
+func (x *Index) Len() int { return len(x.f.Commits) }
+
+// Head is the commit the history was read from.
+func (x *Index) Head() string { return x.f.Head }
+
+// CommitHit is a past commit like the query.
+type CommitHit struct {
+	Hash    string
+	Subject string
+	Score   float64
+	Files   []string
+}
+
+// FileHit is a file the commits most like the query changed.
+type FileHit struct {
+	Path  string
+	Score float64
+	// Commit is the strongest of them (hash and subject), for the why.
+	Commit CommitHit
+}
+
+// Commits returns the k past commits whose messages are most like text
+// (BM25 over stemmed terms), best first.
+func (x *Index) Commits(text string, k int) []CommitHit {
+	if x == nil || len(x.f.Commits) == 0 || k <= 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	var q []string
+	tokens.Text([]byte(text), func(t tokens.Token) {
+		if !seen[t.Term] && x.df[t.Term] > 0 {
+			seen[t.Term] = true
+			q = append(q, t.Term)
+		}
+	})
+	if len(q) == 0 {
+		return nil
+	}
+	const k1, b = 1.2, 0.75
+	n := float64(len(x.f.Commits))
+	idf := make([]float64, len(q))
+	for i, t := range q {
+		df := float64(x.df[t])
+		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
+	}
+	type sc struct {
+		i int
+		s float64
+	}
+	var all []sc
+	for i, m := range x.terms {
+		var s float64
+		norm := k1 * (1 - b + b*x.length[i]/x.avgLen)
+		for j, t := range q {
+			if tf := float64(m[t]); tf > 0 {
+				s += idf[j] * tf * (k1 + 1) / (tf + norm)
+			}
+		}
+		if s > 0 {
+			all = append(all, sc{i, ties.Round(s)})
+		}
+	}
+	slices.SortFunc(all, func(a, b sc) int { return cmp.Or(cmp.Compare(b.s, a.s), cmp.Compare(a.i, b.i)) })
+	if len(all) > k {
+		all = all[:k]
+	}
+	out := make([]CommitHit, len(all))
+	for j, a := range all {
+		c := x.f.Commits[a.i]
+		h := CommitHit{Hash: c.Hash, Subject: subject(c.Msg), Score: a.s, Files: make([]string, len(c.Files))}
+		for i, p := range c.Files {
+			h.Files[i] = x.f.Paths[p]
+		}
+		out[j] = h
+	}
+	return out
+}
+
+// CommitsVoting is how many of the most similar commits vote for files.
+const CommitsVoting = 30
+
+// Files ranks the files that the past commits most like text changed: each
+// of the CommitsVoting best commits gives its score to its files, shared
+// as score/√(files it changed), and only files alive (still indexed)
+// count. Best first, at most k.
+func (x *Index) Files(text string, k int, alive func(string) bool) []FileHit {
+	by := map[string]*FileHit{}
+	for _, c := range x.Commits(text, CommitsVoting) {
+		var live []string
+		for _, p := range c.Files {
+			if alive == nil || alive(p) {
+				live = append(live, p)
+			}
+		}
+		if len(live) == 0 {
+			continue
+		}
+		share := c.Score / math.Sqrt(float64(len(live)))
+		for _, p := range live {
+			h := by[p]
+			if h == nil {
+				h = &FileHit{Path: p, Commit: CommitHit{Hash: c.Hash, Subject: c.Subject, Score: c.Score}}
+				by[p] = h
+			}
+			h.Score += share
+		}
+	}
+	out := make([]FileHit, 0, len(by))
+	for _, h := range by {
+		h.Score = ties.Round(h.Score)
+		out = append(out, *h)
+	}
+	slices.SortFunc(out, func(a, b FileHit) int { return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path)) })
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+func subject(msg string) string {
+	s, _, _ := strings.Cut(msg, "\n")
+	if len(s) > 100 {
+		s = strings.ToValidUTF8(s[:100], "") + "…"
+	}
+	return s
+}

@@ -1,0 +1,205 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t",
+		"GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// commit writes files (path → content) and commits them with msg.
+func commit(t *testing.T, dir, msg string, files ...string) {
+	t.Helper()
+	for _, f := range files {
+		p := filepath.Join(dir, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		old, _ := os.ReadFile(p)
+		if err := os.WriteFile(p, append(old, []byte(msg+"\n")...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", msg)
+}
+
+func repo(t *testing.T) string {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	commit(t, dir, "initial layout", "server/server.go", "client/client.go", "README.md")
+	commit(t, dir, "retry: back off exponentially when the balancer reports no address", "balancer/backoff.go", "balancer/picker.go")
+	commit(t, dir, "docs: a typo", "README.md")
+	commit(t, dir, "server: close idle connections after the keepalive timeout", "server/server.go", "server/keepalive.go")
+	return dir
+}
+
+func build(t *testing.T, root, dir string, prev map[string]string, fresh bool, o Options) map[string]string {
+	t.Helper()
+	b := NewBuilder(root, prev, o)
+	if err := b.Begin(context.Background(), dir, fresh); err != nil {
+		t.Fatal(err)
+	}
+	m, err := b.Finish(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestHistoryFindsSimilarPastChanges(t *testing.T) {
+	root := repo(t)
+	dir := t.TempDir()
+	m := build(t, root, dir, nil, true, Options{})
+	if m[KeyHead] != git(t, root, "rev-parse", "HEAD") || m[KeyCommits] != "4" {
+		t.Fatalf("meta %v", m)
+	}
+	x, err := Open(dir, m)
+	if err != nil || x == nil {
+		t.Fatalf("open: %v %v", x, err)
+	}
+	cs := x.Commits("the client keeps retrying without backing off when the balancer has no addresses", 3)
+	if len(cs) == 0 || !strings.HasPrefix(cs[0].Subject, "retry: back off") {
+		t.Fatalf("commits %+v, want the backoff commit first", cs)
+	}
+	fs := x.Files("backing off when the balancer has no addresses", 10, nil)
+	if len(fs) < 2 || fs[0].Path != "balancer/backoff.go" && fs[0].Path != "balancer/picker.go" {
+		t.Fatalf("files %+v, want the backoff commit's files first", fs)
+	}
+	// only live files vote
+	fs = x.Files("backing off when the balancer has no addresses", 10, func(p string) bool { return p != "balancer/backoff.go" })
+	for _, f := range fs {
+		if f.Path == "balancer/backoff.go" {
+			t.Fatalf("a file no longer indexed is ranked: %+v", fs)
+		}
+	}
+	if x.Commits("zebra quokka", 3) != nil {
+		t.Fatal("words no commit has found commits")
+	}
+}
+
+func TestHistoryExtendsWithNewCommitsOnly(t *testing.T) {
+	root := repo(t)
+	dir := t.TempDir()
+	m := build(t, root, dir, nil, true, Options{})
+	// HEAD unchanged: the same file, nothing read
+	if m2 := build(t, root, dir, m, false, Options{}); m2[KeyFile] != m[KeyFile] {
+		t.Fatalf("unchanged HEAD rewrote the history: %v → %v", m, m2)
+	}
+	// the old file is extended, not re-read: a commit it holds whose
+	// message is edited here stays as stored
+	f, err := readFile(filepath.Join(dir, m[KeyFile]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Commits[0].Msg = "as stored before"
+	if err := writeFile(filepath.Join(dir, m[KeyFile]), f); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, root, "picker: skip subconns in transient failure", "balancer/picker.go")
+	m3 := build(t, root, dir, m, false, Options{MaxCommits: 4})
+	if m3[KeyCommits] != "4" || m3[KeyFile] == m[KeyFile] {
+		t.Fatalf("after a new commit, capped at 4: %v", m3)
+	}
+	x, err := Open(dir, m3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, c := range x.f.Commits {
+		msgs = append(msgs, c.Msg)
+	}
+	if want := []string{"picker: skip subconns in transient failure", "as stored before", "docs: a typo",
+		"retry: back off exponentially when the balancer reports no address"}; strings.Join(msgs, "|") != strings.Join(want, "|") {
+		t.Fatalf("commits %q, want %q (the new one first, the stored ones after, the oldest capped off)", msgs, want)
+	}
+	// HEAD rewritten (not a descendant): read again from git
+	git(t, root, "commit", "-q", "--amend", "-m", "picker: skip subconns that failed")
+	m4 := build(t, root, dir, m3, false, Options{})
+	if x, err = Open(dir, m4); err != nil || m4[KeyCommits] != "5" || x.Commits("as stored before", 1) != nil ||
+		!strings.HasPrefix(x.f.Commits[0].Msg, "picker: skip subconns that failed") {
+		t.Fatalf("after an amend, the history is read from git again: %v %v", m4, err)
+	}
+	// the file of the generation before the previous one is removed
+	if _, err := os.Stat(filepath.Join(dir, m[KeyFile])); !os.IsNotExist(err) {
+		t.Fatalf("an old history file stays: %v", err)
+	}
+}
+
+func TestHistoryLeavesOutBulkCommitsAndNonGit(t *testing.T) {
+	root := repo(t)
+	var many []string
+	for i := range 12 {
+		many = append(many, "gen/f"+strconv.Itoa(i)+".go")
+	}
+	commit(t, root, "regenerate everything", many...)
+	m := build(t, root, t.TempDir(), nil, true, Options{MaxFiles: 10})
+	if m[KeyCommits] != "4" {
+		t.Fatalf("a commit of 12 files with MaxFiles 10 is kept: %v", m)
+	}
+	if m := build(t, t.TempDir(), t.TempDir(), nil, true, Options{}); m != nil {
+		t.Fatalf("outside git: %v", m)
+	}
+	if m := build(t, root, t.TempDir(), nil, true, Options{MaxCommits: -1}); m != nil {
+		t.Fatalf("history off: %v", m)
+	}
+}
+
+func TestHistoryDamagedFileIsAnError(t *testing.T) {
+	root := repo(t)
+	dir := t.TempDir()
+	m := build(t, root, dir, nil, true, Options{})
+	p := filepath.Join(dir, m[KeyFile])
+	b, _ := os.ReadFile(p)
+	for _, bad := range [][]byte{b[:len(b)/2], append([]byte("garbage"), b...)} {
+		os.WriteFile(p, bad, 0o644)
+		if _, err := Open(dir, m); err == nil || !strings.Contains(err.Error(), "run cairn index") {
+			t.Fatalf("damaged history: %v", err)
+		}
+		// the next run cannot extend it and reads git again
+		commit(t, root, fmt.Sprintf("another change %d", len(bad)), "client/client.go")
+		m2 := build(t, root, dir, m, false, Options{})
+		if _, err := Open(dir, m2); err != nil {
+			t.Fatalf("after a damaged history, the next run: %v", err)
+		}
+	}
+	if _, err := Open(dir, map[string]string{KeyFile: "../../etc/passwd"}); err == nil {
+		t.Fatal("a meta naming a path outside the directory is opened")
+	}
+}
+
+// TestHistoryVotesShareByFiles: of two commits as like the query, the one
+// that changed two files says more about each of them than the one that
+// changed twenty.
+func TestHistoryVotesShareByFiles(t *testing.T) {
+	root := repo(t)
+	var wide []string
+	for i := range 20 {
+		wide = append(wide, "wide/f"+strconv.Itoa(i)+".go")
+	}
+	commit(t, root, "keepalive pings are sent too often", wide...)
+	commit(t, root, "keepalive pings are sent too often", "transport/keepalive.go", "transport/http2.go")
+	dir := t.TempDir()
+	x, err := Open(dir, build(t, root, dir, nil, true, Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := x.Files("keepalive pings sent too often", 5, nil)
+	if len(fs) < 3 || !strings.HasPrefix(fs[0].Path, "transport/") || !strings.HasPrefix(fs[1].Path, "transport/") {
+		t.Fatalf("files %+v, want the two-file commit's first", fs)
+	}
+}
