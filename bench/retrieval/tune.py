@@ -6,6 +6,7 @@
   tune.py ablate DUMPDIR              each generator alone, and fused without each one
   tune.py cv     DUMPDIR              two-fold cross-validation of a grid over the graph,
                                       vector and symbol weights and the RRF k (5 splits)
+  tune.py cv     DUMPDIR history      the same over the history generator's weight alone
 
 The fusion here mirrors retrieval/fuse (reciprocal-rank fusion with per-
 generator weights, file scores from file-level generators plus each chunk
@@ -21,7 +22,7 @@ LOC = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench", "
 sys.path.insert(0, LOC)
 import score  # noqa: E402  (the benchmark's scorer)
 
-DEFAULTS = {"text": 0.5, "file": 0.5, "title": 0.4, "vector": 0.6, "symbol": 0.4, "path": 0.6, "message": 0.5, "graph": 0.5, "rank": 0.4,
+DEFAULTS = {"text": 0.5, "file": 0.5, "title": 0.4, "vector": 0.6, "symbol": 0.4, "path": 0.6, "message": 0.5, "history": 0.5, "graph": 0.5, "rank": 0.4,
             "k": 30.0, "share": 0.5, "test": 0.4, "doc": 0.3, "vendor": 0.5}
 
 # the extensions of the languages cairn parses (fuse.go codeExts)
@@ -204,7 +205,7 @@ def evaluate(dumpdir, cfg, only=None, drop=None, verbose=True):
     return summ
 
 
-def cv(dumpdir, splits=5):
+def cv(dumpdir, splits=5, only_history=False):
     """Choose grid settings on one half of the tasks, score them on the
     other: does what tuning finds carry to tasks it did not see? The
     objective is the sum of the three targets (file Acc@1 and Acc@5,
@@ -213,6 +214,8 @@ def cv(dumpdir, splits=5):
     gens = {t["id"]: json.load(open(os.path.join(dumpdir, t["id"] + ".json"))).get("generators") or [] for t in ts}
     grid = [dict(graph=g, vector=v, symbol=s, rank=r, k=k) for g, v, s, r, k in
             itertools.product([0.4, 0.5, 0.6], [0.5, 0.6, 0.7], [0.3, 0.4, 0.5], [0.2, 0.3, 0.4], [20.0, 30.0])]
+    if only_history:  # the history generator's weight alone (0: off)
+        grid = [dict(history=h) for h in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)]
 
     def key(g):
         return tuple(sorted(g.items()))
@@ -248,7 +251,7 @@ def main():
         dump(sys.argv[2], sys.argv[3])
         return
     if cmd == "cv":
-        cv(sys.argv[2])
+        cv(sys.argv[2], only_history=sys.argv[3:] == ["history"])
         return
     dumpdir = sys.argv[2]
     cfg = dict(DEFAULTS)
@@ -259,7 +262,7 @@ def main():
         print(cfg)
         evaluate(dumpdir, cfg)
     elif cmd == "ablate":
-        gens = ["text", "file", "title", "vector", "symbol", "path", "message", "graph", "rank"]
+        gens = ["text", "file", "title", "vector", "symbol", "path", "message", "history", "graph", "rank"]
         for g in gens:
             print(f"{g} alone:")
             evaluate(dumpdir, cfg, only={g})

@@ -23,6 +23,14 @@
 //     (message.go): the message is cut at what looks like formatted values,
 //     its pieces searched by BM25 and checked verbatim against the files
 //     the search finds, longest run of words first;
+//   - history: the files that the past commits most like the query
+//     changed (package history: BM25 over commit messages, the 30 best
+//     voting for their files, shared by how many files each changed),
+//     when the generation has a history index; a file-level generator
+//     whose score ranks files but is not inherited by their chunks, since
+//     it says which files a change touches and nothing of which of their
+//     functions (inherited, it cost two tasks their gold function in the
+//     first ten on the dev set);
 //   - graph: callers and callees of the strongest fused hits;
 //   - rank: centrality (PageRank) as a weak prior.
 //
@@ -37,8 +45,9 @@
 // by cross-validation (bench/retrieval/tune.py), never per repository.
 // Each hit keeps its rank in every generator that found it
 // and a one-line "why" naming the strongest evidence. The final order sorts
-// chunks by fused score plus a share of their file's fused score, so that a
-// file many generators agree on leads, with its best chunks first.
+// chunks by fused score plus a share of their file's fused score (history
+// left out), so that a file many generators agree on leads, with its best
+// chunks first.
 //
 // Some files answer questions about behaviour less often than the code
 // does, and their scores are scaled down, all else being equal: tests

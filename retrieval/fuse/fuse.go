@@ -45,7 +45,7 @@ var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, G
 // (bench/retrieval/RESULTS.md): the settings chosen on one half of the
 // tasks are the centre of those that did best on the other.
 var DefaultWeights = map[string]float64{
-	GenText: 0.5, GenFile: 0.5, GenTitle: 0.4, GenVector: 0.6, GenSymbol: 0.4, GenPath: 0.6, GenMessage: 0.5, GenHistory: 0.3, GenGraph: 0.5, GenRank: 0.4,
+	GenText: 0.5, GenFile: 0.5, GenTitle: 0.4, GenVector: 0.6, GenSymbol: 0.4, GenPath: 0.6, GenMessage: 0.5, GenHistory: 0.5, GenGraph: 0.5, GenRank: 0.4,
 }
 
 // rrfK is the k of reciprocal-rank fusion.
@@ -833,7 +833,11 @@ type Result struct {
 // fileFusion is the fused ranking of files: every file's score, and the
 // evidence behind it, explained only for the files shown.
 type fileFusion struct {
-	score   map[string]float64
+	score map[string]float64
+	// share is score without the history generator: what a chunk
+	// inherits of its file's score (history says which files a change
+	// touches, not which of their functions)
+	share   map[string]float64
 	penalty map[string]float64   // penalty(path), for the file and its chunks
 	file    map[genPath]evidence // the file-level generators' ranks
 	chunk   map[genPath]evidence // each chunk generator's best chunk of the file
@@ -849,11 +853,15 @@ type evidence struct {
 // fileScores fuses file-level generators with each chunk generator's best
 // chunk per file.
 func (s *search) fileScores() *fileFusion {
-	f := &fileFusion{score: map[string]float64{}, penalty: map[string]float64{}, file: map[genPath]evidence{}, chunk: map[genPath]evidence{}}
+	f := &fileFusion{score: map[string]float64{}, share: map[string]float64{}, penalty: map[string]float64{}, file: map[genPath]evidence{}, chunk: map[genPath]evidence{}}
 	for gen, m := range s.fileRank {
 		for p, r := range m {
 			f.file[genPath{gen, p}] = evidence{r, s.fileWhy[gen][p]}
-			f.score[p] += s.weight(gen) / (rrfK + float64(r))
+			v := s.weight(gen) / (rrfK + float64(r))
+			f.score[p] += v
+			if gen != GenHistory {
+				f.share[p] += v
+			}
 		}
 	}
 	for _, c := range s.cands {
@@ -865,11 +873,14 @@ func (s *search) fileScores() *fileFusion {
 		}
 	}
 	for k, b := range f.chunk {
-		f.score[k.path] += s.weight(k.gen) / (rrfK + float64(b.r))
+		v := s.weight(k.gen) / (rrfK + float64(b.r))
+		f.score[k.path] += v
+		f.share[k.path] += v
 	}
 	for p := range f.score {
 		f.penalty[p] = s.e.penalty(p)
 		f.score[p] *= f.penalty[p]
+		f.share[p] *= f.penalty[p]
 	}
 	return f
 }
@@ -957,7 +968,7 @@ func (s *search) result(limit, fileLimit int) Result {
 		// being equal.
 		// (every candidate's file has a fused score: its own ranks count)
 		score *= ff.penalty[c.ref.Path]
-		score += fileShare * fileScore[c.ref.Path]
+		score += fileShare * ff.share[c.ref.Path]
 		all = append(all, scoredCand{c, score})
 	}
 	slices.SortFunc(all, func(a, b scoredCand) int {

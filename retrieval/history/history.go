@@ -32,7 +32,7 @@ const (
 	DefaultMaxCommits = 5000
 	DefaultMaxFiles   = 100
 	maxMessage        = 2000
-	formatVersion     = 1
+	formatVersion     = 2
 )
 
 // Options bound what a Builder reads.
@@ -46,21 +46,29 @@ type Options struct {
 	MaxFiles int
 }
 
-// record is one commit as stored: its message (capped) and the files it
+// record is one commit as stored: its subject (for the why), the number
+// of terms of its message (BM25's document length) and the files it
 // changed, as indexes into file.Paths.
 type record struct {
-	Hash  string
-	Time  int64
-	Msg   string
-	Files []int32
+	Hash    string
+	Time    int64
+	Subject string
+	Len     int32
+	Files   []int32
 }
 
-// file is the stored history of one generation.
+// file is the stored history of one generation: the commits, newest
+// first, and their messages as an inverted index — Terms sorted, Post[i]
+// the postings of Terms[i] as (commit index, term frequency) pairs — so
+// that opening it is one decode and a query reads only its terms'
+// postings (the messages are analysed once, when indexing).
 type file struct {
 	Version int
 	Head    string
 	Paths   []string
-	Commits []record // newest first
+	Commits []record
+	Terms   []string
+	Post    [][]int32
 }
 
 // Builder reads the commit history of a generation's root and writes it to
@@ -181,6 +189,8 @@ func (b *Builder) build(cs []gitrepo.Commit, old *file) *file {
 		f.Paths = append(f.Paths, p)
 		return i
 	}
+	// each commit's terms with their frequencies, newest first
+	var docs []map[string]int32
 	for _, c := range cs {
 		if len(c.Files) > b.opts.MaxFiles {
 			continue
@@ -189,23 +199,65 @@ func (b *Builder) build(cs []gitrepo.Commit, old *file) *file {
 		if len(msg) > maxMessage {
 			msg = strings.ToValidUTF8(msg[:maxMessage], "")
 		}
-		r := record{Hash: c.Hash, Time: c.Time, Msg: msg}
+		r := record{Hash: c.Hash, Time: c.Time, Subject: subject(msg)}
 		for _, p := range c.Files {
 			r.Files = append(r.Files, id(p))
 		}
+		tf := map[string]int32{}
+		tokens.Text([]byte(msg), func(t tokens.Token) {
+			tf[t.Term]++
+			r.Len++
+		})
 		f.Commits = append(f.Commits, r)
+		docs = append(docs, tf)
 	}
 	if old != nil {
-		for _, r := range old.Commits {
-			if len(f.Commits) >= b.opts.MaxCommits {
-				break
+		n := min(len(old.Commits), max(b.opts.MaxCommits-len(f.Commits), 0))
+		olddocs := make([]map[string]int32, n)
+		for i := range olddocs {
+			olddocs[i] = map[string]int32{}
+		}
+		for ti, post := range old.Post {
+			for j := 0; j+1 < len(post); j += 2 {
+				if c := int(post[j]); c < n {
+					olddocs[c][old.Terms[ti]] = post[j+1]
+				}
 			}
-			nr := record{Hash: r.Hash, Time: r.Time, Msg: r.Msg, Files: make([]int32, len(r.Files))}
-			for i, x := range r.Files {
-				nr.Files[i] = id(old.Paths[x])
+		}
+		for i, r := range old.Commits[:n] {
+			nr := record{Hash: r.Hash, Time: r.Time, Subject: r.Subject, Len: r.Len, Files: make([]int32, len(r.Files))}
+			for k, x := range r.Files {
+				nr.Files[k] = id(old.Paths[x])
 			}
 			f.Commits = append(f.Commits, nr)
+			docs = append(docs, olddocs[i])
 		}
+	}
+	// invert
+	post := map[string][]int32{}
+	for i, d := range docs {
+		for t, n := range d {
+			post[t] = append(post[t], int32(i), n)
+		}
+	}
+	f.Terms = make([]string, 0, len(post))
+	for t := range post {
+		f.Terms = append(f.Terms, t)
+	}
+	slices.Sort(f.Terms)
+	f.Post = make([][]int32, len(f.Terms))
+	for i, t := range f.Terms {
+		ps := post[t]
+		// by commit index, so that the file is the same for the same history
+		pairs := make([][2]int32, len(ps)/2)
+		for j := range pairs {
+			pairs[j] = [2]int32{ps[2*j], ps[2*j+1]}
+		}
+		slices.SortFunc(pairs, func(a, b [2]int32) int { return cmp.Compare(a[0], b[0]) })
+		for j, pr := range pairs {
+			ps[2*j], ps[2*j+1] = pr[0], pr[1]
+		}
+		f.Post[i] = ps
 	}
 	return f
 }
@@ -250,24 +302,29 @@ func readFile(path string) (*file, error) {
 	if f.Version != formatVersion {
 		return nil, fmt.Errorf("history index %s has format %d, not %d; run cairn index to rebuild it", filepath.Base(path), f.Version, formatVersion)
 	}
+	bad := len(f.Terms) != len(f.Post) || !slices.IsSorted(f.Terms)
 	for _, c := range f.Commits {
 		for _, x := range c.Files {
-			if x < 0 || int(x) >= len(f.Paths) {
-				return nil, fmt.Errorf("history index %s is damaged (a file index out of range); run cairn index to rebuild it", filepath.Base(path))
-			}
+			bad = bad || x < 0 || int(x) >= len(f.Paths)
 		}
+	}
+	for _, ps := range f.Post {
+		bad = bad || len(ps)%2 != 0
+		for j := 0; j+1 < len(ps); j += 2 {
+			bad = bad || ps[j] < 0 || int(ps[j]) >= len(f.Commits)
+		}
+	}
+	if bad {
+		return nil, fmt.Errorf("history index %s is damaged (an index out of range); run cairn index to rebuild it", filepath.Base(path))
 	}
 	return &f, nil
 }
 
 // Index is a generation's history, ready to search: each commit message
-// as a BM25 document of stemmed English terms.
+// a BM25 document of stemmed English terms.
 type Index struct {
 	f      *file
-	terms  []map[string]int32 // per commit: term → frequency
-	length []float64
 	avgLen float64
-	df     map[string]int
 }
 
 // Open reads the history index a generation's meta names; nil (and no
@@ -284,20 +341,10 @@ func Open(dir string, meta map[string]string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &Index{f: f, terms: make([]map[string]int32, len(f.Commits)), length: make([]float64, len(f.Commits)), df: map[string]int{}}
+	x := &Index{f: f}
 	var total float64
-	for i, c := range f.Commits {
-		m := map[string]int32{}
-		n := 0
-		tokens.Text([]byte(c.Msg), func(t tokens.Token) {
-			m[t.Term]++
-			n++
-		})
-		for t := range m {
-			x.df[t]++
-		}
-		x.terms[i], x.length[i] = m, float64(n)
-		total += float64(n)
+	for _, c := range f.Commits {
+		total += float64(c.Len)
 	}
 	if len(f.Commits) > 0 {
 		x.avgLen = total / float64(len(f.Commits))
@@ -334,11 +381,14 @@ func (x *Index) Commits(text string, k int) []CommitHit {
 		return nil
 	}
 	seen := map[string]bool{}
-	var q []string
+	var q [][]int32 // the query terms' postings
 	tokens.Text([]byte(text), func(t tokens.Token) {
-		if !seen[t.Term] && x.df[t.Term] > 0 {
-			seen[t.Term] = true
-			q = append(q, t.Term)
+		if seen[t.Term] {
+			return
+		}
+		seen[t.Term] = true
+		if i, ok := slices.BinarySearch(x.f.Terms, t.Term); ok {
+			q = append(q, x.f.Post[i])
 		}
 	})
 	if len(q) == 0 {
@@ -346,27 +396,23 @@ func (x *Index) Commits(text string, k int) []CommitHit {
 	}
 	const k1, b = 1.2, 0.75
 	n := float64(len(x.f.Commits))
-	idf := make([]float64, len(q))
-	for i, t := range q {
-		df := float64(x.df[t])
-		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
+	score := map[int32]float64{}
+	for _, ps := range q {
+		df := float64(len(ps) / 2)
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		for j := 0; j+1 < len(ps); j += 2 {
+			c, tf := ps[j], float64(ps[j+1])
+			norm := k1 * (1 - b + b*float64(x.f.Commits[c].Len)/x.avgLen)
+			score[c] += idf * tf * (k1 + 1) / (tf + norm)
+		}
 	}
 	type sc struct {
 		i int
 		s float64
 	}
-	var all []sc
-	for i, m := range x.terms {
-		var s float64
-		norm := k1 * (1 - b + b*x.length[i]/x.avgLen)
-		for j, t := range q {
-			if tf := float64(m[t]); tf > 0 {
-				s += idf[j] * tf * (k1 + 1) / (tf + norm)
-			}
-		}
-		if s > 0 {
-			all = append(all, sc{i, ties.Round(s)})
-		}
+	all := make([]sc, 0, len(score))
+	for c, v := range score {
+		all = append(all, sc{int(c), ties.Round(v)})
 	}
 	slices.SortFunc(all, func(a, b sc) int { return cmp.Or(cmp.Compare(b.s, a.s), cmp.Compare(a.i, b.i)) })
 	if len(all) > k {
@@ -375,7 +421,7 @@ func (x *Index) Commits(text string, k int) []CommitHit {
 	out := make([]CommitHit, len(all))
 	for j, a := range all {
 		c := x.f.Commits[a.i]
-		h := CommitHit{Hash: c.Hash, Subject: subject(c.Msg), Score: a.s, Files: make([]string, len(c.Files))}
+		h := CommitHit{Hash: c.Hash, Subject: c.Subject, Score: a.s, Files: make([]string, len(c.Files))}
 		for i, p := range c.Files {
 			h.Files[i] = x.f.Paths[p]
 		}

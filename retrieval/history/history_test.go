@@ -106,7 +106,7 @@ func TestHistoryExtendsWithNewCommitsOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Commits[0].Msg = "as stored before"
+	f.Commits[0].Subject = "as stored before"
 	if err := writeFile(filepath.Join(dir, m[KeyFile]), f); err != nil {
 		t.Fatal(err)
 	}
@@ -121,17 +121,24 @@ func TestHistoryExtendsWithNewCommitsOnly(t *testing.T) {
 	}
 	var msgs []string
 	for _, c := range x.f.Commits {
-		msgs = append(msgs, c.Msg)
+		msgs = append(msgs, c.Subject)
 	}
 	if want := []string{"picker: skip subconns in transient failure", "as stored before", "docs: a typo",
 		"retry: back off exponentially when the balancer reports no address"}; strings.Join(msgs, "|") != strings.Join(want, "|") {
 		t.Fatalf("commits %q, want %q (the new one first, the stored ones after, the oldest capped off)", msgs, want)
 	}
+	// the stored commits' terms came through the extension
+	if cs := x.Commits("back off exponentially", 1); len(cs) != 1 || !strings.HasPrefix(cs[0].Subject, "retry: back off") {
+		t.Fatalf("an extended history lost the old commits' terms: %+v", cs)
+	}
+	if cs := x.Commits("transient failure subconns", 1); len(cs) != 1 || !strings.HasPrefix(cs[0].Subject, "picker: skip") {
+		t.Fatalf("the new commit is not searched: %+v", cs)
+	}
 	// HEAD rewritten (not a descendant): read again from git
 	git(t, root, "commit", "-q", "--amend", "-m", "picker: skip subconns that failed")
 	m4 := build(t, root, dir, m3, false, Options{})
-	if x, err = Open(dir, m4); err != nil || m4[KeyCommits] != "5" || x.Commits("as stored before", 1) != nil ||
-		!strings.HasPrefix(x.f.Commits[0].Msg, "picker: skip subconns that failed") {
+	if x, err = Open(dir, m4); err != nil || m4[KeyCommits] != "5" || x.f.Commits[1].Subject == "as stored before" ||
+		!strings.HasPrefix(x.f.Commits[0].Subject, "picker: skip subconns that failed") {
 		t.Fatalf("after an amend, the history is read from git again: %v %v", m4, err)
 	}
 	// the file of the generation before the previous one is removed
