@@ -22,25 +22,30 @@ nice -n 10 python3 "$LOC/score.py" --quiet --tasks "$TASKS" --repos-root "$TREES
 nice -n 10 "$CAIRN" eval context -q --tasks "$TASKS" --repos-root "$TREES" --out "$OUT/context-$stamp" >/dev/null
 nice -n 10 python3 "$LOC/score_context.py" --quiet --tasks "$TASKS" --repos-root "$TREES" \
   --cmd "$CAIRN context --json --repo {repo_dir} --query-file {query_file} --budget {budget}" --out "$OUT/context-$stamp/python.json" >/dev/null
-# the two scorers, metric by metric (latency aside: two processes, two clocks)
+# the two scorers, metric by metric and group by group (latency aside:
+# two processes, two clocks)
 python3 - "$OUT/localize-$stamp" "$OUT/context-$stamp" <<'PY'
 import json, sys
 loc, ctx = sys.argv[1], sys.argv[2]
-def load(d):
-    return json.load(open(d + "/summary.json"))["metrics"], json.load(open(d + "/python.json"))["summary"]
 bad = n = 0
-go, py = load(loc)
-for k, v in sorted(go.items()):
-    if "latency" in k or "prep" in k: continue
-    n += 1; p = py["ALL"].get(k)
-    if p is None or abs(p - v) > 1e-6: bad += 1; print(f"localize {k}: cairn eval {v}, score.py {p}")
-go, py = load(ctx)
-for k, v in sorted(go.items()):
-    m, b = k.split("@")
-    if "latency" in m: continue
-    n += 1; p = py["engine"]["ALL"][b].get(m)
-    if p is None or abs(p - v) > 1e-6: bad += 1; print(f"context {k}: cairn eval {v}, score_context.py {p}")
-print(f"{n} metrics compared, {bad} differ")
+def groups(d):
+    return {g["group"]: g for g in json.load(open(d + "/summary.json"))["detail"]["groups"]}
+def norm(name):  # score_context.py names repository groups repo:OWNER/NAME
+    return name[5:] if name.startswith("repo:") else name
+py = json.load(open(loc + "/python.json"))["summary"]
+for name, g in sorted(groups(loc).items()):
+    for k, v in sorted(g["metrics"].items()):
+        if "latency" in k or "prep" in k: continue
+        n += 1; p = py.get(name, {}).get(k)
+        if p is None or abs(p - v) > 1e-6: bad += 1; print(f"localize {name} {k}: cairn eval {v}, score.py {p}")
+py = {norm(k): v for k, v in json.load(open(ctx + "/python.json"))["summary"]["engine"].items()}
+for g in json.load(open(ctx + "/summary.json"))["detail"]["groups"]:
+    name, b = g["group"], str(g["budget"])
+    for m, v in sorted(g["metrics"].items()):
+        if "latency" in m: continue
+        n += 1; p = py.get(norm(name), {}).get(b, {}).get(m)
+        if p is None or abs(p - v) > 1e-6: bad += 1; print(f"context {name} @{b} {m}: cairn eval {v}, score_context.py {p}")
+print(f"{n} metrics compared (every group), {bad} differ")
 PY
 cat "$OUT/localize-$stamp/report.md" "$OUT/context-$stamp/report.md" | head -80
 # the agent suite's scripted set (oracle, test editor, done without tests,
