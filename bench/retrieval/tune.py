@@ -92,6 +92,9 @@ def dump(trees, dumpdir):
         print("dumped", t["id"], file=sys.stderr)
 
 
+gens_cochange = {}  # experimental: the current task's co-change counts (evaluate sets it)
+
+
 def fuse(gens, cfg, only=None, drop=None):
     """gens: list of dump entries -> list of (path, symbol) like score.py items."""
     def on(g):
@@ -162,6 +165,20 @@ def fuse(gens, cfg, only=None, drop=None):
             mine = base[p]
             others.remove(mine)
             fscore[p] = base[p] + ds * sum(others[:top])
+    cc = cfg.get("cochange", 0.0)
+    if cc and gens_cochange.get("data"):
+        data = gens_cochange["data"]
+        ranked = sorted(fscore, key=lambda p: (-fscore[p], p))
+        add = {}
+        for h in ranked[:int(cfg.get("cctop", 1))]:
+            nh = data["n"].get(h, 0)
+            if nh < cfg.get("ccmin", 3):
+                continue
+            for g2, c in data["pair"].get(h, {}).items():
+                if g2 in fscore and not is_test(g2):
+                    add[g2] = add.get(g2, 0) + cc * fscore[h] * c / nh
+        for g2, v in add.items():
+            fscore[g2] += v
     files = sorted(fscore, key=lambda p: (-fscore[p], p))[:10]
     scored = []
     for cid, (p, sym, ranks, kind) in chunk.items():
@@ -183,6 +200,8 @@ def evaluate(dumpdir, cfg, only=None, drop=None, verbose=True):
         if not os.path.exists(f):
             continue
         d = json.load(open(f))
+        ccf = os.path.join(dumpdir, t["id"] + ".cochange.json")
+        gens_cochange["data"] = json.load(open(ccf)) if cfg.get("cochange") and os.path.exists(ccf) else None
         items = fuse(d.get("generators") or [], cfg, only, drop)
         r = score.score_task(t, items)
         rows["ALL"].append(r)

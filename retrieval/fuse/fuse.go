@@ -114,7 +114,7 @@ type Engine struct {
 	R       graph.Reader
 	Text    *bm25.Index    // nil: no text generator
 	Vectors VectorSearcher // nil: no vector generator
-	History *history.Index // nil: no history generator
+	History *History       // nil: no history generator
 	Weights map[string]float64
 	// Worktree reads the worktree's files (the message scan); default:
 	// the repository boundary (graph/repofs) over the root the generation
@@ -507,12 +507,47 @@ func (s *search) history() error {
 	if s.e.History == nil || !s.on[GenHistory] {
 		return nil
 	}
+	hx, err := s.e.History.Index()
+	if err != nil || hx == nil {
+		// damaged: status names it (graph/embedded.Check) and the next
+		// index run rebuilds it; the other generators answer meanwhile
+		return nil
+	}
 	have := s.e.pathSet()
-	hits := s.e.History.Files(s.q.Text, 50, func(p string) bool { _, ok := have[p]; return ok })
+	hits := hx.Files(s.q.Text, 50, func(p string) bool { _, ok := have[p]; return ok })
 	for i, h := range hits {
 		s.addFile(GenHistory, h.Path, i+1, fmt.Sprintf("changed by a similar past commit %s %q", h.Commit.Hash[:min(8, len(h.Commit.Hash))], h.Commit.Subject))
 	}
 	return nil
+}
+
+// History is a generation's history index, read when a search first asks
+// for it: answers that search nothing (def, refs, a trace) do not pay for
+// decoding it (16 ms for grpc-go's 5,000 commits).
+type History struct {
+	dir  string
+	meta map[string]string
+	once sync.Once
+	x    *history.Index
+	err  error
+}
+
+// NewHistory names the history index of the generation whose meta and
+// side directory are given; nil when it has none.
+func NewHistory(dir string, meta map[string]string) *History {
+	if meta[history.KeyFile] == "" {
+		return nil
+	}
+	return &History{dir: dir, meta: meta}
+}
+
+// Index opens the history index once.
+func (h *History) Index() (*history.Index, error) {
+	if h == nil {
+		return nil, nil
+	}
+	h.once.Do(func() { h.x, h.err = history.Open(h.dir, h.meta) })
+	return h.x, h.err
 }
 
 // scoredRef is a generator's hit.

@@ -9,7 +9,6 @@ import (
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/embed"
-	"github.com/cairn-dev/cairn/retrieval/history"
 	"github.com/cairn-dev/cairn/retrieval/vector"
 )
 
@@ -141,11 +140,7 @@ func (o *Opened) openSide(dir string, queryEmbedder embed.Embedder, vectors bool
 	default:
 		o.text, o.Engine.Text = text, text
 	}
-	if hx, err := history.Open(dir, m.Extra); err != nil {
-		o.Warnings = append(o.Warnings, fmt.Sprintf("searching without the commit history: %v", err))
-	} else if hx != nil {
-		o.Engine.History = hx
-	}
+	o.Engine.History = NewHistory(dir, m.Extra)
 	if vectors && len(vector.Segments(m.Extra)) > 0 {
 		vx, err := vector.Open(dir, m.Extra, queryEmbedder)
 		if err != nil {

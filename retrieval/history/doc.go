@@ -27,9 +27,22 @@
 // cap applied again; otherwise (a rebase, a checkout of another branch, a
 // fresh epoch) the history is read again. Outside git, in a shallow clone
 // git cannot walk, or with --history 0 there is no history index and the
-// generator is off. A damaged or unreadable file is reported when the
-// index is opened (search goes on without history) and rebuilt by the next
-// run, which cannot extend it.
+// generator is off. A damaged file is a damaged part of the index:
+// `cairn status` names it ("commit history", from the generation's file
+// manifest), `cairn index` rebuilds it from git without re-parsing
+// anything, and search goes on without it meanwhile.
+//
+// # Cost
+//
+// The messages are analysed when indexing; the file holds them as an
+// inverted index (sorted terms, each with its postings), so opening is one
+// decode — 11 ms for astropy's 4,994 commits, 16 ms for grpc-go's 4,995
+// (BenchmarkOpen) — done when a search first asks (package fuse's
+// History), never for def or refs. A query reads only its terms'
+// postings: 0.2–0.3 ms from an open index (BenchmarkQuery). Reading 5,000
+// commits of grpc-go at index time adds about 1 s of CPU to a 31 s cold
+// index (noise-level in four interleaved runs); an incremental run with
+// no new commit re-reads nothing.
 //
 // # Search
 //
