@@ -42,7 +42,8 @@
 // postings: 0.2–0.3 ms from an open index (BenchmarkQuery). Reading 5,000
 // commits of grpc-go at index time adds about 1 s of CPU to a 31 s cold
 // index (noise-level in four interleaved runs); an incremental run with
-// no new commit re-reads nothing.
+// no new commit reads no git history (it checks that the stored file
+// decodes).
 //
 // # Search
 //
