@@ -16,6 +16,7 @@ import (
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/gitrepo"
+	"github.com/cairn-dev/cairn/graph/redact"
 	"github.com/cairn-dev/cairn/retrieval/internal/ties"
 	"github.com/cairn-dev/cairn/retrieval/tokens"
 )
@@ -199,7 +200,8 @@ func (b *Builder) build(cs []gitrepo.Commit, old *file) *file {
 		if len(msg) > maxMessage {
 			msg = strings.ToValidUTF8(msg[:maxMessage], "")
 		}
-		r := record{Hash: c.Hash, Time: c.Time, Subject: subject(msg)}
+		// the subject is shown (a hit's why): a secret in it is redacted
+		r := record{Hash: c.Hash, Time: c.Time, Subject: redact.Text(subject(msg))}
 		for _, p := range c.Files {
 			r.Files = append(r.Files, id(p))
 		}

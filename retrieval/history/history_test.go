@@ -210,3 +210,20 @@ func TestHistoryVotesShareByFiles(t *testing.T) {
 		t.Fatalf("files %+v, want the two-file commit's first", fs)
 	}
 }
+
+// TestHistorySubjectsAreRedacted: a commit subject is shown in a hit's
+// why; a credential in it is not.
+func TestHistorySubjectsAreRedacted(t *testing.T) {
+	root := repo(t)
+	commit(t, root, "deploy: set api_key=sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c for the staging payments gateway", "deploy/config.go")
+	dir := t.TempDir()
+	x, err := Open(dir, build(t, root, dir, nil, true, Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := x.Commits("staging payments gateway deploy", 1)
+	if len(cs) != 1 || !strings.HasPrefix(cs[0].Subject, "deploy:") || strings.Contains(cs[0].Subject, "4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c") {
+		t.Fatalf("subject %+v", cs)
+	}
+}
+
