@@ -57,3 +57,33 @@ func TestHistoryGenerator(t *testing.T) {
 		t.Fatalf("search without a history index found history:\n%s", out)
 	}
 }
+
+// TestIndexInsideCheckoutIsIgnoredByGit: the default index directory
+// (<repo>/.cairn) leaves `git status` clean, so that an index is never
+// committed by accident.
+func TestIndexInsideCheckoutIsIgnoredByGit(t *testing.T) {
+	repo := t.TempDir()
+	gitIn := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	gitIn("init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn("add", "-A")
+	gitIn("commit", "-q", "-m", "initial")
+	if out, code := cli("index", "-q", "--repo", repo); code != 0 {
+		t.Fatalf("index: %s", out)
+	}
+	if _, err := os.Stat(filepath.Join(repo, ".cairn", "CURRENT")); err != nil {
+		t.Fatalf("no index in the checkout: %v", err)
+	}
+	if st := gitIn("status", "--porcelain", "--untracked-files=all"); st != "" {
+		t.Fatalf("git status after indexing:\n%s", st)
+	}
+}

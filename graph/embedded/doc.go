@@ -6,6 +6,7 @@
 //	<dir>/CURRENT          {"format": N, "epoch": "epoch-000003"}, replaced atomically
 //	<dir>/LOCK             flock(2)ed by the one writer at a time
 //	<dir>/VERIFIED         when the database was last verified (see Damage)
+//	<dir>/.gitignore       "*": an index inside a checkout is never committed
 //	<dir>/epoch-000003/    one self-contained index: index.db (SQLite, WAL
 //	                       mode) and the side indexes written beside it
 //

@@ -79,6 +79,12 @@ func NewWriter(ctx context.Context, opts WriterOptions) (w *Writer, err error) {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create index directory: %w", err)
 	}
+	// An index inside a git checkout is no part of it: git is told to
+	// ignore the whole directory (best effort; an existing file is kept).
+	if f, err := os.OpenFile(filepath.Join(opts.Dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+		f.WriteString("# written by cairn: the index is not part of the repository\n*\n")
+		f.Close()
+	}
 	lock, err := acquireLock(filepath.Join(opts.Dir, lockFile), opts.Wait)
 	if err != nil {
 		return nil, err
