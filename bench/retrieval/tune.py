@@ -92,10 +92,8 @@ def dump(trees, dumpdir):
         print("dumped", t["id"], file=sys.stderr)
 
 
-gens_cochange = {}  # experimental: the current task's co-change counts (evaluate sets it)
-
-
-def fuse(gens, cfg, only=None, drop=None):
+def fuse(gens, cfg, only=None, drop=None, cochange=None):
+    """cochange: the task's co-change counts (the experimental cochange knob)."""
     """gens: list of dump entries -> list of (path, symbol) like score.py items."""
     def on(g):
         return (only is None or g in only) and g != drop
@@ -166,8 +164,8 @@ def fuse(gens, cfg, only=None, drop=None):
             others.remove(mine)
             fscore[p] = base[p] + ds * sum(others[:top])
     cc = cfg.get("cochange", 0.0)
-    if cc and gens_cochange.get("data"):
-        data = gens_cochange["data"]
+    if cc and cochange:
+        data = cochange
         ranked = sorted(fscore, key=lambda p: (-fscore[p], p))
         add = {}
         for h in ranked[:int(cfg.get("cctop", 1))]:
@@ -201,8 +199,8 @@ def evaluate(dumpdir, cfg, only=None, drop=None, verbose=True):
             continue
         d = json.load(open(f))
         ccf = os.path.join(dumpdir, t["id"] + ".cochange.json")
-        gens_cochange["data"] = json.load(open(ccf)) if cfg.get("cochange") and os.path.exists(ccf) else None
-        items = fuse(d.get("generators") or [], cfg, only, drop)
+        cochange = json.load(open(ccf)) if cfg.get("cochange") and os.path.exists(ccf) else None
+        items = fuse(d.get("generators") or [], cfg, only, drop, cochange)
         r = score.score_task(t, items)
         rows["ALL"].append(r)
         rows[t["language"]].append(r)

@@ -131,7 +131,7 @@ func (g *globals) fail(query string, env *envelope, err error) error {
 // engineOptions are the engine's options the global flags set: the store
 // (--store, --repo-name, CAIRN_PG_ANN) and the index directory.
 func (g *globals) engineOptions() (engine.Options, error) {
-	opts := engine.Options{IndexDir: g.indexDir, Embedder: os.Getenv("CAIRN_EMBEDDER"), EmbedHTTP: embedHTTP(), SearchSlots: searchSlots(), HistoryCommits: historyCommits()}
+	opts := engine.Options{IndexDir: g.indexDir, Embedder: os.Getenv("CAIRN_EMBEDDER"), EmbedHTTP: embedHTTP(), SearchSlots: searchSlots(), HistoryCommits: maxCommits(historyEnv())}
 	if g.shared() {
 		if err := g.checkStore(); err != nil {
 			return opts, err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -36,31 +35,25 @@ type indexOptions struct {
 	history      int // commits of history to index (--history; 0: none)
 }
 
-// historyDefault is --history's default: CAIRN_HISTORY, else
-// engine.DefaultHistoryCommits.
-func historyDefault() int {
-	switch n := historyCommits(); {
-	case n < 0:
-		return 0
-	case n == 0:
+// historyEnv is CAIRN_HISTORY, the commits of history to index (0: none):
+// engine.DefaultHistoryCommits when unset, none when not a count.
+func historyEnv() int {
+	v := os.Getenv("CAIRN_HISTORY")
+	if v == "" {
 		return engine.DefaultHistoryCommits
-	default:
+	}
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
 		return n
 	}
+	return 0
 }
 
-// historyCommits is CAIRN_HISTORY as engine.History.MaxCommits: the
-// default when unset, none for 0 or a bad value.
-func historyCommits() int {
-	v, ok := os.LookupEnv("CAIRN_HISTORY")
-	if !ok || v == "" {
-		return 0
+// maxCommits is a --history count as engine.History.MaxCommits has it.
+func maxCommits(n int) int {
+	if n > 0 {
+		return n
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 {
-		return -1
-	}
-	return n
+	return -1
 }
 
 func indexCmd(g *globals) *cobra.Command {
@@ -88,7 +81,7 @@ func indexCmd(g *globals) *cobra.Command {
 	f.StringArrayVar(&o.scip, "scip", nil, "merge a SCIP index: FILE or FILE:SUBDIR (paths in it are relative to SUBDIR); repeatable")
 	f.BoolVar(&o.noDiscovery, "no-scip-discovery", false, "do not merge index.scip files found in the repository")
 	f.StringVar(&o.embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "chunk embeddings: builtin (default), http (CAIRN_EMBED_URL/MODEL/KEY), onnx:DIR, none")
-	f.IntVar(&o.history, "history", historyDefault(), "commits of git history to index, newest first, for similar past changes (0: none; CAIRN_HISTORY)")
+	f.IntVar(&o.history, "history", historyEnv(), "commits of git history to index, newest first, for similar past changes (0: none; CAIRN_HISTORY)")
 	f.IntVar(&o.jobs, "jobs", 0, "with --store postgres://…: jobs to split a new build into, for other processes to share (default: by size, ~16 MiB of files each)")
 	return c
 }
@@ -134,7 +127,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 			case strings.HasPrefix(d.Part, "text index"):
 				text = true
 			case strings.HasPrefix(d.Part, "commit history"):
-				hist = engine.History{Root: root, MaxCommits: cmp.Or(o.history, -1)}
+				hist = engine.History{Root: root, MaxCommits: maxCommits(o.history)}
 			default:
 				vectors = true
 			}
@@ -166,7 +159,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	for _, sp := range o.scip {
 		specs = append(specs, scip.ParseSpec(sp))
 	}
-	sinks, err := sideIndexes(ctx, g, w, dir, o.embedder, engine.History{Root: root, MaxCommits: cmp.Or(o.history, -1)})
+	sinks, err := sideIndexes(ctx, g, w, dir, o.embedder, engine.History{Root: root, MaxCommits: maxCommits(o.history)})
 	if err != nil {
 		w.Abort()
 		return err

@@ -84,7 +84,7 @@ stay in the worktree's local index directory.`,
 				if err != nil {
 					return nil, nil, err
 				}
-				sinks, err := sideIndexes(ctx, g, w, dir, embedder, engine.History{Root: root, MaxCommits: historyCommits()})
+				sinks, err := sideIndexes(ctx, g, w, dir, embedder, engine.History{Root: root, MaxCommits: maxCommits(historyEnv())})
 				if err != nil {
 					w.Abort()
 					return nil, nil, err

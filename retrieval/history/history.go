@@ -129,15 +129,18 @@ func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 		return nil, nil
 	}
 	prevName, prevHead := b.prev[KeyFile], b.prev[KeyHead]
+	prevPath := filepath.Join(b.dir, prevName)
 	if !b.fresh && prevName != "" && prevHead == head {
-		if _, err := readFile(filepath.Join(b.dir, prevName)); err == nil {
+		// HEAD did not move: the previous file stands (a damaged one is
+		// found by the manifest check and rebuilt by the repair)
+		if _, err := os.Stat(prevPath); err == nil {
 			return map[string]string{KeyFile: prevName, KeyHead: prevHead, KeyCommits: b.prev[KeyCommits]}, nil
 		}
 	}
 	var old *file
 	after := ""
 	if prevName != "" && prevHead != "" {
-		if f, err := readFile(filepath.Join(b.dir, prevName)); err == nil && f.Head == prevHead {
+		if f, err := readFile(prevPath); err == nil && f.Head == prevHead {
 			if ok, err := gitrepo.IsAncestor(ctx, b.root, prevHead, head); err == nil && ok {
 				old, after = f, prevHead
 			}

@@ -38,6 +38,15 @@ func commit(t *testing.T, dir, msg string, files ...string) {
 	git(t, dir, "commit", "-q", "-m", msg)
 }
 
+// numbered is n Go file names: prefix0.go, prefix1.go, …
+func numbered(prefix string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = prefix + strconv.Itoa(i) + ".go"
+	}
+	return out
+}
+
 func repo(t *testing.T) string {
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
@@ -149,11 +158,7 @@ func TestHistoryExtendsWithNewCommitsOnly(t *testing.T) {
 
 func TestHistoryLeavesOutBulkCommitsAndNonGit(t *testing.T) {
 	root := repo(t)
-	var many []string
-	for i := range 12 {
-		many = append(many, "gen/f"+strconv.Itoa(i)+".go")
-	}
-	commit(t, root, "regenerate everything", many...)
+	commit(t, root, "regenerate everything", numbered("gen/f", 12)...)
 	m := build(t, root, t.TempDir(), nil, true, Options{MaxFiles: 10})
 	if m[KeyCommits] != "4" {
 		t.Fatalf("a commit of 12 files with MaxFiles 10 is kept: %v", m)
@@ -194,11 +199,7 @@ func TestHistoryDamagedFileIsAnError(t *testing.T) {
 // changed twenty.
 func TestHistoryVotesShareByFiles(t *testing.T) {
 	root := repo(t)
-	var wide []string
-	for i := range 20 {
-		wide = append(wide, "wide/f"+strconv.Itoa(i)+".go")
-	}
-	commit(t, root, "keepalive pings are sent too often", wide...)
+	commit(t, root, "keepalive pings are sent too often", numbered("wide/f", 20)...)
 	commit(t, root, "keepalive pings are sent too often", "transport/keepalive.go", "transport/http2.go")
 	dir := t.TempDir()
 	x, err := Open(dir, build(t, root, dir, nil, true, Options{}))
@@ -226,4 +227,3 @@ func TestHistorySubjectsAreRedacted(t *testing.T) {
 		t.Fatalf("subject %+v", cs)
 	}
 }
-
