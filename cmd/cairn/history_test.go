@@ -12,6 +12,7 @@ import (
 // search finds the files a similar past commit changed, and says which
 // commit; --history 0 leaves it out, and status says which it is.
 func TestHistoryGenerator(t *testing.T) {
+	t.Setenv("CAIRN_HISTORY", "") // the default, whatever the caller's environment says
 	repo := t.TempDir()
 	gitIn := func(args ...string) {
 		t.Helper()
