@@ -48,6 +48,9 @@ func TestHistoryGenerator(t *testing.T) {
 	if out, _ := cli("status", "--repo", repo, "--index-dir", dir); !strings.Contains(out, "history: 2 commits") {
 		t.Fatalf("status:\n%s", out)
 	}
+	if out, code := cli("index", "--history", "-1", "--repo", repo, "--index-dir", dir); code != 2 || !strings.Contains(out, "0 indexes no history") {
+		t.Fatalf("index --history -1: exit %d\n%s", code, out)
+	}
 	if out, code := cli("index", "-q", "--full", "--history", "0", "--repo", repo, "--index-dir", dir); code != 0 {
 		t.Fatalf("index --history 0: %s", out)
 	}

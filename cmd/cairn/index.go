@@ -63,8 +63,11 @@ func indexCmd(g *globals) *cobra.Command {
 		Short: "index a repository (incrementally: only what changed is re-read)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := notNegative(cmd, "workers", "parse-timeout", "max-file-size", "wait", "jobs", "history"); err != nil {
+			if err := notNegative(cmd, "workers", "parse-timeout", "max-file-size", "wait", "jobs"); err != nil {
 				return err
+			}
+			if o.history < 0 {
+				return usageError("--history must not be negative (got %d; 0 indexes no history)", o.history)
 			}
 			if len(args) == 1 {
 				g.repo = args[0]
