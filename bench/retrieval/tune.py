@@ -6,7 +6,7 @@
   tune.py ablate DUMPDIR              each generator alone, and fused without each one
   tune.py cv     DUMPDIR              two-fold cross-validation of a grid over the graph,
                                       vector and symbol weights and the RRF k (5 splits)
-  tune.py cv     DUMPDIR history      the same over the history generator's weight alone
+  tune.py cv     DUMPDIR GEN          the same over one generator's weight alone (e.g. history)
 
 The fusion here mirrors retrieval/fuse (reciprocal-rank fusion with per-
 generator weights, file scores from file-level generators plus each chunk
@@ -222,7 +222,7 @@ def evaluate(dumpdir, cfg, only=None, drop=None, verbose=True):
     return summ
 
 
-def cv(dumpdir, splits=5, only_history=False):
+def cv(dumpdir, splits=5, weight_of=None):
     """Choose grid settings on one half of the tasks, score them on the
     other: does what tuning finds carry to tasks it did not see? The
     objective is the sum of the three targets (file Acc@1 and Acc@5,
@@ -231,8 +231,8 @@ def cv(dumpdir, splits=5, only_history=False):
     gens = {t["id"]: json.load(open(os.path.join(dumpdir, t["id"] + ".json"))).get("generators") or [] for t in ts}
     grid = [dict(graph=g, vector=v, symbol=s, rank=r, k=k) for g, v, s, r, k in
             itertools.product([0.4, 0.5, 0.6], [0.5, 0.6, 0.7], [0.3, 0.4, 0.5], [0.2, 0.3, 0.4], [20.0, 30.0])]
-    if only_history:  # the history generator's weight alone (0: off)
-        grid = [dict(history=h) for h in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)]
+    if weight_of:  # one generator's weight alone (0: off)
+        grid = [{weight_of: w} for w in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)]
 
     def key(g):
         return tuple(sorted(g.items()))
@@ -268,7 +268,7 @@ def main():
         dump(sys.argv[2], sys.argv[3])
         return
     if cmd == "cv":
-        cv(sys.argv[2], only_history=sys.argv[3:] == ["history"])
+        cv(sys.argv[2], weight_of=sys.argv[3] if len(sys.argv) > 3 else None)
         return
     dumpdir = sys.argv[2]
     cfg = dict(DEFAULTS)

@@ -635,7 +635,12 @@ func (w *Writer) PutSkip(ctx context.Context, s graph.Skip, size, modTime int64)
 	return err
 }
 
-// Commit publishes the generation.
+// Commit publishes the generation atomically: an incremental run's writes
+// commit as one SQLite transaction, a full run's epoch becomes current when
+// writeCurrent renames CURRENT over the old pointer. A run killed halfway
+// leaves the previous generation current: its transaction rolls back, and
+// its half-built epoch, which nothing points to, is removed by the next
+// writer.
 func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 	if w.done {
 		return errors.New("writer already finished")
