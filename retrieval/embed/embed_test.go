@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -92,8 +93,23 @@ func TestPPMISeparatesTopics(t *testing.T) {
 	}
 	// Every number read back as written (a NaN from a wrong decode would
 	// pass the cosine check below: NaN < 0.999 is false).
-	if !slices.Equal(l.vecs, m.vecs) || !slices.Equal(l.weight, m.weight) || !slices.Equal(l.pc, m.pc) || l.dim != m.dim {
+	if !slices.Equal(l.weight, m.weight) || !slices.Equal(l.pc, m.pc) || l.dim != m.dim || len(l.words) != len(m.words) {
 		t.Errorf("loaded model's numbers differ from the saved one's")
+	}
+	// the loaded model's vectors are decoded word by word, on use
+	var buf []float32
+	for w, id := range m.words {
+		if l.words[w] != id || !slices.Equal(l.row(id, &buf), m.vecs[int(id)*m.dim:(int(id)+1)*m.dim]) {
+			t.Fatalf("loaded vector of %q differs from the saved one", w)
+		}
+	}
+	// a loaded model saves the same bytes again
+	p2 := filepath.Join(t.TempDir(), "again.ppmi")
+	if err := l.Save(p2); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := mustRead(t, p), mustRead(t, p2); !slices.Equal(a, b) {
+		t.Errorf("a loaded model saved again differs (%d bytes, first %d)", len(b), len(a))
 	}
 	// The name is the one indexes already store: sha256 of the dimension,
 	// vectors and principal component written with binary.Write.
@@ -272,4 +288,13 @@ func TestHTTPUnreachableAndTimeout(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "timed out") || time.Since(start) > 2*time.Second {
 		t.Errorf("timeout: %v after %s", err, time.Since(start))
 	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -115,7 +115,8 @@ func (t *Trainer) Docs() int { return len(t.docs) }
 type PPMI struct {
 	dim    int
 	words  map[string]int32
-	vecs   []float32 // len(words) × dim
+	vecs   []float32 // len(words) × dim; nil in a loaded model, which has raw
+	raw    []byte    // a loaded model's vectors as the file holds them (little-endian)
 	weight []float32 // SIF weight per word
 	pc     []float32 // common component
 	model  string
@@ -476,6 +477,7 @@ func firstComponent(vs [][]float32, dim int) []float32 {
 // trainer's provisional numbering when remap is given), or nil.
 func (m *PPMI) average(doc []int32, remap []int32) []float32 {
 	v := make([]float32, m.dim)
+	var buf []float32
 	n := 0
 	for _, id := range doc {
 		if remap != nil {
@@ -485,7 +487,7 @@ func (m *PPMI) average(doc []int32, remap []int32) []float32 {
 			continue
 		}
 		w := m.weight[id]
-		row := m.vecs[int(id)*m.dim : (int(id)+1)*m.dim]
+		row := m.row(id, &buf)
 		for i := range v {
 			v[i] += w * row[i]
 		}
@@ -495,6 +497,24 @@ func (m *PPMI) average(doc []int32, remap []int32) []float32 {
 		return nil
 	}
 	return v
+}
+
+// row is word id's vector: a slice of vecs, or for a loaded model decoded
+// from the file's bytes into *buf (allocated on first use). A one-shot
+// search embeds a query of a few words; decoding every vector at load was
+// most of the model's load time.
+func (m *PPMI) row(id int32, buf *[]float32) []float32 {
+	if m.vecs != nil {
+		return m.vecs[int(id)*m.dim : (int(id)+1)*m.dim]
+	}
+	if *buf == nil {
+		*buf = make([]float32, m.dim)
+	}
+	r, b := *buf, m.raw[4*int(id)*m.dim:]
+	for i := range r {
+		r[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return r
 }
 
 // finish removes the common component and normalises.
@@ -556,7 +576,7 @@ func (m *PPMI) Save(path string) error {
 		w.WriteString(t)
 	}
 	binary.Write(w, binary.LittleEndian, m.weight)
-	binary.Write(w, binary.LittleEndian, m.vecs)
+	w.Write(m.vecBytes())
 	binary.Write(w, binary.LittleEndian, m.pc)
 	if err := w.Flush(); err != nil {
 		f.Close()
@@ -581,7 +601,7 @@ func LoadPPMI(path string) (*PPMI, error) {
 	if r.err != nil || n > 1<<22 || dim == 0 || dim > 4096 {
 		return nil, fmt.Errorf("load embedding model %s: corrupt header", path)
 	}
-	m := &PPMI{dim: int(dim), words: make(map[string]int32, n), weight: make([]float32, n), vecs: make([]float32, int(n)*int(dim)), pc: make([]float32, dim)}
+	m := &PPMI{dim: int(dim), words: make(map[string]int32, n), weight: make([]float32, n), pc: make([]float32, dim)}
 	for i := uint32(0); i < n && r.err == nil; i++ {
 		var l uint16
 		r.read(&l)
@@ -593,8 +613,11 @@ func LoadPPMI(path string) (*PPMI, error) {
 		r.b = r.b[l:]
 	}
 	r.read(m.weight)
-	rawVecs := r.b
-	r.read(m.vecs)
+	if nv := 4 * int(n) * int(dim); r.err == nil && nv <= len(r.b) {
+		m.raw, r.b = r.b[:nv:nv], r.b[nv:]
+	} else if r.err == nil {
+		r.err = io.ErrUnexpectedEOF
+	}
 	rawPC := r.b
 	r.read(m.pc)
 	if r.err != nil || len(r.b) != 0 {
@@ -602,7 +625,7 @@ func LoadPPMI(path string) (*PPMI, error) {
 	}
 	// the file holds the vectors little-endian already: hash its bytes
 	// (encoding them again was a third of a one-shot search's CPU)
-	m.model = fingerprintOf(uint32(m.dim), rawVecs[:4*len(m.vecs)], rawPC[:4*len(m.pc)])
+	m.model = fingerprintOf(uint32(m.dim), m.raw, rawPC[:4*len(m.pc)])
 	return m, nil
 }
 
@@ -639,9 +662,17 @@ func (r *byteReader) read(v any) {
 	r.b = r.b[n:]
 }
 
+// vecBytes are the vectors little-endian, as the file holds them.
+func (m *PPMI) vecBytes() []byte {
+	if m.vecs == nil {
+		return m.raw
+	}
+	return float32sLE(m.vecs)
+}
+
 // fingerprint names the model by a hash of its content.
 func (m *PPMI) fingerprint() string {
-	return fingerprintOf(uint32(m.dim), float32sLE(m.vecs), float32sLE(m.pc))
+	return fingerprintOf(uint32(m.dim), m.vecBytes(), float32sLE(m.pc))
 }
 
 // fingerprintOf hashes the model's dimension and its vectors and
