@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -585,12 +586,45 @@ func (m *PPMI) Save(path string) error {
 	return f.Close()
 }
 
-// LoadPPMI reads a model written by Save.
+// LoadPPMI reads a model written by Save, and names it by the hash of its
+// content (Model).
 func LoadPPMI(path string) (*PPMI, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("load embedding model: %w", err)
 	}
+	return parsePPMI(path, b, "")
+}
+
+// FileSum is the checksum LoadPPMIKnown checks a model file against: the
+// CRC-32C of its bytes.
+func FileSum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// LoadPPMIKnown reads a model file that was recorded, when it was written,
+// as model with the FileSum sum. The file's bytes are checked against sum
+// (hardware CRC-32C: under a millisecond for a 13 MB model) instead of
+// being hashed again with SHA-256 for the name, which was a tenth of a
+// one-shot search's CPU. A file whose sum differs is an error, as a
+// different name is for LoadPPMI.
+func LoadPPMIKnown(path, model string, sum uint32) (*PPMI, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("load embedding model: %w", err)
+	}
+	if got := FileSum(b); got != sum {
+		return nil, fmt.Errorf("load embedding model %s: checksum %08x, recorded %08x", path, got, sum)
+	}
+	if model == "" {
+		return nil, fmt.Errorf("load embedding model %s: no model name recorded", path)
+	}
+	return parsePPMI(path, b, model)
+}
+
+// parsePPMI decodes a model file's bytes; model is its name when known,
+// else the name is computed from the content.
+func parsePPMI(path string, b []byte, model string) (*PPMI, error) {
 	if len(b) < len(ppmiMagic) || string(b[:len(ppmiMagic)]) != ppmiMagic {
 		return nil, fmt.Errorf("load embedding model %s: not a cairn PPMI model", path)
 	}
@@ -625,7 +659,10 @@ func LoadPPMI(path string) (*PPMI, error) {
 	}
 	// the file holds the vectors little-endian already: hash its bytes
 	// (encoding them again was a third of a one-shot search's CPU)
-	m.model = fingerprintOf(uint32(m.dim), m.raw, rawPC[:4*len(m.pc)])
+	m.model = model
+	if m.model == "" {
+		m.model = fingerprintOf(uint32(m.dim), m.raw, rawPC[:4*len(m.pc)])
+	}
 	return m, nil
 }
 

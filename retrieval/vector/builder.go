@@ -131,7 +131,7 @@ func (b *Builder) Begin(ctx context.Context, dir string, fresh bool) error {
 		if b.full {
 			b.trainer = embed.NewTrainer(b.o.PPMI)
 		} else if mf := b.prev[MetaModelFile]; mf != "" {
-			m, err := loadModel(filepath.Join(dir, mf))
+			m, err := loadModel(filepath.Join(dir, mf), b.prev[MetaModel], b.prev[MetaModelSum])
 			if err != nil {
 				return err
 			}
@@ -153,7 +153,7 @@ var lastModel struct {
 	m           *embed.PPMI
 }
 
-func loadModel(path string) (*embed.PPMI, error) {
+func loadModel(path, model, sum string) (*embed.PPMI, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("load embedding model: %w", err)
@@ -163,12 +163,26 @@ func loadModel(path string) (*embed.PPMI, error) {
 	if lastModel.m != nil && lastModel.path == path && lastModel.size == st.Size() && lastModel.mtime == st.ModTime().UnixNano() {
 		return lastModel.m, nil
 	}
-	m, err := embed.LoadPPMI(path)
+	m, err := loadPPMI(path, model, sum)
 	if err != nil {
 		return nil, err
 	}
 	lastModel.path, lastModel.size, lastModel.mtime, lastModel.m = path, st.Size(), st.ModTime().UnixNano(), m
 	return m, nil
+}
+
+// loadPPMI loads a built-in model file: checked against its recorded sum
+// when the index has one (model then is its name), else named by hashing
+// its content (indexes written before the sum was recorded).
+func loadPPMI(path, model, sum string) (*embed.PPMI, error) {
+	if sum == "" || !strings.HasPrefix(model, "cairn-ppmi") {
+		return embed.LoadPPMI(path)
+	}
+	v, err := strconv.ParseUint(sum, 16, 32)
+	if err != nil {
+		return nil, fmt.Errorf("load embedding model %s: recorded checksum %q: %v", path, sum, err)
+	}
+	return embed.LoadPPMIKnown(path, model, uint32(v))
 }
 
 // Text is what a chunk's vector is computed from: its name, path and code.
@@ -207,7 +221,7 @@ func (b *Builder) Delete(context.Context, string) error { return nil }
 // Finish implements indexer.Sink.
 func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 	meta := map[string]string{}
-	for _, k := range []string{MetaSegments, MetaModel, MetaModelFile, MetaDim} {
+	for _, k := range []string{MetaSegments, MetaModel, MetaModelFile, MetaModelSum, MetaDim} {
 		if v, ok := b.prev[k]; ok {
 			meta[k] = v
 		}
@@ -258,7 +272,12 @@ func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 		if err := m.Save(filepath.Join(b.dir, mf)); err != nil {
 			return nil, err
 		}
+		saved, err := os.ReadFile(filepath.Join(b.dir, mf))
+		if err != nil {
+			return nil, fmt.Errorf("save embedding model: %w", err)
+		}
 		meta[MetaModelFile] = mf
+		meta[MetaModelSum] = fmt.Sprintf("%08x", embed.FileSum(saved))
 		model = m.Model()
 	case b.model != nil:
 		vecs, model = b.vecs, b.model.Model()
@@ -430,6 +449,7 @@ type Index struct {
 	names     []string
 	model     string
 	modelFile string
+	modelSum  string // MetaModelSum, when the index recorded one
 	once      sync.Once
 	err       error // from loading
 	segs      []*segment
@@ -449,7 +469,7 @@ func Open(epochDir string, meta map[string]string, e embed.Embedder) (*Index, er
 	}
 	x := &Index{dir: epochDir, names: segs, model: meta[MetaModel]}
 	if mf := meta[MetaModelFile]; mf != "" && strings.HasPrefix(x.model, "cairn-ppmi") {
-		x.modelFile = filepath.Join(epochDir, mf)
+		x.modelFile, x.modelSum = filepath.Join(epochDir, mf), meta[MetaModelSum]
 		if _, err := os.Stat(x.modelFile); err != nil {
 			return nil, fmt.Errorf("load embedding model: %w", err)
 		}
@@ -474,7 +494,7 @@ func Open(epochDir string, meta map[string]string, e embed.Embedder) (*Index, er
 func (x *Index) load() error {
 	x.once.Do(func() {
 		if x.modelFile != "" {
-			m, err := embed.LoadPPMI(x.modelFile)
+			m, err := loadPPMI(x.modelFile, x.model, x.modelSum)
 			if err != nil {
 				x.err = damaged("embedding model "+filepath.Base(x.modelFile), x.modelFile, err.Error())
 				return

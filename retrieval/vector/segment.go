@@ -18,6 +18,7 @@ const (
 	MetaSegments  = "vec.segments"
 	MetaModel     = "vec.model"
 	MetaModelFile = "vec.modelfile"
+	MetaModelSum  = "vec.modelsum" // the model file's embed.FileSum, hex
 	MetaDim       = "vec.dim"
 )
 
