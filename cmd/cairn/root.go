@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"syscall"
@@ -122,6 +124,9 @@ what you must know before changing code: where is X, who uses it, what to read.`
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
 		}
 	}
+	if c, _, err := root.Find(args); err == nil && oneShot[c.Name()] && c.Parent() == root {
+		defer lessGC()()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := root.ExecuteContext(ctx)
@@ -140,6 +145,35 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		return 2
 	}
 	return 1
+}
+
+// oneShot are the commands that answer one question and exit.
+var oneShot = map[string]bool{"status": true, "def": true, "refs": true, "symbols": true, "callers": true, "callees": true,
+	"implementations": true, "path": true, "map": true, "entries": true, "packages": true, "search": true, "context": true,
+	"trace": true, "impact": true}
+
+// lessGC makes the collector run less in a one-shot answer, unless GOGC is
+// set: such a process lives for a fraction of a second, allocates most of
+// what it will ever hold while opening the index, and the collector's
+// concurrent marking was a fifth of its CPU. On astropy (1,551 files), 20
+// paired runs, CPU p50: search 130 → 120 ms, context 300 → 265 ms, def
+// unchanged at 40 ms; peak RSS +3 to +5 MB. The memory limit keeps a
+// large index's answer from growing its heap five-fold: near it the
+// collector runs as often as it needs to. It returns the function that
+// restores the settings (tests run many commands in one process).
+func lessGC() (restore func()) {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return func() {}
+	}
+	pct := debug.SetGCPercent(400)
+	limit := debug.SetMemoryLimit(-1)
+	if limit == math.MaxInt64 {
+		debug.SetMemoryLimit(1 << 30)
+	}
+	return func() {
+		debug.SetGCPercent(pct)
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 func isUsage(err error) bool {
