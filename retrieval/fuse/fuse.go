@@ -259,8 +259,12 @@ type search struct {
 	// (which is filed under that chunk's id)
 	firstOf map[string]graph.ChunkRef
 	on      map[string]bool
-	vec     chan vectorHits   // the embedding scan started with the search
-	msg     chan messageFinds // the message scan, likewise
+	// pinned: for identifier search, the chunks of the name's definitions
+	// and their files, which rank first
+	pinned      map[int64]bool
+	pinnedFiles map[string]bool
+	vec         chan vectorHits   // the embedding scan started with the search
+	msg         chan messageFinds // the message scan, likewise
 }
 
 type vectorHits struct {
@@ -283,6 +287,16 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 		chunksOf: map[string][]graph.ChunkRef{}, firstOf: map[string]graph.ChunkRef{}, on: map[string]bool{}}
 	for _, g := range AllGenerators {
 		s.on[g] = len(opts.Only) == 0 || slices.Contains(opts.Only, g)
+	}
+	if s.q.Identifier != "" && len(opts.Only) == 0 {
+		// Identifier search: the name's definitions, then the text that
+		// holds it. Embeddings of a bare name find what it resembles, the
+		// graph what its look-alikes call, and a commit message search
+		// files that mention it: none of it is about the name, and they
+		// were most of the time (bench/retrieval/RESULTS.md).
+		for _, g := range []string{GenVector, GenGraph, GenTitle, GenMessage, GenHistory} {
+			s.on[g] = false
+		}
 	}
 	if s.files, err = e.Files(ctx); err != nil {
 		return Result{}, err
@@ -619,6 +633,14 @@ func (s *search) symbols() error {
 		}
 		if len(defs) == 0 || len(defs) > 12 {
 			continue // unknown, or too common a name to mean one place
+		}
+		if id.Name == s.q.Identifier && s.pinned == nil {
+			s.pinned, s.pinnedFiles = map[int64]bool{}, map[string]bool{}
+			for _, d := range defs {
+				if ref, ok := s.chunkOf(&d); ok {
+					s.pinned[ref.ID], s.pinnedFiles[ref.Path] = true, true
+				}
+			}
 		}
 		w := id.Weight / float64(len(defs))
 		if _, base := graph.SplitQualified(id.Name); defs[0].Name != base {
@@ -1007,7 +1029,8 @@ func (s *search) result(limit, fileLimit int) Result {
 		all = append(all, scoredCand{c, score})
 	}
 	slices.SortFunc(all, func(a, b scoredCand) int {
-		return cmp.Or(ties.Compare(b.score, a.score), strings.Compare(a.c.ref.Path, b.c.ref.Path), cmp.Compare(a.c.ref.Range.StartLine, b.c.ref.Range.StartLine))
+		return cmp.Or(cmpBool(s.pinned[b.c.ref.ID], s.pinned[a.c.ref.ID]), ties.Compare(b.score, a.score),
+			strings.Compare(a.c.ref.Path, b.c.ref.Path), cmp.Compare(a.c.ref.Range.StartLine, b.c.ref.Range.StartLine))
 	})
 	if len(all) > limit {
 		all = all[:limit]
@@ -1063,7 +1086,9 @@ func (s *search) result(limit, fileLimit int) Result {
 	for p, sc := range fileScore {
 		files = append(files, FileHit{Path: p, Score: ties.Round(sc)})
 	}
-	slices.SortFunc(files, func(a, b FileHit) int { return cmp.Or(ties.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path)) })
+	slices.SortFunc(files, func(a, b FileHit) int {
+		return cmp.Or(cmpBool(s.pinnedFiles[b.Path], s.pinnedFiles[a.Path]), ties.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path))
+	})
 	if len(files) > fileLimit {
 		files = files[:fileLimit]
 	}
@@ -1072,6 +1097,17 @@ func (s *search) result(limit, fileLimit int) Result {
 		files[i].Ranks, files[i].Why = x.ranks, x.why
 	}
 	return Result{Files: files, Hits: hits}
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // dump lists every generator's ranking.

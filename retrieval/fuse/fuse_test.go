@@ -503,3 +503,69 @@ func TestStoredCategory(t *testing.T) {
 		t.Fatalf("files %+v, want billing/invoice_test.go first (stored as code)", res.Files)
 	}
 }
+
+// TestIdentifierSearch: a query that is one name is identifier search.
+// The name's definitions rank first and their files first whatever the
+// fusion's weights say (here the symbol generator's evidence is made
+// almost worthless, and code that repeats the name's parts and calls it
+// would win on evidence); embeddings and the graph are not asked; a
+// question in prose still runs them (the graph; this tiny model's embeddings are
+// too weak to pass the similarity floor).
+func TestIdentifierSearch(t *testing.T) {
+	o := openWith(t, map[string]string{"billing/report.go": `package billing
+
+// RoundedTotals lists the totals rounded by RoundTotal, and RoundTotal
+// of their sum: RoundTotal, RoundTotal, RoundTotal.
+func RoundedTotals(totals []float64) (round []int64, total int64) {
+	sum := 0.0
+	for _, t := range totals {
+		round = append(round, RoundTotal(t))
+		sum += t
+	}
+	if RoundTotal(sum) != RoundTotal(-sum) {
+		return round, RoundTotal(sum)
+	}
+	return round, 0
+}
+
+// Summary prints the round totals of a report.
+func Summary(totals []float64) string {
+	round, total := RoundedTotals(totals)
+	_ = round
+	return "total rounded " + string(rune(total))
+}
+
+// Audit checks the round totals twice.
+func Audit(totals []float64) bool {
+	a, _ := RoundedTotals(totals)
+	b, _ := RoundedTotals(totals)
+	return len(a) == len(b)
+}
+`})
+	ctx := context.Background()
+	o.Engine.Weights = map[string]float64{fuse.GenSymbol: 0, fuse.GenText: 0, fuse.GenRank: 0}
+	for q, file := range map[string]string{"RoundTotal": "billing/invoice.go", "  RoundTotal()  ": "billing/invoice.go",
+		"Weight": "shipping/label.go", "Summary": "billing/report.go"} {
+		res, err := o.Search(ctx, q, fuse.Options{Dump: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.TrimSuffix(strings.TrimSpace(q), "()")
+		if len(res.Hits) == 0 || res.Hits[0].Name != want || res.Files[0].Path != file {
+			t.Errorf("%q: hits %v, files %+v; want %s first, in %s", q, names(res.Hits), res.Files, want, file)
+		}
+		for _, d := range res.Dump {
+			if d.Gen == fuse.GenVector || d.Gen == fuse.GenGraph {
+				t.Errorf("%q: identifier search asked %s: %+v", q, d.Gen, d)
+				break
+			}
+		}
+	}
+	res, err := o.Search(ctx, "which code rounds the totals of a report", fuse.Options{Dump: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(res.Dump, func(d fuse.DumpEntry) bool { return d.Gen == fuse.GenGraph }) {
+		t.Errorf("a question in prose ran no graph search: %+v", res.Dump)
+	}
+}

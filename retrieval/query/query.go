@@ -40,7 +40,12 @@ type Parsed struct {
 	Text string
 	// Title is the first line of a text of several lines — an issue's
 	// title, its shortest statement of the problem ("" for one line).
-	Title       string
+	Title string
+	// Identifier is the query's name when the whole query is one
+	// identifier (a bare or qualified name, "open", "Server.Start",
+	// "pkg::f()"): identifier search, which asks for that name's
+	// definitions first. It is also Identifiers' first entry.
+	Identifier  string
 	Identifiers []Ident
 	Paths       []string
 	Frames      []Frame
@@ -240,6 +245,15 @@ func Parse(text string) Parsed {
 		if looksLikeCode(id) && !isKeyword(id) {
 			add(id, 1)
 		}
+	}
+	// A query of one name is about that name, whatever its shape ("get"
+	// and "Clob" are not code-shaped in prose).
+	if one := strings.TrimSpace(text); one != "" && identRE.FindString(one) == one {
+		p.Identifier = strings.TrimSuffix(one, "()")
+		if _, ok := weights[p.Identifier]; !ok {
+			order = append(order, p.Identifier)
+		}
+		weights[p.Identifier] += 2
 	}
 	for _, name := range order {
 		p.Identifiers = append(p.Identifiers, Ident{Name: name, Weight: weights[name]})

@@ -147,3 +147,22 @@ func TestPytestFailureLines(t *testing.T) {
 		t.Errorf("the exception's type is not an identifier: %v", ids)
 	}
 }
+
+// TestIdentifierQuery: a query of one name, of any shape, is identifier
+// search; the name is the first identifier. Prose, paths and several
+// names are not.
+func TestIdentifierQuery(t *testing.T) {
+	for q, want := range map[string]string{
+		"get": "get", "Clob": "Clob", " writeClob\n": "writeClob", "Server.Start": "Server.Start",
+		"pkg::f()": "pkg::f", "_whenHasSize": "_whenHasSize",
+		"where is get": "", "Server.Start fails": "", "a/b.go": "", "x = 1": "", "": "",
+	} {
+		p := Parse(q)
+		if p.Identifier != want {
+			t.Errorf("Parse(%q).Identifier = %q, want %q", q, p.Identifier, want)
+		}
+		if want != "" && (len(p.Identifiers) == 0 || p.Identifiers[0].Name != want) {
+			t.Errorf("Parse(%q).Identifiers = %+v, want %s first", q, p.Identifiers, want)
+		}
+	}
+}
