@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"sync"
 
@@ -27,6 +28,7 @@ type cachingReader struct {
 	files   []graph.File
 	byPath  map[string]int
 	one     map[string]graph.File // single files asked for before the list loaded
+	cats    map[string]graph.FileCategory
 
 	symMu sync.Mutex
 	syms  map[graph.SymbolID][]graph.Symbol
@@ -117,6 +119,30 @@ func (c *cachingReader) File(ctx context.Context, path string) (graph.File, erro
 	}
 	c.filesMu.Unlock()
 	return f, nil
+}
+
+// PathCategories answers from the file list once something loaded it,
+// else reads the paths and categories alone (graph.PathCategories) once:
+// a one-shot search needs no more of the files.
+func (c *cachingReader) PathCategories(ctx context.Context) (map[string]graph.FileCategory, error) {
+	c.filesMu.Lock()
+	defer c.filesMu.Unlock()
+	if c.cats != nil {
+		return maps.Clone(c.cats), nil
+	}
+	if c.files != nil {
+		c.cats = make(map[string]graph.FileCategory, len(c.files))
+		for _, f := range c.files {
+			c.cats[f.Path] = f.Category
+		}
+		return maps.Clone(c.cats), nil
+	}
+	cats, err := graph.PathCategories(ctx, c.Reader)
+	if err != nil {
+		return nil, err
+	}
+	c.cats = cats
+	return maps.Clone(cats), nil
 }
 
 // FileImports reads a file's imports alone where the store can

@@ -133,6 +133,29 @@ func FileImports(ctx context.Context, r Reader, path string) ([]Import, error) {
 	return ff.Imports, nil
 }
 
+// CategoryReader lists the generation's paths with their categories
+// alone, cheaper than every file's row where a store can.
+type CategoryReader interface {
+	PathCategories(ctx context.Context) (map[string]FileCategory, error)
+}
+
+// PathCategories returns every indexed path with its stored category:
+// through CategoryReader where r is one, else from Files.
+func PathCategories(ctx context.Context, r Reader) (map[string]FileCategory, error) {
+	if cr, ok := r.(CategoryReader); ok {
+		return cr.PathCategories(ctx)
+	}
+	files, err := r.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]FileCategory, len(files))
+	for _, f := range files {
+		out[f.Path] = f.Category
+	}
+	return out, nil
+}
+
 // SymbolsByIDs returns the definitions of ids, in one batch where r is a
 // BatchReader and one by one otherwise; every id asked for has an entry
 // (nil when nothing defines it), so a caller can tell "asked, none" from

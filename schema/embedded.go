@@ -34,7 +34,9 @@ const FeatureVersion = 11
 var EmbeddedSQL string
 
 // EmbeddedIndexesSQL creates the secondary indexes; a cold build runs it after
-// loading, which is faster than maintaining them row by row.
+// loading, which is faster than maintaining them row by row, and an
+// incremental run again (every statement is IF NOT EXISTS), which adds an
+// index a generation written before it existed lacks.
 //
 //go:embed embedded_indexes.sql
 var EmbeddedIndexesSQL string

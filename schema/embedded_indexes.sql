@@ -6,3 +6,8 @@ CREATE INDEX IF NOT EXISTS chunks_file ON chunks(file_id);
 CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst, kind);
 CREATE INDEX IF NOT EXISTS edges_src ON edges(src, kind);
 CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
+-- The file list without the facts blobs: every column the listing reads,
+-- in path order, so that listing the files (every search and pack does)
+-- reads this index alone instead of every page of the table, which holds
+-- the facts (50 MB on mono1m).
+CREATE INDEX IF NOT EXISTS files_list ON files(path, lang, hash, size, mtime, lines, status, error, package, committed, scip, category);

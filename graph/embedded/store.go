@@ -394,6 +394,26 @@ func (v view) Files(ctx context.Context) ([]graph.File, error) {
 	return out, rows.Err()
 }
 
+// PathCategories lists every indexed path with its category
+// (graph.CategoryReader), from the files_list index alone.
+func (v view) PathCategories(ctx context.Context) (map[string]graph.FileCategory, error) {
+	rows, err := v.q.QueryContext(ctx, `SELECT path, category FROM files`)
+	if err != nil {
+		return nil, fmt.Errorf("list files: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]graph.FileCategory{}
+	for rows.Next() {
+		var p string
+		var c graph.FileCategory
+		if err := rows.Scan(&p, &c); err != nil {
+			return nil, fmt.Errorf("list files: %w", err)
+		}
+		out[p] = c
+	}
+	return out, rows.Err()
+}
+
 // File returns one indexed file.
 func (v view) File(ctx context.Context, path string) (graph.File, error) {
 	f, err := scanFile(v.q.QueryRowContext(ctx, `SELECT `+fileCols+` FROM files WHERE path=?`, path))

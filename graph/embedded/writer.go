@@ -319,6 +319,32 @@ func (w *Writer) openFresh(ctx context.Context) error {
 	return nil
 }
 
+// createIndexes creates the secondary indexes: after a full run's load,
+// and in an incremental run what a generation written by an older binary
+// lacks, with the statistics SQLite's planner needs to choose it (a new
+// index without them lost to the older ones).
+func (w *Writer) createIndexes(ctx context.Context) error {
+	count := func() (n int, err error) {
+		err = w.tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type='index'`).Scan(&n)
+		return n, err
+	}
+	before, err := count()
+	if err == nil {
+		_, err = w.tx.ExecContext(ctx, schema.EmbeddedIndexesSQL)
+	}
+	after := before
+	if err == nil {
+		after, err = count()
+	}
+	if err == nil && !w.fresh && after > before {
+		_, err = w.tx.ExecContext(ctx, "ANALYZE")
+	}
+	if err != nil {
+		return fmt.Errorf("create indexes: %w", err)
+	}
+	return nil
+}
+
 // removeStaleEpochs deletes epoch directories other than the current one and
 // the one being written (left by crashed or superseded runs).
 func (w *Writer) removeStaleEpochs(cur string) {
@@ -700,10 +726,8 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 			return fmt.Errorf("write meta: %w", err)
 		}
 	}
-	if w.fresh {
-		if _, err := w.tx.ExecContext(ctx, schema.EmbeddedIndexesSQL); err != nil {
-			return fmt.Errorf("create indexes: %w", err)
-		}
+	if err := w.createIndexes(ctx); err != nil {
+		return err
 	}
 	for q, st := range w.stmts {
 		st.Close()

@@ -90,15 +90,15 @@ func (e *Engine) category(p string) graph.FileCategory {
 	return e.pathSet()[p]
 }
 
-// pathSet is the generation's files by path, with their categories, made
-// once.
+// pathSet is the generation's files by path, with their categories, read
+// once (graph.PathCategories: the paths and categories alone where the
+// store can). Search reads it first and fails with its error; after that
+// it is never nil.
 func (e *Engine) pathSet() map[string]graph.FileCategory {
 	e.pathsOnce.Do(func() {
-		// (a search has read the file list already; this returns it)
-		files, _ := e.Files(context.Background())
-		e.paths = make(map[string]graph.FileCategory, len(files))
-		for _, f := range files {
-			e.paths[f.Path] = f.Category
+		e.paths, e.pathsErr = graph.PathCategories(context.Background(), e.R)
+		if e.paths == nil {
+			e.paths = map[string]graph.FileCategory{}
 		}
 	})
 	return e.paths
@@ -132,6 +132,7 @@ type Engine struct {
 
 	pathsOnce sync.Once
 	paths     map[string]graph.FileCategory // pathSet
+	pathsErr  error
 
 	worktreeOnce sync.Once
 	repo         Files
@@ -253,7 +254,6 @@ type search struct {
 	cands    map[int64]*cand
 	fileRank map[string]map[string]int // generator → path → rank
 	fileWhy  map[string]map[string]string
-	files    []graph.File
 	chunksOf map[string][]graph.ChunkRef
 	// firstOf: a file's first chunk, known from its whole-file document
 	// (which is filed under that chunk's id)
@@ -298,8 +298,8 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 			s.on[g] = false
 		}
 	}
-	if s.files, err = e.Files(ctx); err != nil {
-		return Result{}, err
+	if e.pathSet(); e.pathsErr != nil {
+		return Result{}, e.pathsErr
 	}
 	if s.e.Vectors != nil && s.on[GenVector] {
 		// the embedding scan needs nothing of the other generators: it
@@ -671,25 +671,33 @@ func (s *search) matchFile(p string) []string {
 	p = strings.ReplaceAll(p, `\`, "/")
 	parts := strings.Split(strings.Trim(p, "/"), "/")
 	best, bestN := []string(nil), 0
-	for _, f := range s.files {
-		fp := strings.Split(f.Path, "/")
+	for f := range s.e.pathSet() {
 		n := 0
-		for n < len(parts) && n < len(fp) && parts[len(parts)-1-n] == fp[len(fp)-1-n] {
-			n++
+		for rest := f; n < len(parts); n++ {
+			i := strings.LastIndexByte(rest, '/')
+			if rest[i+1:] != parts[len(parts)-1-n] {
+				break
+			}
+			if i < 0 {
+				n++
+				break
+			}
+			rest = rest[:i]
 		}
 		if n == 0 {
 			continue
 		}
 		switch {
 		case n > bestN:
-			best, bestN = []string{f.Path}, n
+			best, bestN = []string{f}, n
 		case n == bestN:
-			best = append(best, f.Path)
+			best = append(best, f)
 		}
 	}
 	if len(best) > 5 {
 		return nil // a name too common to pick
 	}
+	slices.Sort(best) // in path order, whatever the map's
 	return best
 }
 

@@ -569,3 +569,27 @@ func Audit(totals []float64) bool {
 		t.Errorf("a question in prose ran no graph search: %+v", res.Dump)
 	}
 }
+
+// TestPathBySuffix: a path named in a query resolves to the indexed file
+// that shares the longest tail of directories with it, not to every file
+// of that name.
+func TestPathBySuffix(t *testing.T) {
+	util := "package x\n\n// Clamp bounds n.\nfunc Clamp(n int) int { return n }\n"
+	o := openWith(t, map[string]string{"a/x/util.go": util, "b/x/util.go": util, "b/y/util.go": util})
+	for q, want := range map[string]string{
+		"panic in /home/u/proj/b/x/util.go:4 after the upgrade": "b/x/util.go",
+		"see a/x/util.go": "a/x/util.go",
+	} {
+		res, err := o.Search(context.Background(), q, fuse.Options{Only: []string{fuse.GenPath}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range res.Files {
+			got = append(got, f.Path)
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%q: files %v, want [%s]", q, got, want)
+		}
+	}
+}
