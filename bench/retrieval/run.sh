@@ -34,17 +34,23 @@ fi
 fi
 
 # Query latency on mono1m (bench/index/run.sh builds $MONO_IDX): served from
-# an open index (200 doc-comment queries through fuse, in one process; the
-# same with only the text or only the vector generators), then one-shot
-# `cairn search` processes (process start to output).
+# an open index (200 sampled definitions' doc-comment lines, issue-shaped
+# texts and bare names, through fuse in one process; the same with only
+# the text or only the vector generators; the identifier set scores where
+# the definition lands), the same through engine snapshots as the MCP,
+# LSP and HTTP adapters search, then one-shot `cairn search` processes
+# (process start to output), prose and identifiers.
 MONO=${MONO:-$WORK/mono1m}
 MONO_IDX=${MONO_IDX:-$WORK/mono1m.idx}
 if [ -f "$MONO_IDX/CURRENT" ]; then
   (cd "$REPO_ROOT" && go build -o "$WORK/bin/retrieval-latency" ./bench/retrieval/latency)
   echo "== latency on mono1m ($MONO_IDX), load average $(cut -d' ' -f1-3 /proc/loadavg)"
   "$WORK/bin/retrieval-latency" -index "$MONO_IDX" -n 200
+  echo "== the same through engine snapshots"
+  "$WORK/bin/retrieval-latency" -index "$MONO_IDX" -engine "$MONO" -n 200
   for q in "scrape target labels are dropped after relabeling" "ListenAndServe TLS config" \
-           "zod refine error message nested object" "queryset filter related field manager"; do
+           "zod refine error message nested object" "queryset filter related field manager" \
+           ListenAndServe QuerySet newRangeQuery; do
     echo -n "one-shot cairn search '$q': "
     oneshot 10 "$CAIRN" search --repo "$MONO" --index-dir "$MONO_IDX" --json "$q"
   done
