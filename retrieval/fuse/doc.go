@@ -37,6 +37,20 @@
 // Each can run alone (Options.Only), so that its value is measured, not
 // assumed (bench/retrieval/run.sh).
 //
+// # Identifier search
+//
+// A query that is one name ("get", "Clob", "Server.Start", query.Parsed's
+// Identifier) asks where that name is: its definitions (when at most 12
+// share it) rank first, and their files first, whatever the fused evidence
+// says; then the text that holds the name. Embeddings, the graph, titles,
+// messages and history do not run — for a bare name they found look-alikes
+// (on mono1m, 200 sampled names: the first hit defined the name 120 times
+// with them, 159 without them and with the definitions first; the names
+// defined once came first 46 and 69 times of 70) — and BM25 ranks 100
+// chunks and 50 files, not 300 and 100. From an open engine that is p50
+// 4.6–4.8 ms instead of 11–19 ms on mono1m, and a one-shot search never
+// loads the embedding model (bench/retrieval/RESULTS.md, bench/index).
+//
 // # Fusion
 //
 // Reciprocal-rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009): a
