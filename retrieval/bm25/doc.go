@@ -56,6 +56,23 @@
 // that a term's share is of the right kind of document; small indexes are
 // searched with every term.
 //
+// # A name
+//
+// A query that is one identifier of several parts (Query.Name: fuse's
+// identifier search) asks where that name is. The name is searched whole
+// in every field, in its own spelling and in the other conventions'
+// (ListenAndServe also as listen_and_serve, new_range_query also as
+// newrangequery: camelCase, PascalCase and snake_case index the same
+// parts differently whole), and its parts in a chunk's name, path,
+// signature and doc and in a file's path, but not in a body or a file's
+// text. A body holding "listen" and "serve" but not the name is not about
+// it, and the bodies' postings, nearly all of them the parts' (common
+// words), were 54 % of those an identifier search read on mono1m. 200
+// sampled names from an open engine (bench/retrieval/latency): CPU per
+// search 4.9–5.5 → 4.5–4.7 ms; the first hit is the same for 191 of 198
+// names and another definition of the name for the rest; 90 % of the top
+// 20 are the same hits.
+//
 // # Segments
 //
 // A generation's text index is a list of bleve indexes (segments) in the

@@ -530,6 +530,65 @@ type Query struct {
 	Text string
 	// Boosted terms are searched again, exactly, in name and body.
 	Boosted []string
+	// Name is set when the query is one identifier (fuse's identifier
+	// search). A name of several parts (ListenAndServe, new_range_query)
+	// is then looked for whole, in its own spelling and in the other
+	// conventions' (listenandserve, listen_and_serve), in every field;
+	// its parts in a chunk's name, path, signature and doc and a file's
+	// path, but not in a body or a file's text. A body that holds the
+	// parts and not the name is not about it, and reading those postings
+	// (the parts are common words: new, query, size) was half of an
+	// identifier search's time.
+	Name string
+}
+
+// spellings returns the whole forms of an identifier of several parts as
+// tokens.Code indexes them: lower-cased as written, and its parts joined
+// with nothing and with underscores (how camelCase, PascalCase and
+// snake_case spell the same name). It returns nil for a name of one
+// part or of several words (Server.Start).
+func spellings(name string) []string {
+	var whole []string
+	tokens.Code([]byte(name), func(t tokens.Token) {
+		if !t.Part {
+			whole = append(whole, t.Term)
+		}
+	})
+	if len(whole) != 1 {
+		return nil
+	}
+	var parts []string
+	tokens.Split(name, func(p string, _ int) { parts = append(parts, tokens.Lower(p)) })
+	if len(parts) < 2 {
+		return nil
+	}
+	out := []string{whole[0]}
+	for _, sep := range []string{"", "_"} {
+		if v := strings.Join(parts, sep); !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// nameTerms returns, for a query with a Name of several parts, the code
+// terms (the query's, plus the name's other spellings that some body
+// holds) and those of them a body is searched for (the spellings).
+func (x *Index) nameTerms(ctx context.Context, q Query, code []string, field string) (all, body []string) {
+	sp := spellings(q.Name)
+	if sp == nil {
+		return code, code
+	}
+	all = slices.Clone(code)
+	for i, v := range sp {
+		if slices.Contains(code, v) || (i > 0 && x.docFreq(ctx, field, v) > 0) {
+			if !slices.Contains(all, v) {
+				all = append(all, v)
+			}
+			body = append(body, v)
+		}
+	}
+	return all, body
 }
 
 // terms analyses text into its distinct terms, in order of appearance.
@@ -630,9 +689,9 @@ func (x *Index) selecting(ctx context.Context, field string, ts []string) []stri
 // Search returns up to k chunk documents for q, best first.
 func (x *Index) Search(ctx context.Context, q Query, k int) (_ []Hit, err error) {
 	defer x.guard(&err)
-	code := x.selecting(ctx, "body", codeTerms(q.Text))
+	code, body := x.nameTerms(ctx, q, x.selecting(ctx, "body", codeTerms(q.Text)), "body")
 	prose := x.selecting(ctx, "doc", proseTerms(q.Text))
-	return x.run(ctx, chunkClauses(code, prose, q.Boosted), k)
+	return x.run(ctx, chunkClauses(code, body, prose, q.Boosted), k)
 }
 
 // questionWords open a question and name nothing in code: "where is …"
@@ -668,14 +727,17 @@ func withoutQuestionWords(all []string) []string {
 }
 
 // chunkClauses is the query of Search: the code terms in every field of
-// a chunk document but doc, the prose terms in doc, the boosted terms
-// again in name and body at half weight.
-func chunkClauses(code, prose, boosted []string) []clause {
+// a chunk document but doc and body, the body terms in body, the prose
+// terms in doc, the boosted terms again in name and body at half weight.
+func chunkClauses(code, body, prose, boosted []string) []clause {
 	var cs []clause
 	for _, f := range fields {
-		if f == "doc" {
+		switch f {
+		case "doc":
 			cs = disjunction(cs, f, prose, fieldBoost[f])
-		} else {
+		case "body":
+			cs = disjunction(cs, f, body, fieldBoost[f])
+		default:
 			cs = disjunction(cs, f, code, fieldBoost[f])
 		}
 	}
@@ -687,17 +749,18 @@ func chunkClauses(code, prose, boosted []string) []clause {
 	return cs
 }
 
-// fileClauses is the query of SearchFiles.
-func fileClauses(code []string) []clause {
-	return disjunction(disjunction(nil, "ftext", code, fieldBoost["ftext"]), "fpath", code, fieldBoost["fpath"])
+// fileClauses is the query of SearchFiles: the text terms in the file's
+// text, the code terms in its path.
+func fileClauses(code, text []string) []clause {
+	return disjunction(disjunction(nil, "ftext", text, fieldBoost["ftext"]), "fpath", code, fieldBoost["fpath"])
 }
 
 // SearchFiles returns up to k whole-file documents for q, best first; the
 // hit's ChunkID is the id of the file's first chunk.
 func (x *Index) SearchFiles(ctx context.Context, q Query, k int) (_ []Hit, err error) {
 	defer x.guard(&err)
-	code := x.selecting(ctx, "ftext", codeTerms(q.Text))
-	return x.run(ctx, fileClauses(code), k)
+	code, text := x.nameTerms(ctx, q, x.selecting(ctx, "ftext", codeTerms(q.Text)), "ftext")
+	return x.run(ctx, fileClauses(code, text), k)
 }
 
 // FilesWithTerms returns the first-chunk ids of up to k files whose text

@@ -139,9 +139,9 @@ func TestSameAsBleve(t *testing.T) {
 	for _, q := range scoreQueries {
 		code, prose := terms(q, tokens.Code), terms(q, tokens.Text)
 		for _, cs := range [][]clause{
-			chunkClauses(code, prose, nil),
-			chunkClauses(code, prose, []string{"readline", "parsefloat"}),
-			fileClauses(code),
+			chunkClauses(code, code, prose, nil),
+			chunkClauses(code, code, prose, []string{"readline", "parsefloat"}),
+			fileClauses(code, code),
 		} {
 			for _, k := range []int{1, 10, 300} {
 				got, err := x.run(ctx, cs, k)

@@ -47,9 +47,11 @@
 // (on mono1m, 200 sampled names: the first hit defined the name 120 times
 // with them, 159 without them and with the definitions first; the names
 // defined once came first 46 and 69 times of 70) — and BM25 ranks 100
-// chunks and 50 files, not 300 and 100. From an open engine that is p50
-// 4.6–4.8 ms instead of 11–19 ms on mono1m, and a one-shot search never
-// loads the embedding model (bench/retrieval/RESULTS.md, bench/index).
+// chunks and 50 files, not 300 and 100, looking for the name's parts in
+// names, paths, signatures and docs but not in bodies (package bm25, "A
+// name"). From an open engine that is p50 3.2–3.5 ms instead of 11–19 ms
+// on mono1m, and a one-shot search never loads the embedding model
+// (bench/retrieval/RESULTS.md, bench/index).
 //
 // # Fusion
 //

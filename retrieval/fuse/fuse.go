@@ -444,7 +444,7 @@ func (s *search) text() error {
 	go func() {
 		var r side
 		if s.on[GenFile] {
-			r.files, r.err = s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: text}, fileK)
+			r.files, r.err = s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: text, Name: s.q.Identifier}, fileK)
 		}
 		if title && r.err == nil {
 			r.titleChunks, r.err = s.e.Text.Search(s.ctx, bm25.Query{Text: s.q.Title}, 100)
@@ -455,7 +455,7 @@ func (s *search) text() error {
 		sideHits <- r
 	}()
 	if s.on[GenText] {
-		hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: text, Boosted: boosted}, chunkK)
+		hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: text, Boosted: boosted, Name: s.q.Identifier}, chunkK)
 		if err != nil {
 			return err
 		}

@@ -570,6 +570,31 @@ func Audit(totals []float64) bool {
 	}
 }
 
+// TestIdentifierUses: identifier search lists the name's definition and
+// its uses, not a body that holds only the name's parts (listen, serve),
+// which a question in those words still finds.
+func TestIdentifierUses(t *testing.T) {
+	o := openWith(t, map[string]string{
+		"net/server.go": "package net\n\n// ListenAndServe serves addr.\nfunc ListenAndServe(addr string) error { return nil }\n\nfunc run() { ListenAndServe(\":80\") }\n",
+		"net/loop.go":   "package net\n\nfunc loop() {\n\tlisten()\n\tserve()\n}\n\nfunc listen() {}\n\nfunc serve() {}\n",
+	})
+	ctx := context.Background()
+	res, err := o.Search(ctx, "ListenAndServe", fuse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := names(res.Hits)
+	if len(got) < 2 || got[0] != "ListenAndServe" || !slices.Contains(got, "run") || slices.Contains(got, "loop") {
+		t.Errorf("identifier search: hits %v; want ListenAndServe first, run among them, not loop", got)
+	}
+	if res, err = o.Search(ctx, "code that does listen and serve", fuse.Options{Only: []string{fuse.GenText}}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(names(res.Hits), "loop") {
+		t.Errorf("a question in the parts' words: hits %v, want loop among them", names(res.Hits))
+	}
+}
+
 // TestPathBySuffix: a path named in a query resolves to the indexed file
 // that shares the longest tail of directories with it, not to every file
 // of that name.
