@@ -60,6 +60,9 @@ type SearchResult struct {
 	Files      []SearchFile     `json:"files"`
 	Hits       []SearchHit      `json:"hits"`
 	Generators []fuse.DumpEntry `json:"generators,omitempty"`
+	// Unresolved is set when the query is one name that no definition
+	// has: the hits hold the name or its parts, none defines it.
+	Unresolved string `json:"unresolved,omitempty"`
 }
 
 // Search finds the code a text is about (BM25, embeddings, symbols, paths
@@ -86,7 +89,8 @@ func (s *Snapshot) Search(ctx context.Context, o SearchOptions) (*SearchResult, 
 		return nil, Classify(err)
 	}
 	cite := s.CiteFunc(ctx)
-	out := &SearchResult{Files: make([]SearchFile, len(res.Files)), Hits: make([]SearchHit, len(res.Hits)), Generators: res.Dump}
+	out := &SearchResult{Files: make([]SearchFile, len(res.Files)), Hits: make([]SearchHit, len(res.Hits)), Generators: res.Dump,
+		Unresolved: res.Unresolved}
 	for i, f := range res.Files {
 		rev, stale := s.Cite(ctx, f.Path)
 		out.Files[i] = SearchFile{Path: f.Path, Revision: rev, Stale: stale, Score: f.Score, Why: f.Why}

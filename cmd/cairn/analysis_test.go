@@ -92,6 +92,21 @@ func TestAnalysisCommands(t *testing.T) {
 	}
 	run(2, "search", " ")
 	run(2, "search", "--only", "bogus", "x")
+	// a name nothing defines: the hits hold its parts, and the answer says so
+	var un struct {
+		Unresolved string
+		Results    []any
+	}
+	decode(run(0, "search", "--json", "ServeZzqq"), &un)
+	if !strings.HasPrefix(un.Unresolved, "no definition is named ServeZzqq") || len(un.Results) == 0 {
+		t.Errorf("search --json ServeZzqq: unresolved %q, %d results", un.Unresolved, len(un.Results))
+	}
+	if out := run(0, "search", "ServeZzqq"); !strings.HasPrefix(out, "note: no definition is named ServeZzqq") {
+		t.Errorf("search ServeZzqq does not say no definition has the name:\n%s", out)
+	}
+	if out := run(0, "search", "Serve"); strings.Contains(out, "note:") {
+		t.Errorf("search Serve: a note for a defined name:\n%s", out)
+	}
 
 	// context: the engine checks the budget and the tokenizer
 	var pack struct {

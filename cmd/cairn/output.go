@@ -172,6 +172,8 @@ type envelope struct {
 	// Generators are every generator's full ranking (search
 	// --dump-generators).
 	Generators any `json:"generators,omitempty"`
+	// Unresolved: search's query is one name no definition has.
+	Unresolved string `json:"unresolved,omitempty"`
 	// nothing, when set, says the answer is empty: printed, it exits 3.
 	nothing string
 }

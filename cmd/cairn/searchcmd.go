@@ -61,6 +61,7 @@ func searchCmd(g *globals) *cobra.Command {
 					return nil, err
 				}
 				env.Results = searchResults(res)
+				env.Unresolved = res.Unresolved
 				if len(res.Hits) == 0 && len(res.Files) == 0 {
 					env.nothing = "nothing in the index matches the query: try other words, or check `cairn status`"
 				}
@@ -68,6 +69,9 @@ func searchCmd(g *globals) *cobra.Command {
 					env.Generators = res.Generators
 				}
 				return func() error {
+					if res.Unresolved != "" {
+						fmt.Fprintf(g.stdout, "note: %s\n", res.Unresolved)
+					}
 					fmt.Fprintln(g.stdout, "files:")
 					for i, f := range res.Files {
 						fmt.Fprintf(g.stdout, "%2d. %s\t%.4f\t%s%s\n", i+1, f.Path, f.Score, f.Why, staleMark(f.Stale))

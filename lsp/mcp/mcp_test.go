@@ -269,6 +269,14 @@ func TestSearchPagingAndCursors(t *testing.T) {
 	if len(p2.Hits) != 1 || p2.Hits[0].Citation == p1.Hits[0].Citation || len(p2.Files) != 0 {
 		t.Fatalf("page 2 = %+v (page 1 %+v)", p2, p1)
 	}
+	if p1.Unresolved != "" {
+		t.Errorf("a question: unresolved %q", p1.Unresolved)
+	}
+	var un SearchOut
+	call(t, f.cs, "search", map[string]any{"query": "ServeZzqq"}, &un)
+	if !strings.HasPrefix(un.Unresolved, "no definition is named ServeZzqq") || len(un.Hits) == 0 {
+		t.Errorf("a name nothing defines: unresolved %q, %d hits", un.Unresolved, len(un.Hits))
+	}
 	wantError(t, call(t, f.cs, "search", map[string]any{"query": "other words", "limit": 1, "cursor": p1.NextCursor}, nil), engine.InvalidArgument)
 	wantError(t, call(t, f.cs, "search", map[string]any{"query": "x", "cursor": "%%%"}, nil), engine.InvalidArgument)
 	wantError(t, call(t, f.cs, "search", map[string]any{"query": "  "}, nil), engine.InvalidArgument)

@@ -87,6 +87,7 @@ type SearchOut struct {
 	Files      []engine.SearchFile `json:"files,omitempty" jsonschema:"ranked files (first page only)"`
 	Hits       []engine.SearchHit  `json:"hits"`
 	NextCursor string              `json:"next_cursor,omitempty"`
+	Unresolved string              `json:"unresolved,omitempty" jsonschema:"set when the query is one name no definition has: the hits hold the name or its parts"`
 }
 
 // maxSearchDepth is how far pages reach down the ranking.
@@ -113,7 +114,7 @@ func (s *Server) search(ctx context.Context, snap *engine.Snapshot, in SearchIn)
 	}
 	hits := res.Hits
 	out := page(s, hits, off, limit, "search", key, snap.Meta.Generation, func(p []engine.SearchHit, next string) SearchOut {
-		o := SearchOut{Index: viewIndex(snap), Hits: make([]engine.SearchHit, len(p)), NextCursor: next}
+		o := SearchOut{Index: viewIndex(snap), Hits: make([]engine.SearchHit, len(p)), NextCursor: next, Unresolved: res.Unresolved}
 		if off == 0 {
 			for _, f := range res.Files {
 				f.Score = round(f.Score)

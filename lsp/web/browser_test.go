@@ -233,6 +233,10 @@ func TestPagesInChromium(t *testing.T) {
 		t.Errorf("the command that runs them: %q", got)
 	}
 
+	b.open("/search?q=ArtifactZzqq", "#unresolved", "search-unresolved")
+	if got := b.text("#unresolved"); !strings.Contains(got, "no definition is named ArtifactZzqq") {
+		t.Errorf("search for a name nothing defines says %q", got)
+	}
 	b.open("/search?q=artifact+url+mapper", "#hits", "search")
 	if n := b.count("#hits li a.symbol"); n == 0 {
 		t.Fatal("search found no definitions")

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/graph/redact"
 	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/history"
@@ -263,8 +264,10 @@ type search struct {
 	// and their files, which rank first
 	pinned      map[int64]bool
 	pinnedFiles map[string]bool
-	vec         chan vectorHits   // the embedding scan started with the search
-	msg         chan messageFinds // the message scan, likewise
+	// undefined: the identifier searched is no definition's name
+	undefined bool
+	vec       chan vectorHits   // the embedding scan started with the search
+	msg       chan messageFinds // the message scan, likewise
 }
 
 type vectorHits struct {
@@ -329,6 +332,9 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 		}
 	}
 	res := s.result(opts.Limit, cmp.Or(opts.Files, 10))
+	if s.undefined {
+		res.Unresolved = fmt.Sprintf("no definition is named %s in the index: the hits are text that holds the name or its parts", redact.Bound(s.q.Identifier, redact.MaxQuoted))
+	}
 	if opts.Dump {
 		res.Dump = s.dump()
 	}
@@ -639,6 +645,9 @@ func (s *search) symbols() error {
 		if err != nil {
 			return err
 		}
+		if len(defs) == 0 && id.Name == s.q.Identifier {
+			s.undefined = true
+		}
 		if len(defs) == 0 || len(defs) > 12 {
 			continue // unknown, or too common a name to mean one place
 		}
@@ -901,6 +910,9 @@ type Result struct {
 	Files []FileHit
 	Hits  []Hit
 	Dump  []DumpEntry
+	// Unresolved says that a query that is one name names no
+	// definition, so that hits holding its parts are not taken for it.
+	Unresolved string
 }
 
 // fileFusion is the fused ranking of files: every file's score, and the

@@ -587,11 +587,27 @@ func TestIdentifierUses(t *testing.T) {
 	if len(got) < 2 || got[0] != "ListenAndServe" || !slices.Contains(got, "run") || slices.Contains(got, "loop") {
 		t.Errorf("identifier search: hits %v; want ListenAndServe first, run among them, not loop", got)
 	}
+	if res.Unresolved != "" {
+		t.Errorf("a defined name: unresolved %q", res.Unresolved)
+	}
 	if res, err = o.Search(ctx, "code that does listen and serve", fuse.Options{Only: []string{fuse.GenText}}); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Contains(names(res.Hits), "loop") {
 		t.Errorf("a question in the parts' words: hits %v, want loop among them", names(res.Hits))
+	}
+	// a name nothing defines: the hits (its parts) come with a note
+	res, err = o.Search(ctx, "ListenAndServeTLS", fuse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "no definition is named ListenAndServeTLS in the index: the hits are text that holds the name or its parts"; res.Unresolved != want || len(res.Hits) == 0 {
+		t.Errorf("an undefined name: unresolved %q, %d hits; want %q and the parts' hits", res.Unresolved, len(res.Hits), want)
+	}
+	for _, q := range []string{"code that does listen and serve", "listenandserve"} {
+		if res, err = o.Search(ctx, q, fuse.Options{}); err != nil || res.Unresolved != "" {
+			t.Errorf("%q: unresolved %q (%v); want none (prose, or the name in another case)", q, res.Unresolved, err)
+		}
 	}
 }
 
