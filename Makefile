@@ -6,7 +6,9 @@
 GO      ?= go
 BIN     ?= bin/cairn
 REPO    ?= .
-Q       ?= where is a generation of the index committed atomically, and what happens to a run killed halfway
+# make run's question; its answer, the embedded store's Writer.Commit, is
+# checked by TestReadmeDemo (bench/retrieval/RESULTS.md says why this wording)
+Q       ?= how does the embedded store commit an index generation atomically, and what does a killed index run leave behind
 # The PostgreSQL store's tests use this database (.ci/postgres.sh creates it);
 # under make test they fail rather than skip when it cannot be reached.
 CAIRN_TEST_PG ?= postgres://cairn:cairn@127.0.0.1:5432/cairn?sslmode=disable
