@@ -538,7 +538,8 @@ type Query struct {
 	// path, but not in a body or a file's text. A body that holds the
 	// parts and not the name is not about it, and reading those postings
 	// (the parts are common words: new, query, size) was half of an
-	// identifier search's time.
+	// identifier search's time. A hit that holds the name whole scores
+	// WholeName more than one that holds only parts, so they come first.
 	Name string
 }
 
@@ -569,6 +570,19 @@ func spellings(name string) []string {
 		}
 	}
 	return out
+}
+
+// wholeName marks the clauses of a Name query's spellings: documents that
+// hold the name whole rank before those that hold only its parts
+// (WholeName).
+func wholeName(cs []clause, name string, spelled []string) []clause {
+	if spellings(name) == nil {
+		return cs
+	}
+	for i := range cs {
+		cs[i].whole = slices.Contains(spelled, cs[i].term)
+	}
+	return cs
 }
 
 // nameTerms returns, for a query with a Name of several parts, the code
@@ -608,7 +622,7 @@ func terms(text string, analyzer func([]byte, func(tokens.Token))) []string {
 // counts once, as in classic BM25 retrieval.
 func disjunction(cs []clause, field string, ts []string, boost float64) []clause {
 	for _, t := range ts {
-		cs = append(cs, clause{field, t, boost})
+		cs = append(cs, clause{field: field, term: t, boost: boost})
 	}
 	return cs
 }
@@ -691,7 +705,7 @@ func (x *Index) Search(ctx context.Context, q Query, k int) (_ []Hit, err error)
 	defer x.guard(&err)
 	code, body := x.nameTerms(ctx, q, x.selecting(ctx, "body", codeTerms(q.Text)), "body")
 	prose := x.selecting(ctx, "doc", proseTerms(q.Text))
-	return x.run(ctx, chunkClauses(code, body, prose, q.Boosted), k)
+	return x.run(ctx, wholeName(chunkClauses(code, body, prose, q.Boosted), q.Name, body), k)
 }
 
 // questionWords open a question and name nothing in code: "where is …"
@@ -760,7 +774,7 @@ func fileClauses(code, text []string) []clause {
 func (x *Index) SearchFiles(ctx context.Context, q Query, k int) (_ []Hit, err error) {
 	defer x.guard(&err)
 	code, text := x.nameTerms(ctx, q, x.selecting(ctx, "ftext", codeTerms(q.Text)), "ftext")
-	return x.run(ctx, fileClauses(code, text), k)
+	return x.run(ctx, wholeName(fileClauses(code, text), q.Name, text), k)
 }
 
 // FilesWithTerms returns the first-chunk ids of up to k files whose text

@@ -24,7 +24,17 @@ import (
 type clause struct {
 	field, term string
 	boost       float64
+	// whole: the term is a Name query's name, whole (see WholeName)
+	whole bool
 }
+
+// WholeName is what a hit of a Name query that holds the name whole (in
+// any field, in any spelling) scores above those that hold only its
+// parts, so that they rank first: Hit.Score orders hits, and for a Name
+// query it is the BM25 score plus WholeName for those. A BM25 score here
+// is a few units at most (weights normalised by the query's norm, times
+// the coord factor).
+const WholeName = 1 << 20
 
 // segStats are the statistics of the immutable segments that BM25 needs
 // besides a term's document frequency: documents of each kind (dead ones
@@ -101,6 +111,7 @@ func reader(idx bleve.Index) (index.IndexReader, error) {
 type accumulator struct {
 	score   []float64
 	matched []uint16
+	whole   []bool
 	touched []uint32
 }
 
@@ -109,10 +120,11 @@ var accumulators = sync.Pool{New: func() any { return &accumulator{} }}
 func (a *accumulator) add(doc uint64, s float64) {
 	if doc >= uint64(len(a.score)) {
 		n := max(doc+1, uint64(len(a.score))*2, 1024)
-		score, matched := make([]float64, n), make([]uint16, n)
+		score, matched, whole := make([]float64, n), make([]uint16, n), make([]bool, n)
 		copy(score, a.score)
 		copy(matched, a.matched)
-		a.score, a.matched = score, matched
+		copy(whole, a.whole)
+		a.score, a.matched, a.whole = score, matched, whole
 	}
 	if a.matched[doc] == 0 {
 		a.touched = append(a.touched, uint32(doc))
@@ -123,7 +135,7 @@ func (a *accumulator) add(doc uint64, s float64) {
 
 func (a *accumulator) reset() {
 	for _, d := range a.touched {
-		a.score[d], a.matched[d] = 0, 0
+		a.score[d], a.matched[d], a.whole[d] = 0, 0, false
 	}
 	a.touched = a.touched[:0]
 }
@@ -205,12 +217,15 @@ func (x *Index) run(ctx context.Context, cs []clause, k int) ([]Hit, error) {
 				weight := c.boost * idf[i] * qnorm * idf[i]
 				lenNorm := search.BM25_k1 * search.BM25_b / avg
 				base := search.BM25_k1 * (1 - search.BM25_b)
-				if err := walk.score(c.field, c.term, acc, weight, base, lenNorm); err != nil {
+				if err := walk.score(c.field, c.term, acc, weight, base, lenNorm, c.whole); err != nil {
 					return err
 				}
 			}
 			for _, d := range acc.touched {
 				s := ties.Round(acc.score[d] * float64(acc.matched[d]) * coord)
+				if acc.whole[d] {
+					s += WholeName
+				}
 				if th.admit(s) {
 					top = append(top, scored{si, uint64(d), s})
 				}
@@ -355,7 +370,7 @@ func newPostings(r index.IndexReader) (*postings, error) {
 // score adds to acc the BM25 score of term in field for every live
 // document holding it (the formula of run; weight, base and lenNorm are
 // the clause's).
-func (p *postings) score(field, term string, acc *accumulator, weight, base, lenNorm float64) error {
+func (p *postings) score(field, term string, acc *accumulator, weight, base, lenNorm float64, whole bool) error {
 	dicts, ok := p.dicts[field]
 	if !ok {
 		dicts = make([]segment.TermDictionary, len(p.segs))
@@ -393,6 +408,9 @@ func (p *postings) score(field, term string, acc *accumulator, weight, base, len
 			norm := post.Norm()
 			fieldLen := 1 / (norm * norm)
 			acc.add(off+post.Number(), weight*tf*search.BM25_k1/(tf+base+lenNorm*fieldLen))
+			if whole {
+				acc.whole[off+post.Number()] = true
+			}
 		}
 	}
 	return nil

@@ -264,6 +264,10 @@ type search struct {
 	// and their files, which rank first
 	pinned      map[int64]bool
 	pinnedFiles map[string]bool
+	// holds, holdsFiles: for identifier search, the chunks and files
+	// that hold the name whole (its uses), which rank after the pinned
+	holds      map[int64]bool
+	holdsFiles map[string]bool
 	// undefined: the identifier searched is no definition's name
 	undefined bool
 	vec       chan vectorHits   // the embedding scan started with the search
@@ -465,6 +469,7 @@ func (s *search) text() error {
 		if err != nil {
 			return err
 		}
+		s.holds = wholeHits(hits)
 		if err := s.addChunks(GenText, hits, "BM25"); err != nil {
 			return err
 		}
@@ -476,10 +481,38 @@ func (s *search) text() error {
 	if err := s.addChunks(GenTitle, r.titleChunks, "title BM25"); err != nil {
 		return err
 	}
+	whole := wholeHits(r.files)
 	if err := s.addFiles(GenFile, r.files, "file BM25"); err != nil {
 		return err
 	}
+	if whole != nil {
+		s.holdsFiles = map[string]bool{}
+		for p, first := range s.firstOf { // a file hit is filed under its first chunk
+			if whole[first.ID] {
+				s.holdsFiles[p] = true
+			}
+		}
+	}
 	return s.addFiles(GenTitle, r.titleFiles, "file BM25 of the title")
+}
+
+// wholeHits returns the hits of a Name query that hold the name whole
+// (bm25.WholeName), nil when none does, and gives them back their BM25
+// score: the name's uses rank after its definitions by holding it (the
+// sort in result), while the generator's ranking stays BM25's, so that
+// the definitions keep their order among themselves.
+func wholeHits(hits []bm25.Hit) map[int64]bool {
+	var out map[int64]bool
+	for i, h := range hits {
+		if h.Score >= bm25.WholeName {
+			if out == nil {
+				out = map[int64]bool{}
+			}
+			out[h.ChunkID] = true
+			hits[i].Score -= bm25.WholeName
+		}
+	}
+	return out
 }
 
 // live resolves hits (BM25's, or embeddings' as scored chunk ids) to the
@@ -1057,7 +1090,7 @@ func (s *search) result(limit, fileLimit int) Result {
 		all = append(all, scoredCand{c, score})
 	}
 	slices.SortFunc(all, func(a, b scoredCand) int {
-		return cmp.Or(cmpBool(s.pinned[b.c.ref.ID], s.pinned[a.c.ref.ID]), ties.Compare(b.score, a.score),
+		return cmp.Or(cmpBool(s.pinned[b.c.ref.ID], s.pinned[a.c.ref.ID]), cmpBool(s.holds[b.c.ref.ID], s.holds[a.c.ref.ID]), ties.Compare(b.score, a.score),
 			strings.Compare(a.c.ref.Path, b.c.ref.Path), cmp.Compare(a.c.ref.Range.StartLine, b.c.ref.Range.StartLine))
 	})
 	if len(all) > limit {
@@ -1083,6 +1116,10 @@ func (s *search) result(limit, fileLimit int) Result {
 			if e := c.evidence[x.gen]; e != "" && len(whys) < 2 {
 				whys = append(whys, e)
 			}
+		}
+		if s.holds[c.ref.ID] && !s.pinned[c.ref.ID] {
+			// what ranks a use first in identifier search
+			whys = append([]string{"holds " + redact.Bound(s.q.Identifier, redact.MaxQuoted)}, whys...)
 		}
 		why := strings.Join(whys, "; ")
 		if fw := fileOf(c.ref.Path).why; fw != "" && fw != why {
@@ -1115,7 +1152,8 @@ func (s *search) result(limit, fileLimit int) Result {
 		files = append(files, FileHit{Path: p, Score: ties.Round(sc)})
 	}
 	slices.SortFunc(files, func(a, b FileHit) int {
-		return cmp.Or(cmpBool(s.pinnedFiles[b.Path], s.pinnedFiles[a.Path]), ties.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path))
+		return cmp.Or(cmpBool(s.pinnedFiles[b.Path], s.pinnedFiles[a.Path]), cmpBool(s.holdsFiles[b.Path], s.holdsFiles[a.Path]),
+			ties.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path))
 	})
 	if len(files) > fileLimit {
 		files = files[:fileLimit]

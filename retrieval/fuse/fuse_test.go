@@ -575,8 +575,13 @@ func Audit(totals []float64) bool {
 // which a question in those words still finds.
 func TestIdentifierUses(t *testing.T) {
 	o := openWith(t, map[string]string{
-		"net/server.go": "package net\n\n// ListenAndServe serves addr.\nfunc ListenAndServe(addr string) error { return nil }\n\nfunc run() { ListenAndServe(\":80\") }\n",
-		"net/loop.go":   "package net\n\nfunc loop() {\n\tlisten()\n\tserve()\n}\n\nfunc listen() {}\n\nfunc serve() {}\n",
+		"net/server.go": "package net\n\n// ListenAndServe serves addr.\nfunc ListenAndServe(addr string) error { return nil }\n\nfunc run() { ListenAndServe(\":80\") }\n\n" +
+			"// shutdown stops the listen and serve loops.\nfunc shutdown() {\n\tlisten()\n\tserve()\n}\n",
+		"net/listen/serve.go": "package listen\n\n// Serve serves; listen first.\nfunc Serve() { Listen(); ServeListen() }\n\n// Listen listens, to serve.\nfunc Listen() { ListenServe() }\n\n" +
+			"// ServeListen serves what Listen listens to.\nfunc ServeListen() { Listen() }\n\n// ListenServe listens and serves.\nfunc ListenServe() { Serve() }\n",
+		"cmd/web/main.go": "package main\n\nimport \"example.com/shop/net\"\n\nfunc main() {\n\tif err := net.ListenAndServe(\":8080\"); err != nil {\n\t\tpanic(err)\n\t}\n}\n",
+		"net/loop.go": "package net\n\nfunc loop() {\n\tlisten()\n\tserve()\n}\n\nfunc listen() {}\n\nfunc serve() {}\n\n" +
+			"// ServeListen serves and listens.\nfunc ServeListen() {}\n\n// ListenServe listens and serves.\nfunc ListenServe() {}\n",
 	})
 	ctx := context.Background()
 	res, err := o.Search(ctx, "ListenAndServe", fuse.Options{})
@@ -586,6 +591,17 @@ func TestIdentifierUses(t *testing.T) {
 	got := names(res.Hits)
 	if len(got) < 2 || got[0] != "ListenAndServe" || !slices.Contains(got, "run") || slices.Contains(got, "loop") {
 		t.Errorf("identifier search: hits %v; want ListenAndServe first, run among them, not loop", got)
+	}
+	// the uses (run, main in another file) before what only shares the
+	// definition's file and the name's parts (shutdown)
+	if u, o := slices.Index(got, "main"), slices.Index(got, "shutdown"); u < 0 || (o >= 0 && o < u) || slices.Index(got, "run") > u {
+		t.Errorf("identifier search: hits %v; want the uses run and main before shutdown", got)
+	}
+	if i := slices.IndexFunc(res.Hits, func(h fuse.Hit) bool { return h.Name == "main" }); i >= 0 && !strings.HasPrefix(res.Hits[i].Why, "holds ListenAndServe; ") {
+		t.Errorf("identifier search: a use says %q, want why it ranks there first", res.Hits[i].Why)
+	}
+	if len(res.Files) < 2 || res.Files[1].Path != "cmd/web/main.go" {
+		t.Errorf("identifier search: files %+v; want the definition's, then the use's", res.Files)
 	}
 	if res.Unresolved != "" {
 		t.Errorf("a defined name: unresolved %q", res.Unresolved)
