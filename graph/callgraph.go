@@ -431,7 +431,7 @@ func Central(ctx context.Context, r Reader, prefix string, limit int) ([]Symbol,
 		}
 	}
 	slices.SortStableFunc(syms, func(a, b Symbol) int {
-		return cmp.Or(boolOrder(peripheral[a.ID], peripheral[b.ID]), cmp.Compare(ranks[b.ID], ranks[a.ID]),
+		return cmp.Or(BoolOrder(peripheral[a.ID], peripheral[b.ID]), cmp.Compare(ranks[b.ID], ranks[a.ID]),
 			strings.Compare(a.Path, b.Path), cmp.Compare(a.Range.StartByte, b.Range.StartByte))
 	})
 	seen := map[SymbolID]bool{}
@@ -451,8 +451,8 @@ func Central(ctx context.Context, r Reader, prefix string, limit int) ([]Symbol,
 // notTestDirs end in "test" without being a Go test-helper package.
 var notTestDirs = map[string]bool{"latest": true, "contest": true, "attest": true, "protest": true, "greatest": true, "fastest": true}
 
-// boolOrder orders false before true.
-func boolOrder(a, b bool) int {
+// BoolOrder orders false before true (for cmp.Or chains of sort keys).
+func BoolOrder(a, b bool) int {
 	switch {
 	case a == b:
 		return 0

@@ -572,11 +572,11 @@ func spellings(name string) []string {
 	return out
 }
 
-// wholeName marks the clauses of a Name query's spellings: documents that
-// hold the name whole rank before those that hold only its parts
-// (WholeName).
-func wholeName(cs []clause, name string, spelled []string) []clause {
-	if spellings(name) == nil {
+// wholeName marks the clauses of a Name query's spellings (nil for
+// another query): documents that hold the name whole rank before those
+// that hold only its parts (WholeName).
+func wholeName(cs []clause, spelled []string) []clause {
+	if spelled == nil {
 		return cs
 	}
 	for i := range cs {
@@ -587,22 +587,23 @@ func wholeName(cs []clause, name string, spelled []string) []clause {
 
 // nameTerms returns, for a query with a Name of several parts, the code
 // terms (the query's, plus the name's other spellings that some body
-// holds) and those of them a body is searched for (the spellings).
-func (x *Index) nameTerms(ctx context.Context, q Query, code []string, field string) (all, body []string) {
+// holds) and the spellings among them, which are all a body is searched
+// for; for any other query, its code terms twice and no spellings.
+func (x *Index) nameTerms(ctx context.Context, q Query, code []string, field string) (all, body, spelled []string) {
 	sp := spellings(q.Name)
 	if sp == nil {
-		return code, code
+		return code, code, nil
 	}
-	all = slices.Clone(code)
+	all, spelled = slices.Clone(code), []string{}
 	for i, v := range sp {
 		if slices.Contains(code, v) || (i > 0 && x.docFreq(ctx, field, v) > 0) {
 			if !slices.Contains(all, v) {
 				all = append(all, v)
 			}
-			body = append(body, v)
+			spelled = append(spelled, v)
 		}
 	}
-	return all, body
+	return all, spelled, spelled
 }
 
 // terms analyses text into its distinct terms, in order of appearance.
@@ -703,9 +704,9 @@ func (x *Index) selecting(ctx context.Context, field string, ts []string) []stri
 // Search returns up to k chunk documents for q, best first.
 func (x *Index) Search(ctx context.Context, q Query, k int) (_ []Hit, err error) {
 	defer x.guard(&err)
-	code, body := x.nameTerms(ctx, q, x.selecting(ctx, "body", codeTerms(q.Text)), "body")
+	code, body, spelled := x.nameTerms(ctx, q, x.selecting(ctx, "body", codeTerms(q.Text)), "body")
 	prose := x.selecting(ctx, "doc", proseTerms(q.Text))
-	return x.run(ctx, wholeName(chunkClauses(code, body, prose, q.Boosted), q.Name, body), k)
+	return x.run(ctx, wholeName(chunkClauses(code, body, prose, q.Boosted), spelled), k)
 }
 
 // questionWords open a question and name nothing in code: "where is …"
@@ -773,8 +774,8 @@ func fileClauses(code, text []string) []clause {
 // hit's ChunkID is the id of the file's first chunk.
 func (x *Index) SearchFiles(ctx context.Context, q Query, k int) (_ []Hit, err error) {
 	defer x.guard(&err)
-	code, text := x.nameTerms(ctx, q, x.selecting(ctx, "ftext", codeTerms(q.Text)), "ftext")
-	return x.run(ctx, wholeName(fileClauses(code, text), q.Name, text), k)
+	code, text, spelled := x.nameTerms(ctx, q, x.selecting(ctx, "ftext", codeTerms(q.Text)), "ftext")
+	return x.run(ctx, wholeName(fileClauses(code, text), spelled), k)
 }
 
 // FilesWithTerms returns the first-chunk ids of up to k files whose text

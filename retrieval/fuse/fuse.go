@@ -1090,8 +1090,8 @@ func (s *search) result(limit, fileLimit int) Result {
 		all = append(all, scoredCand{c, score})
 	}
 	slices.SortFunc(all, func(a, b scoredCand) int {
-		return cmp.Or(cmpBool(s.pinned[b.c.ref.ID], s.pinned[a.c.ref.ID]), cmpBool(s.holds[b.c.ref.ID], s.holds[a.c.ref.ID]), ties.Compare(b.score, a.score),
-			strings.Compare(a.c.ref.Path, b.c.ref.Path), cmp.Compare(a.c.ref.Range.StartLine, b.c.ref.Range.StartLine))
+		return cmp.Or(graph.BoolOrder(s.pinned[b.c.ref.ID], s.pinned[a.c.ref.ID]), graph.BoolOrder(s.holds[b.c.ref.ID], s.holds[a.c.ref.ID]),
+			ties.Compare(b.score, a.score), strings.Compare(a.c.ref.Path, b.c.ref.Path), cmp.Compare(a.c.ref.Range.StartLine, b.c.ref.Range.StartLine))
 	})
 	if len(all) > limit {
 		all = all[:limit]
@@ -1152,7 +1152,7 @@ func (s *search) result(limit, fileLimit int) Result {
 		files = append(files, FileHit{Path: p, Score: ties.Round(sc)})
 	}
 	slices.SortFunc(files, func(a, b FileHit) int {
-		return cmp.Or(cmpBool(s.pinnedFiles[b.Path], s.pinnedFiles[a.Path]), cmpBool(s.holdsFiles[b.Path], s.holdsFiles[a.Path]),
+		return cmp.Or(graph.BoolOrder(s.pinnedFiles[b.Path], s.pinnedFiles[a.Path]), graph.BoolOrder(s.holdsFiles[b.Path], s.holdsFiles[a.Path]),
 			ties.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path))
 	})
 	if len(files) > fileLimit {
@@ -1163,17 +1163,6 @@ func (s *search) result(limit, fileLimit int) Result {
 		files[i].Ranks, files[i].Why = x.ranks, x.why
 	}
 	return Result{Files: files, Hits: hits}
-}
-
-// cmpBool orders false before true.
-func cmpBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
 }
 
 // dump lists every generator's ranking.
