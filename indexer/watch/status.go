@@ -198,7 +198,12 @@ func Check(ctx context.Context, r graph.Reader, m graph.Meta, o CheckOptions) Wo
 	go func() { headc <- gitrepo.Head(ctx, o.Root) }()
 	st, running, err := ReadStatus(o.StateDir)
 	wt.Head = <-headc
-	wt.HeadMoved = wt.Head != m.Revision
+	// Only a revision the index recorded can have moved: an index built
+	// where git could not read HEAD's tree (no checkout yet, a broken
+	// object store) cites files by content, and "HEAD moved, run cairn
+	// index" would be advice that re-indexing cannot satisfy. The
+	// engine's status and MCP's index view say the same.
+	wt.HeadMoved = wt.Head != "" && m.Revision != "" && wt.Head != m.Revision
 	switch {
 	case err != nil:
 		wt.Watcher, wt.Note = "none", err.Error()

@@ -580,6 +580,18 @@ func TestCheck(t *testing.T) {
 	if wt = check(); !wt.HeadMoved || wt.Head == "" {
 		t.Errorf("HEAD moved: %+v", wt)
 	}
+	// an index that recorded no revision (git could not read the tree
+	// when it was built) has no HEAD to have moved from
+	s, err := embedded.Open(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m, _ := s.Meta(context.Background())
+	m.Revision = ""
+	if wt = watch.Check(context.Background(), s, m, watch.CheckOptions{Root: root, StateDir: f.dir}); wt.HeadMoved || wt.Head == "" {
+		t.Errorf("no revision indexed: %+v", wt)
+	}
 }
 
 // TestKilledWatcher: a watcher killed (SIGKILL) in the middle of a batch
