@@ -2,7 +2,9 @@
 # Context benchmark on the issue-localization dev set
 # (../shared/bench/localization): `cairn context` packs scored by
 # score_context.py at 4k, 8k, 16k and 32k tokens, with the bm25-concat
-# baseline (BM25's top files concatenated to the budget) in the same run;
+# baseline (BM25's top files concatenated to the budget) and cairn-concat
+# (cairn search's own files concatenated, bench/context/concat.py) in the
+# same run;
 # then pack latency at 16k on mono1m (one-shot, p50/p95).
 #   bench/context/run.sh [--no-latency|--latency]   (--latency: pack latency only)
 # Needs the trees: ../shared/bench/localization/prepare.sh TREES CLONES,
@@ -21,6 +23,15 @@ python3 "$LOC/score_context.py" --repos-root "$TREES" \
   --budgets 4000,8000,16000,32000 --baseline bm25-concat --markdown \
   --out "$OUT/context.json" > "$OUT/context.md" 2>&1
 cat "$OUT/context.md"
+# the same ranking's whole files concatenated (cairn search's file ranking,
+# chars/4 tokens, no citations): a pack must cover at least this per
+# language at every budget
+python3 "$LOC/score_context.py" --repos-root "$TREES" \
+  --cmd "python3 $BENCH_ROOT/context/concat.py $CAIRN {repo_dir} {query_file} {budget}" \
+  --budgets 4000,8000,16000,32000 --markdown \
+  --out "$OUT/context-concat.json" > "$OUT/context-concat.md" 2>&1
+echo "== cairn-concat (cairn search's files, whole, concatenated)"
+grep "^| engine" "$OUT/context-concat.md" | sed 's/^| engine /| cairn-concat /'
 fi
 [ "${1:-}" = "--no-latency" ] && exit 0
 # pack latency at 16k on mono1m: a fixed set of issue-style tasks, one-shot

@@ -28,6 +28,9 @@ const (
 	KindConfig         = "config"
 	KindDoc            = "doc"
 	KindSignature      = "signature"
+	// KindFile: a whole source file, taken in place of its parts when it
+	// is small (see wholeFile).
+	KindFile = "file"
 )
 
 // Trust labels.
@@ -168,6 +171,9 @@ type cand struct {
 	// its first import, 0 if none.
 	head                    bool
 	firstImport, lastImport int
+	// wholeOf: for a whole file, the kind of the candidate it was taken
+	// for (a test file reads after the definitions, as its tests would)
+	wholeOf string
 }
 
 // Build makes a pack for req.
@@ -526,6 +532,45 @@ const searchCore = 60
 
 const tailFactor = 0.5
 
+// wholeFileShare: a whole file may be taken for its strongest candidate
+// when it costs at most 1/wholeFileShare of the budget, the most any item
+// but the three strongest may cost; past the full share, when it costs at
+// most 1/wholeTailShare (at 16k, 1,000 tokens: about what eight signature
+// items cost with their citations). On the localization dev set
+// (bench/context/RESULTS.md) whole files took context recall at 16k from
+// 0.722 to 0.788 (Go 0.524 → 0.619, Python 0.868 → 0.912) and at 32k
+// from 0.778 to 0.864; other shares (a fifth or a third; in the tail an
+// 8th to a 32nd) covered less, and so did taking a file only when its
+// candidates held half its lines or more.
+const (
+	wholeFileShare = 4
+	wholeTailShare = 16
+)
+
+// wholeFile returns the candidate for all of c's file after its license
+// notice, reasoned by c, if its text may fit in limit tokens (a bound
+// from its length: code averages three to four bytes a token, and no
+// file's tokens are fewer than its bytes over 12).
+func wholeFile(c cand, fc *fileCache, limit int) (cand, bool) {
+	ls := fc.lines(c.path)
+	first := fc.licenseEnd(c.path) + 1
+	if first > len(ls) {
+		return cand{}, false
+	}
+	n := 0
+	for _, l := range ls[first-1:] {
+		n += len(l) + 1
+	}
+	if n/12 > limit {
+		return cand{}, false
+	}
+	w := c
+	w.start, w.end, w.kind, w.symbol, w.symbolID, w.sigEnd, w.sigStart, w.doc = first, len(ls), KindFile, "", "", 0, 0, ""
+	w.wholeOf = c.kind
+	w.reason = "the whole file, for " + cmp.Or(c.symbol, fmt.Sprintf("lines %d-%d", c.start, c.end)) + ": " + c.reason
+	return w, true
+}
+
 // maxExpanded bounds the candidates one expansion step adds.
 const maxExpanded = 24
 
@@ -836,7 +881,29 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 	// few the pack lists need their spans read and counted.
 	minCost := itemCost(Item{Path: "x", Revision: "x", Kind: KindSignature, Trust: TrustCode, Content: "x"}) - 2
 	uncounted := 0
+	wholeTried := map[string]bool{}
 	for i, c := range merged {
+		// A file's strongest candidate may bring the whole file instead:
+		// when the file is no larger than any item may be (past the full
+		// share, than a few signatures cost), its other definitions come
+		// for the citation of one.
+		lim := p.Budget / wholeFileShare
+		if float64(used) > fullShare*float64(p.Budget) {
+			lim = p.Budget / wholeTailShare
+		}
+		if !wholeTried[c.path] && !c.head {
+			wholeTried[c.path] = true
+			if wc, ok := wholeFile(c, fc, lim); ok {
+				wit, wreds := makeItem(wc, false)
+				if wcost := itemCost(wit); wcost <= lim && used+wcost <= p.Budget {
+					picked = append(picked, chosen{wit, wc, i})
+					pcost = append(pcost, wcost)
+					allReds = append(allReds, wreds...)
+					used += wcost
+					continue
+				}
+			}
+		}
 		if p.Budget-used < minCost && len(omitted) >= maxOmittedListed(p.Budget) {
 			uncounted++
 			continue
@@ -923,7 +990,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 	}
 	kindRank := func(k string) int {
 		switch k {
-		case KindDefinition, KindSignature:
+		case KindFile, KindDefinition, KindSignature:
 			return 0
 		case KindImplementation:
 			return 1
@@ -935,8 +1002,14 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		return 4
 	}
 	order := func(a, c chosen) int {
-		use := func(k string) int { return min(kindRank(k)/3, 1) } // tests and other uses after definitions
-		return cmp.Or(cmp.Compare(use(a.item.Kind), use(c.item.Kind)),
+		use := func(ch chosen) int { // tests and other uses after definitions
+			k := ch.item.Kind
+			if k == KindFile {
+				k = ch.c.wholeOf
+			}
+			return min(kindRank(k)/3, 1)
+		}
+		return cmp.Or(cmp.Compare(use(a), use(c)),
 			cmp.Compare(fileRank[a.item.Path], fileRank[c.item.Path]), strings.Compare(a.item.Path, c.item.Path),
 			cmp.Compare(a.item.StartLine, c.item.StartLine))
 	}

@@ -278,9 +278,9 @@ func TestPackFindsTheEvidenceAndIsDeterministic(t *testing.T) {
 	if !bytes.Equal(p1.JSON(), p2.JSON()) {
 		t.Error("same index and input gave different packs")
 	}
-	syms := map[string]string{}
+	var text strings.Builder
 	for _, it := range p1.Items {
-		syms[it.Symbol] = it.Kind
+		text.WriteString(it.Content + "\n")
 		if it.Path == "README.md" && it.Trust != contextpack.TrustUntrusted {
 			t.Errorf("README item trusted as %s", it.Trust)
 		}
@@ -288,9 +288,11 @@ func TestPackFindsTheEvidenceAndIsDeterministic(t *testing.T) {
 			t.Errorf("item without reason or revision: %+v", it)
 		}
 	}
-	for _, want := range []string{"ToView", "Store.Complete"} {
-		if _, ok := syms[want]; !ok {
-			t.Errorf("pack lacks %s: %v", want, syms)
+	// the definitions the task is about, whole (in their files here: the
+	// fixture's files are small)
+	for _, want := range []string{"func ToView(t *store.Task) TaskView {", "func (s *Store) Complete(id int, url string) {"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("pack lacks %s:\n%s", want, text.String())
 		}
 	}
 	golden := filepath.Join("testdata", "task.golden.md")
