@@ -853,6 +853,12 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 	}
 	var allReds []redact.Redaction
 	var pcost []int // the cost of each picked item
+	take := func(it Item, c cand, prio, cost int, reds []redact.Redaction) {
+		picked = append(picked, chosen{it, c, prio})
+		pcost = append(pcost, cost)
+		allReds = append(allReds, reds...)
+		used += cost
+	}
 	// near returns the picked whole item of c's file that c would join
 	// across a gap of at most mergeGap lines (no other item in between).
 	near := func(c cand) int {
@@ -896,10 +902,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 			if wc, ok := wholeFile(c, fc, lim); ok {
 				wit, wreds := makeItem(wc, false)
 				if wcost := itemCost(wit); wcost <= lim && used+wcost <= p.Budget {
-					picked = append(picked, chosen{wit, wc, i})
-					pcost = append(pcost, wcost)
-					allReds = append(allReds, wreds...)
-					used += wcost
+					take(wit, wc, i, wcost, wreds)
 					continue
 				}
 			}
@@ -960,20 +963,14 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		// Past the full share, a candidate with a signature comes as that.
 		tail := i >= 3 && c.sigEnd > 0 && float64(used) > fullShare*float64(p.Budget)
 		if !tail && used+cost <= p.Budget && (i < 3 || cost <= p.Budget/4) {
-			picked = append(picked, chosen{it, c, i})
-			pcost = append(pcost, cost)
-			allReds = append(allReds, reds...)
-			used += cost
+			take(it, c, i, cost, reds)
 			continue
 		}
 		if c.sigEnd > 0 {
 			sit, sreds := makeItem(c, true)
 			if scost := itemCost(sit); used+scost <= p.Budget {
 				sit.Reason = c.reason + " (signature only; whole: " + strconv.Itoa(it.Tokens) + " tokens)"
-				picked = append(picked, chosen{sit, c, i})
-				pcost = append(pcost, scost)
-				allReds = append(allReds, sreds...)
-				used += scost
+				take(sit, c, i, scost, sreds)
 				continue
 			}
 		}
