@@ -22,7 +22,7 @@ LOC = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench", "
 sys.path.insert(0, LOC)
 import score  # noqa: E402  (the benchmark's scorer)
 
-DEFAULTS = {"text": 0.5, "file": 0.5, "title": 0.4, "vector": 0.6, "symbol": 0.4, "path": 0.6, "message": 0.5, "history": 0.5, "graph": 0.5, "rank": 0.4,
+DEFAULTS = {"text": 0.5, "file": 0.5, "title": 0.4, "vector": 0.6, "symbol": 0.4, "path": 0.6, "message": 0.5, "history": 0.5, "unwritten": 0.5, "graph": 0.5, "rank": 0.4,
             "k": 30.0, "share": 0.5, "test": 0.4, "doc": 0.3, "vendor": 0.5}
 
 # the extensions of the languages cairn parses (fuse.go codeExts)
@@ -279,7 +279,7 @@ def main():
         print(cfg)
         evaluate(dumpdir, cfg)
     elif cmd == "ablate":
-        gens = ["text", "file", "title", "vector", "symbol", "path", "message", "history", "graph", "rank"]
+        gens = ["text", "file", "title", "vector", "symbol", "path", "message", "history", "unwritten", "graph", "rank"]
         for g in gens:
             print(f"{g} alone:")
             evaluate(dumpdir, cfg, only={g})

@@ -31,6 +31,13 @@
 //     it says which files a change touches and nothing of which of their
 //     functions (inherited, it cost two tasks their gold function in the
 //     first ten on the dev set);
+//   - unwritten: when the query names a type and one of its fields
+//     ("WireLength is not set on the stats.InPayload …"), the functions
+//     that use the type without writing the field (unwritten.go) — where
+//     such a bug is fixed, and what neither the field's writers nor the
+//     issue's words point at; the type's own methods and tests left out.
+//     On the dev set it runs for one task of 93 and takes that task's
+//     file into the first five (bench/retrieval/RESULTS.md);
 //   - graph: callers and callees of the strongest fused hits;
 //   - rank: centrality (PageRank) as a weak prior.
 //

@@ -34,10 +34,13 @@ const (
 	GenGraph   = "graph"
 	GenRank    = "rank"
 	GenHistory = "history"
+	// GenUnwritten: the uses of a named type that leave a named field
+	// unwritten (unwritten.go).
+	GenUnwritten = "unwritten"
 )
 
 // AllGenerators in a stable order.
-var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, GenPath, GenMessage, GenHistory, GenGraph, GenRank}
+var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, GenPath, GenMessage, GenHistory, GenUnwritten, GenGraph, GenRank}
 
 // DefaultWeights of the generators in fusion, found by coordinate search
 // over global settings on the localization dev set (bench/retrieval/tune.py,
@@ -46,7 +49,7 @@ var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, G
 // (bench/retrieval/RESULTS.md): the settings chosen on one half of the
 // tasks are the centre of those that did best on the other.
 var DefaultWeights = map[string]float64{
-	GenText: 0.5, GenFile: 0.5, GenTitle: 0.4, GenVector: 0.6, GenSymbol: 0.4, GenPath: 0.6, GenMessage: 0.5, GenHistory: 0.5, GenGraph: 0.5, GenRank: 0.4,
+	GenText: 0.5, GenFile: 0.5, GenTitle: 0.4, GenVector: 0.6, GenSymbol: 0.4, GenPath: 0.6, GenMessage: 0.5, GenHistory: 0.5, GenUnwritten: 0.5, GenGraph: 0.5, GenRank: 0.4,
 }
 
 // rrfK is the k of reciprocal-rank fusion.
@@ -324,7 +327,7 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 			s.msg <- messageFinds{finds, err}
 		}()
 	}
-	steps := []func() error{s.text, s.vector, s.symbols, s.paths, s.messages, s.history}
+	steps := []func() error{s.text, s.vector, s.symbols, s.paths, s.messages, s.history, s.unwritten}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return Result{}, err
