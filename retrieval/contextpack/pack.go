@@ -548,9 +548,9 @@ const (
 )
 
 // wholeFile returns the candidate for all of c's file after its license
-// notice, reasoned by c, if its text may fit in limit tokens (a bound
-// from its length: code averages three to four bytes a token, and no
-// file's tokens are fewer than its bytes over 12).
+// notice, reasoned by c, unless its length alone says it cannot fit in
+// limit tokens (over 12 bytes a token: code averages three to four), so
+// that a large file is never rendered and counted only to be refused.
 func wholeFile(c cand, fc *fileCache, limit int) (cand, bool) {
 	ls := fc.lines(c.path)
 	first := fc.licenseEnd(c.path) + 1
@@ -893,23 +893,23 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		// when the file is no larger than any item may be (past the full
 		// share, than a few signatures cost), its other definitions come
 		// for the citation of one.
+		if p.Budget-used < minCost && len(omitted) >= maxOmittedListed(p.Budget) {
+			uncounted++
+			continue
+		}
 		lim := p.Budget / wholeFileShare
 		if float64(used) > fullShare*float64(p.Budget) {
 			lim = p.Budget / wholeTailShare
 		}
-		if !wholeTried[c.path] && !c.head {
+		if !wholeTried[c.path] && !c.head && used+minCost <= p.Budget {
 			wholeTried[c.path] = true
-			if wc, ok := wholeFile(c, fc, lim); ok {
+			if wc, ok := wholeFile(c, fc, min(lim, p.Budget-used)); ok {
 				wit, wreds := makeItem(wc, false)
 				if wcost := itemCost(wit); wcost <= lim && used+wcost <= p.Budget {
 					take(wit, wc, i, wcost, wreds)
 					continue
 				}
 			}
-		}
-		if p.Budget-used < minCost && len(omitted) >= maxOmittedListed(p.Budget) {
-			uncounted++
-			continue
 		}
 		// a join may have taken in a weaker candidate's lines already;
 		// what remains of it (nothing, or a part at either end) goes on
