@@ -273,8 +273,10 @@ type search struct {
 	holdsFiles map[string]bool
 	// undefined: the identifier searched is no definition's name
 	undefined bool
-	vec       chan vectorHits   // the embedding scan started with the search
-	msg       chan messageFinds // the message scan, likewise
+	// defs: the definitions of the names looked up (symbols, unwritten)
+	defs map[string][]graph.Symbol
+	vec  chan vectorHits   // the embedding scan started with the search
+	msg  chan messageFinds // the message scan, likewise
 }
 
 type vectorHits struct {
@@ -677,7 +679,7 @@ func (s *search) symbols() error {
 		if i >= 30 {
 			break
 		}
-		defs, err := graph.FindDefinitions(s.ctx, s.e.R, id.Name)
+		defs, err := s.definitions(id.Name)
 		if err != nil {
 			return err
 		}
@@ -716,6 +718,22 @@ func (s *search) symbols() error {
 		s.add(GenSymbol, f.ref, i+1, "defines "+f.name+", named in the query")
 	}
 	return nil
+}
+
+// definitions finds a name's definitions once per search.
+func (s *search) definitions(name string) ([]graph.Symbol, error) {
+	if d, ok := s.defs[name]; ok {
+		return d, nil
+	}
+	d, err := graph.FindDefinitions(s.ctx, s.e.R, name)
+	if err != nil {
+		return nil, err
+	}
+	if s.defs == nil {
+		s.defs = map[string][]graph.Symbol{}
+	}
+	s.defs[name] = d
+	return d, nil
 }
 
 // matchFile resolves a path as written (absolute, relative, or a bare file

@@ -31,7 +31,7 @@ func (s *search) unwritten() error {
 	rank := 0
 	seen := map[graph.SymbolID]bool{}
 	for _, tn := range names {
-		types, err := graph.FindDefinitions(s.ctx, s.e.R, tn)
+		types, err := s.definitions(tn)
 		if err != nil {
 			return err
 		}
