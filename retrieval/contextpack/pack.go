@@ -983,7 +983,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 	// no larger than any item may be, and not overlapping another item).
 	for j := range picked {
 		x := &picked[j]
-		if x.item.Kind != KindSignature || used >= p.Budget-minCost {
+		if x.item.Kind != KindSignature {
 			continue
 		}
 		fit, freds := makeItem(x.c, false)

@@ -104,12 +104,16 @@ func TestLeftoverRoom(t *testing.T) {
 	root := t.TempDir()
 	var src strings.Builder
 	src.WriteString("package p\n\n")
-	for i := 0; i < 60; i++ { // g0 lines 3-5, g1 7-9, …: about 900 tokens, never whole
-		fmt.Fprintf(&src, "func g%d() {\n\tprintln(\"g%d is one of many\")\n}\n\n", i, i)
+	for i := 0; i < 60; i++ { // g0 lines 3-10, g1 12-19, …: never whole
+		fmt.Fprintf(&src, "func g%d() {\n", i)
+		for k := 0; k < 6; k++ {
+			fmt.Fprintf(&src, "\tprintln(\"g%d is one of many, line %d\")\n", i, k)
+		}
+		src.WriteString("}\n\n")
 	}
 	hugeStart := strings.Count(src.String(), "\n") + 1
 	src.WriteString("func huge() {\n")
-	for i := 0; i < 80; i++ { // well over a quarter of the budget
+	for i := 0; i < 200; i++ { // well over a quarter of the budget
 		fmt.Fprintf(&src, "\tprintln(\"line %d of a long body\")\n", i)
 	}
 	src.WriteString("}\n")
@@ -123,8 +127,8 @@ func TestLeftoverRoom(t *testing.T) {
 	files := map[string]graph.File{"p.go": {Path: "p.go", Lang: graph.LangGo}}
 	var cands []cand
 	for i := 0; i < 6; i++ { // every third function: too far apart to join
-		s := 3 + 12*i
-		cands = append(cands, cand{path: "p.go", start: s, end: s + 2, kind: KindDefinition, symbol: fmt.Sprintf("g%d", 3*i),
+		s := 3 + 27*i
+		cands = append(cands, cand{path: "p.go", start: s, end: s + 7, kind: KindDefinition, symbol: fmt.Sprintf("g%d", 3*i),
 			reason: fmt.Sprintf("BM25 #%d", i+1), score: 1 - float64(i)/10, lang: graph.LangGo, sigEnd: s})
 	}
 	cands = append(cands, cand{path: "p.go", start: hugeStart, end: hugeEnd, kind: KindDefinition, symbol: "huge", reason: "BM25 #7",
@@ -147,15 +151,19 @@ func TestLeftoverRoom(t *testing.T) {
 	items := pack(2000)
 	for i := 0; i < 6; i++ {
 		it, ok := items[fmt.Sprintf("g%d", 3*i)]
-		if !ok || it.Kind != KindDefinition || it.EndLine != it.StartLine+2 || strings.Contains(it.Reason, "signature only") {
+		if !ok || it.Kind != KindDefinition || it.EndLine != it.StartLine+7 || strings.Contains(it.Reason, "signature only") {
 			t.Errorf("g%d not given its body from the room left: %+v", 3*i, it)
 		}
 	}
 	if it := items["huge"]; it.Kind != KindSignature {
 		t.Errorf("huge (over a quarter of the budget) given its body: %+v", it)
 	}
+	// room for huge's body, but not a quarter of the budget
+	if it := pack(6000)["huge"]; it.Kind != KindSignature {
+		t.Errorf("huge (over a quarter of a 6,000-token budget) given its body: %s %d-%d", it.Kind, it.StartLine, it.EndLine)
+	}
 	// a budget with room for only some bodies: the strongest get them
-	items = pack(600)
+	items = pack(1100)
 	if it := items["g9"]; it.Kind != KindDefinition {
 		t.Errorf("g9, the strongest signature, not given its body: %+v", it)
 	}
