@@ -16,6 +16,17 @@
 //   - ONNX, a local model directory (model.onnx + tokenizer.json) run by
 //     hugot's pure-Go backend.
 //
+// Training cost (mono1m, 6,046 files: the cold index's CPU profile): the
+// counts keep each unordered pair of terms once (counts are symmetric;
+// half the map updates), the SVD's products with the sparse matrix gather
+// rows (Aᵀ is built once, so neither product scatters) through gonum's
+// vector kernels, and blocks are orthonormalized by Cholesky QR twice
+// (products and a triangular solve on two goroutines; Gram-Schmidt when
+// the block is rank-deficient). Training fell from 17 s to 8 s CPU of a
+// cold index (BenchmarkRandomizedSVD: 10.2 → 4.9 s on a random
+// 30,000-term matrix), with the same model up to the signs of its
+// components: pairwise cosines of texts and search answers identical.
+//
 // Vectors of different models never mix: every embedder names its model,
 // and the index records the model its vectors came from.
 package embed
