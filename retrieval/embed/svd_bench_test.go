@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
 )
 
 // benchCSR is a random sparse V × V matrix with about perRow entries a row.
@@ -35,24 +34,14 @@ func BenchmarkRandomizedSVD(b *testing.B) {
 }
 
 func BenchmarkOrthonormalize(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	Y := mat.NewDense(30000, 144, nil)
-	for i := range Y.RawMatrix().Data {
-		Y.RawMatrix().Data[i] = rng.NormFloat64()
-	}
-	b.ResetTimer()
+	Y := randomDense(rand.New(rand.NewPCG(1, 1)), 30000, 144)
 	for range b.N {
 		orthonormalize(Y)
 	}
 }
 
 func BenchmarkGramSchmidt(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	Y := mat.NewDense(30000, 144, nil)
-	for i := range Y.RawMatrix().Data {
-		Y.RawMatrix().Data[i] = rng.NormFloat64()
-	}
-	b.ResetTimer()
+	Y := randomDense(rand.New(rand.NewPCG(1, 1)), 30000, 144)
 	for range b.N {
 		gramSchmidt(Y)
 	}
