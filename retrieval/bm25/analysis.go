@@ -18,16 +18,28 @@ const (
 
 type analyzer func(b []byte, fn func(tokens.Token))
 
-// Analyze implements analysis.Analyzer.
+// Analyze implements analysis.Analyzer. The stream's tokens and their
+// terms' bytes are carved from three allocations per call, not two per token.
 func (a analyzer) Analyze(input []byte) analysis.TokenStream {
-	out := make(analysis.TokenStream, 0, len(input)/6+1)
-	pos := 0
+	toks := make([]tokens.Token, 0, len(input)/6+1)
+	size := 0
 	a(input, func(t tokens.Token) {
+		toks = append(toks, t)
+		size += len(t.Term)
+	})
+	buf := make([]byte, 0, size)
+	slab := make([]analysis.Token, len(toks))
+	out := make(analysis.TokenStream, len(toks))
+	pos := 0
+	for i, t := range toks {
 		if !t.Part {
 			pos++
 		}
-		out = append(out, &analysis.Token{Term: []byte(t.Term), Start: t.Start, End: t.End, Position: max(pos, 1), Type: analysis.AlphaNumeric})
-	})
+		at := len(buf)
+		buf = append(buf, t.Term...)
+		slab[i] = analysis.Token{Term: buf[at:len(buf):len(buf)], Start: t.Start, End: t.End, Position: max(pos, 1), Type: analysis.AlphaNumeric}
+		out[i] = &slab[i]
+	}
 	return out
 }
 

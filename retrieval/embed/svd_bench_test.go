@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
-
 )
 
 // benchCSR is a random sparse V × V matrix with about perRow entries a row.

@@ -4,4 +4,15 @@
 // that suit natural-language text. Text search, the built-in embedder and
 // query understanding share it, so a query term and an indexed term always
 // come out of the same function.
+//
+// Indexing runs it over every chunk and file several times (BM25's fields,
+// the embedder's training and vectors), and source repeats its identifiers,
+// so Code and Text keep what each spelling turns into in a bounded cache
+// (8,192 spellings per cache, a few caches taken without waiting by
+// concurrent callers). On 32 MB of mono1m's sources (BenchmarkCode and
+// BenchmarkText with CAIRN_TOKENS_CORPUS) Code went from ~0.7 to ~0.42 s
+// and Text from ~2.2 to ~0.6 s, the stemmer being what prose paid for; in
+// a profile of mono1m's cold index all tokenization went from 14.1 to
+// 7.5 s CPU. The cached and uncached tokens are compared on real sources in
+// TestCacheMatchesUncached.
 package tokens

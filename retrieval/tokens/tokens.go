@@ -1,6 +1,9 @@
 package tokens
 
 import (
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -16,9 +19,15 @@ type Token struct {
 	Part bool
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+// wordBytes marks the ASCII bytes of identifiers.
+var wordBytes = func() (t [256]bool) {
+	for c := range 128 {
+		t[c] = c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	return t
+}()
 
 // Words finds identifier-like runs in b: ASCII identifier characters and any
 // Unicode letters or digits.
@@ -123,24 +132,7 @@ func Lower(s string) string { return lower(s) }
 
 // Code tokenises source: every identifier lower-cased, and, when it has
 // several parts, each part too.
-func Code(b []byte, fn func(Token)) {
-	Words(b, func(start, end int) {
-		w := string(b[start:end])
-		if len(w) > 64 {
-			return // hashes, base64, generated blobs
-		}
-		fn(Token{Term: lower(w), Start: start, End: end})
-		parts := 0
-		Split(w, func(string, int) { parts++ })
-		if parts > 1 {
-			Split(w, func(p string, off int) {
-				if len(p) > 1 || unicode.IsDigit(rune(p[0])) {
-					fn(Token{Term: lower(p), Start: start + off, End: start + off + len(p), Part: true})
-				}
-			})
-		}
-	})
-}
+func Code(b []byte, fn func(Token)) { scan(b, false, fn) }
 
 // Stem reduces an English word to its Porter stem.
 func Stem(w string) string {
@@ -157,13 +149,111 @@ func Stem(w string) string {
 
 // Text tokenises prose (comments, docs, issue text): like Code, with stop
 // words dropped and words stemmed, so "refreshing" meets "refresh".
-func Text(b []byte, fn func(Token)) {
-	Code(b, func(t Token) {
-		if Stop[t.Term] || len(t.Term) < 2 {
-			return
+func Text(b []byte, fn func(Token)) { scan(b, true, fn) }
+
+// word is what one spelling of an identifier turns into: its whole term
+// ("" when prose drops it) and its parts (none when it has only one).
+type word struct {
+	whole string
+	parts []part
+}
+
+type part struct {
+	term     string
+	off, len int // where the part is in the identifier, as spelled
+}
+
+// analyse works out the terms of identifier w (at most 64 bytes).
+func analyse(w string, text bool) word {
+	keep := func(t string) string {
+		if text {
+			if Stop[t] || len(t) < 2 {
+				return ""
+			}
+			return Stem(t)
 		}
-		t.Term = Stem(t.Term)
-		fn(t)
+		return t
+	}
+	out := word{whole: keep(lower(w))}
+	n := 0
+	Split(w, func(string, int) { n++ })
+	if n > 1 {
+		Split(w, func(p string, off int) {
+			if len(p) > 1 || unicode.IsDigit(rune(p[0])) {
+				if t := keep(lower(p)); t != "" {
+					out.parts = append(out.parts, part{t, off, len(p)})
+				}
+			}
+		})
+	}
+	return out
+}
+
+// Source text repeats its identifiers, so the analysis of each spelling is
+// kept in a small cache; a goroutine takes one of a few caches for a whole
+// call (TryLock, so nothing waits: with none free, it analyses uncached).
+// A cache that reaches its bound starts over. Cached strings are shared by
+// the tokens of every call, which is safe because strings are immutable.
+// (A direct-mapped table of 8,192 slots, tried instead of the map, missed
+// often enough to make prose a third slower.)
+var cacheWords = 1 << 13 // a variable so tests can make it small
+
+type wordCache struct {
+	mu         sync.Mutex
+	code, text map[string]word
+}
+
+var (
+	caches    = make([]wordCache, 2*runtime.GOMAXPROCS(0))
+	cacheNext atomic.Uint32
+)
+
+func takeCache() *wordCache {
+	n := uint32(len(caches))
+	first := cacheNext.Add(1)
+	for i := range n {
+		c := &caches[(first+i)%n]
+		if c.mu.TryLock() {
+			return c
+		}
+	}
+	return nil
+}
+
+func scan(b []byte, text bool, fn func(Token)) {
+	var m map[string]word
+	if c := takeCache(); c != nil {
+		defer c.mu.Unlock()
+		p := &c.code
+		if text {
+			p = &c.text
+		}
+		if *p == nil {
+			*p = make(map[string]word, 1024)
+		}
+		m = *p
+	}
+	Words(b, func(start, end int) {
+		if end-start > 64 {
+			return // hashes, base64, generated blobs
+		}
+		w, ok := m[string(b[start:end])]
+		if !ok {
+			s := string(b[start:end])
+			w = analyse(s, text)
+			if m != nil {
+				if len(m) >= cacheWords {
+					clear(m)
+				}
+				m[s] = w
+			}
+		}
+		if w.whole != "" {
+			fn(Token{Term: w.whole, Start: start, End: end})
+		}
+		for _, p := range w.parts {
+			fn(Token{Term: p.term, Start: start + p.off, End: start + p.off + p.len, Part: true})
+		}
 	})
 }
 
