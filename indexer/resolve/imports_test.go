@@ -61,3 +61,25 @@ func TestImportedDirs(t *testing.T) {
 		}
 	}
 }
+
+// TestIsPyModuleUnderSourceRoot: a module is known whole, as a package
+// (its __init__), or as a dotted suffix of a module named from a root above
+// its source root — never by a suffix that cuts a name in two.
+func TestIsPyModuleUnderSourceRoot(t *testing.T) {
+	files := []graph.File{
+		{Path: "svc/web/__init__.py", Lang: graph.LangPython, Package: "svc.web.__init__"},
+		{Path: "svc/web/views.py", Lang: graph.LangPython, Package: "svc.web.views"},
+		{Path: "svc/web/db/models.py", Lang: graph.LangPython, Package: "svc.web.db.models"},
+		{Path: "tools.py", Lang: graph.LangPython, Package: "tools"},
+	}
+	c := &fileCtx{x: NewIndex(context.Background(), NewMemSource(nil), files)}
+	for mod, want := range map[string]bool{
+		"svc.web.views": true, "web.views": true, "views": true, "web": true, "svc.web": true,
+		"web.db.models": true, "db.models": true, "db": false, "tools": true,
+		"eb.views": false, "web.view": false, "views.x": false, "b.models": false, "ools": false,
+	} {
+		if got := c.isPyModule(mod); got != want {
+			t.Errorf("isPyModule(%q) = %v, want %v", mod, got, want)
+		}
+	}
+}

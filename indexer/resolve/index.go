@@ -48,6 +48,10 @@ type Index struct {
 	// Python module name to its file.
 	goDirs    map[string]bool
 	pyModules map[string]string
+	// pySuffixes holds every proper dotted suffix of a module in pyModules
+	// ("a.b.c" gives "b.c" and "c"): modules under a source root below the
+	// repository's are found without a walk over all modules.
+	pySuffixes map[string]bool
 	superMu   sync.Mutex
 	supers    map[graph.SymbolID][]graph.Symbol
 	// goMods maps a Go module path to its directory (from go.mod files).
@@ -121,7 +125,7 @@ func (x *Index) goImportDir(importPath string) (string, bool) {
 // NewIndex builds an Index over src and the repository's files.
 func NewIndex(ctx context.Context, src Source, files []graph.File) *Index {
 	x := &Index{src: src, ctx: ctx, cache: map[string]*nameEntry{}, files: map[string]graph.File{},
-		goDirs: map[string]bool{}, pyModules: map[string]string{}, supers: map[graph.SymbolID][]graph.Symbol{}}
+		goDirs: map[string]bool{}, pyModules: map[string]string{}, pySuffixes: map[string]bool{}, supers: map[graph.SymbolID][]graph.Symbol{}}
 	for _, f := range files {
 		x.files[f.Path] = f
 		switch f.Lang {
@@ -130,6 +134,14 @@ func NewIndex(ctx context.Context, src Source, files []graph.File) *Index {
 		case graph.LangPython:
 			if f.Package != "" {
 				x.pyModules[f.Package] = f.Path
+				for m := f.Package; ; {
+					i := strings.IndexByte(m, '.')
+					if i < 0 {
+						break
+					}
+					m = m[i+1:]
+					x.pySuffixes[m] = true
+				}
 			}
 		}
 	}

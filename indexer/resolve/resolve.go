@@ -961,14 +961,8 @@ func (c *fileCtx) pyModuleOf(steps []string) (string, int) {
 	return "", 0
 }
 
-func (c *fileCtx) hasPyModuleSuffix(mod string) bool {
-	for m := range c.x.pyModules {
-		if strings.HasSuffix(m, "."+mod) {
-			return true
-		}
-	}
-	return false
-}
+// hasPyModuleSuffix reports whether some module ends in "."+mod.
+func (c *fileCtx) hasPyModuleSuffix(mod string) bool { return c.x.pySuffixes[mod] }
 
 // moduleSteps returns how many leading steps the module spans.
 func (c *fileCtx) moduleSteps(steps []string) int {
