@@ -52,8 +52,8 @@ type Index struct {
 	// ("a.b.c" gives "b.c" and "c"): modules under a source root below the
 	// repository's are found without a walk over all modules.
 	pySuffixes map[string]bool
-	superMu   sync.Mutex
-	supers    map[graph.SymbolID][]graph.Symbol
+	superMu    sync.Mutex
+	supers     map[graph.SymbolID][]graph.Symbol
 	// goMods maps a Go module path to its directory (from go.mod files).
 	goMods map[string]string
 	// Imports returns a file's imports, to resolve types named in it; the
