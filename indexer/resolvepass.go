@@ -107,7 +107,7 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 	mem := full || len(paths) >= memResolveAt
 	var src resolve.Source = lr
 	var all []graph.Symbol
-	byPath := map[string][]graph.Symbol{}
+	var byPath map[string][]graph.Symbol
 	if mem {
 		if err := view.AllSymbols(ctx, func(s graph.Symbol) error {
 			s.Doc, s.Signature = "", "" // not needed to resolve; keep memory down
@@ -117,9 +117,7 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 			return st, err
 		}
 		src = resolve.NewMemSource(all)
-		for _, s := range all {
-			byPath[s.Path] = append(byPath[s.Path], s)
-		}
+		byPath = symbolsByPath(all)
 	}
 	// facts reads what the resolver needs of one file: the per-file facts
 	// and its symbols (from memory in a full run).
@@ -131,7 +129,7 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 			return nil, err
 		}
 		if mem {
-			ff.Symbols = byPath[p]
+			ff.Symbols = byPath[p] // shares all's array: the resolver only reads it
 		} else if ff.Symbols, err = lr.SymbolsInFile(ctx, p); err != nil {
 			return nil, err
 		}
@@ -328,4 +326,25 @@ func resolveOne(r *resolve.Resolver, ff *graph.FileFacts) (edges []graph.Edge) {
 		}
 	}()
 	return r.File(ff)
+}
+
+// symbolsByPath groups symbols by file. AllSymbols lists a file's symbols
+// together, so each file's are a subslice of all; they are copied only for
+// a file whose symbols come apart. Each group has no room after it.
+func symbolsByPath(all []graph.Symbol) map[string][]graph.Symbol {
+	byPath := map[string][]graph.Symbol{}
+	for i := 0; i < len(all); {
+		j := i + 1
+		for j < len(all) && all[j].Path == all[i].Path {
+			j++
+		}
+		p := all[i].Path
+		if prev, ok := byPath[p]; ok {
+			byPath[p] = slices.Clip(append(slices.Clip(prev), all[i:j]...))
+		} else {
+			byPath[p] = all[i:j:j]
+		}
+		i = j
+	}
+	return byPath
 }

@@ -3,6 +3,7 @@ package resolve
 import (
 	"context"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -19,11 +20,25 @@ type Source interface {
 // MemSource is a Source over a slice of symbols.
 type MemSource struct{ byName map[string][]graph.Symbol }
 
-// NewMemSource indexes syms by name.
+// NewMemSource indexes syms by name. The symbols are copied once, into one
+// slice grouped by name (each name's in their order in syms), so that a
+// name's definitions are a subslice and building the source leaves no
+// garbage behind.
 func NewMemSource(syms []graph.Symbol) *MemSource {
-	m := &MemSource{byName: make(map[string][]graph.Symbol, len(syms))}
-	for _, s := range syms {
-		m.byName[s.Name] = append(m.byName[s.Name], s)
+	count := make(map[string]int, len(syms)/2)
+	for i := range syms {
+		count[syms[i].Name]++
+	}
+	flat := make([]graph.Symbol, len(syms))
+	m := &MemSource{byName: make(map[string][]graph.Symbol, len(count))}
+	off := 0
+	for n, c := range count {
+		m.byName[n] = flat[off : off : off+c] // appends below stay inside it
+		off += c
+	}
+	for i := range syms {
+		n := syms[i].Name
+		m.byName[n] = append(m.byName[n], syms[i])
 	}
 	return m
 }
@@ -176,35 +191,105 @@ func (x *Index) entry(name string) *nameEntry {
 	}
 	x.mu.Unlock()
 	all, err := x.src.SymbolsByName(x.ctx, name)
-	e := &nameEntry{}
-	for _, s := range all {
-		if s.Name != name {
-			continue
-		}
-		e.all = append(e.all, s)
-		if e.byLang == nil {
-			e.byLang = map[graph.Language][]graph.Symbol{}
-		}
-		e.byLang[langFamily(s.Lang)] = append(e.byLang[langFamily(s.Lang)], s)
-		if s.Kind.IsType() {
-			e.types = append(e.types, s)
-		}
-		if s.Container != "" {
-			if o := owner(s.ID); o != "" {
-				if e.members == nil {
-					e.members = map[string][]graph.Symbol{}
-				}
-				e.members[o] = append(e.members[o], s)
-				e.nmembers++
-			}
-		}
-	}
+	e := newNameEntry(name, all)
 	x.mu.Lock()
 	if err != nil && x.err == nil {
 		x.err = err
 	}
 	x.cache[name] = e
 	x.mu.Unlock()
+	return e
+}
+
+// newNameEntry groups the definitions in all spelled exactly name (a
+// source may return other spellings too). A group holding every definition
+// shares the slice instead of copying it: most names are defined in one
+// language, and many by one type or only by types. The slices are read
+// only.
+func newNameEntry(name string, all []graph.Symbol) *nameEntry {
+	e := &nameEntry{}
+	n := 0
+	for i := range all {
+		if all[i].Name == name {
+			n++
+		}
+	}
+	if n == len(all) {
+		e.all = all[:n:n]
+	} else {
+		e.all = make([]graph.Symbol, 0, n)
+		for i := range all {
+			if all[i].Name == name {
+				e.all = append(e.all, all[i])
+			}
+		}
+	}
+	if n == 0 {
+		return e
+	}
+	oneLang, allTypes, oneOwner := true, true, true
+	fam := langFamily(e.all[0].Lang)
+	firstOwner := ""
+	for i := range e.all {
+		s := &e.all[i]
+		if langFamily(s.Lang) != fam {
+			oneLang = false
+		}
+		if !s.Kind.IsType() {
+			allTypes = false
+		}
+		o := ""
+		if s.Container != "" {
+			o = owner(s.ID)
+		}
+		if o != "" {
+			e.nmembers++
+		}
+		if i == 0 {
+			firstOwner = o
+		}
+		if o == "" || o != firstOwner {
+			oneOwner = false
+		}
+	}
+	if oneLang {
+		e.byLang = map[graph.Language][]graph.Symbol{fam: e.all}
+	}
+	if allTypes {
+		e.types = e.all
+	}
+	if oneOwner {
+		e.members = map[string][]graph.Symbol{firstOwner: e.all}
+	}
+	for i := range e.all {
+		s := e.all[i]
+		if !oneLang {
+			if e.byLang == nil {
+				e.byLang = map[graph.Language][]graph.Symbol{}
+			}
+			e.byLang[langFamily(s.Lang)] = append(e.byLang[langFamily(s.Lang)], s)
+		}
+		if !allTypes && s.Kind.IsType() {
+			e.types = append(e.types, s)
+		}
+		if !oneOwner && s.Container != "" {
+			if o := owner(s.ID); o != "" {
+				if e.members == nil {
+					e.members = map[string][]graph.Symbol{}
+				}
+				e.members[o] = append(e.members[o], s)
+			}
+		}
+	}
+	// The entry is shared by every caller: no group keeps room that an
+	// append by one of them would write into.
+	e.types = slices.Clip(e.types)
+	for k, g := range e.byLang {
+		e.byLang[k] = slices.Clip(g)
+	}
+	for k, g := range e.members {
+		e.members[k] = slices.Clip(g)
+	}
 	return e
 }
 
