@@ -306,7 +306,10 @@ func (w *Writer) openFresh(ctx context.Context) error {
 		return fmt.Errorf("create index database: %w", err)
 	}
 	db.SetMaxOpenConns(1)
-	if _, err := db.ExecContext(ctx, "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY; PRAGMA page_size=8192;"+schema.EmbeddedSQL); err != nil {
+	// A new epoch's tables are appended in rowid order and its secondary
+	// indexes built at the end: a 16 MiB page cache writes mono1m as fast
+	// as 64 MiB did, with ~85 MB less peak RSS (bench/index/RESULTS.md).
+	if _, err := db.ExecContext(ctx, "PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY; PRAGMA page_size=8192;"+schema.EmbeddedSQL); err != nil {
 		db.Close()
 		return fmt.Errorf("create index schema: %w", err)
 	}
