@@ -36,3 +36,34 @@ func TestLessGC(t *testing.T) {
 		t.Errorf("after restore: memory limit %d, want none", got)
 	}
 }
+
+func TestIndexGC(t *testing.T) {
+	pct := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(pct)
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(limit)
+
+	// neither set: the index run's own settings
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	os.Unsetenv("GOGC")
+	os.Unsetenv("GOMEMLIMIT")
+	indexGC()
+	if got := debug.SetGCPercent(100); got != 300 {
+		t.Errorf("GC percent %d, want 300", got)
+	}
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != indexMemoryLimit {
+		t.Errorf("memory limit %d, want %d", got, indexMemoryLimit)
+	}
+
+	// both set: the environment wins (the runtime read them at start)
+	os.Setenv("GOGC", "100")
+	os.Setenv("GOMEMLIMIT", "off")
+	indexGC()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC set: GC percent %d, want it left at 100", got)
+	}
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
+		t.Errorf("GOMEMLIMIT set: memory limit %d, want it left off", got)
+	}
+}

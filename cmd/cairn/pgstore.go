@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -189,12 +188,7 @@ the revision being built. With --follow it then waits for the next build.`,
 			if err := notNegative(cmd, "workers", "parse-timeout", "max-file-size", "wait"); err != nil {
 				return err
 			}
-			if os.Getenv("GOGC") == "" {
-				debug.SetGCPercent(300)
-			}
-			if os.Getenv("GOMEMLIMIT") == "" {
-				debug.SetMemoryLimit(1100 << 20)
-			}
+			indexGC()
 			for {
 				err := runIndexShared(cmd, g, o, true)
 				if !follow || cmd.Context().Err() != nil {

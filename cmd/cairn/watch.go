@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -55,12 +54,7 @@ stay in the worktree's local index directory.`,
 			// Batches allocate like index runs (a checkout re-parses
 			// thousands of files): the same GC settings, which leave an
 			// idle watcher small (GOGC / GOMEMLIMIT win).
-			if os.Getenv("GOGC") == "" {
-				debug.SetGCPercent(300)
-			}
-			if os.Getenv("GOMEMLIMIT") == "" {
-				debug.SetMemoryLimit(1100 << 20)
-			}
+			indexGC()
 			root, err := g.repoRoot()
 			if err != nil {
 				return err
