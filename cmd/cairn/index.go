@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -87,24 +86,6 @@ func indexCmd(g *globals) *cobra.Command {
 	f.IntVar(&o.history, "history", historyEnv(), "commits of git history to index, newest first, for similar past changes (0: none; CAIRN_HISTORY)")
 	f.IntVar(&o.jobs, "jobs", 0, "with --store postgres://…: jobs to split a new build into, for other processes to share (default: by size, ~16 MiB of files each)")
 	return c
-}
-
-// indexMemoryLimit is the soft ceiling of an index run's Go memory. The
-// run allocates much short-lived memory and collects rarely (GOGC 300)
-// until the heap nears this; its live heap on mono1m peaks near 290 MB.
-// Measured there (bench/index/RESULTS.md, 2026-12-04): 1,100 MiB peaks at
-// about 1,318 MB RSS, 800 MiB at 1,009 MB for about 4 % more CPU.
-const indexMemoryLimit = 800 << 20
-
-// indexGC sets the collector for an index run, a worker or a watcher's
-// batches; GOGC and GOMEMLIMIT, when set, win.
-func indexGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(300)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(indexMemoryLimit)
-	}
 }
 
 func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
