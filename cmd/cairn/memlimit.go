@@ -12,19 +12,19 @@ import (
 // indexMemoryFloor is the least soft ceiling of an index run's Go memory.
 // The run allocates much short-lived memory and collects rarely (GOGC 300)
 // until the heap nears its ceiling; on mono1m its live heap peaks near
-// 290 MB (bleve's batch analysis, then the resolver's symbol table).
-// Measured there (bench/index/RESULTS.md, 2026-12-04): 1,100 MiB peaks
-// at about 1,318 MB RSS, 800 MiB at 1,009 MB, 500 MiB at about 700 MB,
-// CPU within the rounds' spread.
-const indexMemoryFloor = 500 << 20
+// 250 MB (bleve's analysis of a batch of documents, then the resolver's
+// symbol table). Measured there (bench/index/RESULTS.md, 2026-12-04): a
+// fixed 1,100 MiB peaks at about 1,318 MB RSS, 800 MiB at 1,009 MB; this
+// floor with batches of 2,000 documents at about 635 MB, for no more GC
+// CPU than 500 MiB with batches of 5,000 (about 700 MB).
+const indexMemoryFloor = 400 << 20
 
 // indexMemoryLimit is the ceiling for a live heap of live bytes: the
 // floor, or 3/2 of the live heap when that is more. A fixed ceiling
 // near a larger repository's live heap would have the collector run
 // almost without pause; 3/2 lets the heap grow by half of what each
 // collection marks (GOGC 50) at worst. On mono1m (live heap at most
-// 324 MB, gctrace) the floor holds; 7/4 raised it to ~570 MiB there and
-// peak RSS from ~700 to ~740 MB.
+// about 250 MB, gctrace) the floor holds.
 func indexMemoryLimit(live uint64, floor int64) int64 {
 	l := int64(live) + int64(live)/2
 	if l < floor {

@@ -30,7 +30,13 @@ const MetaKey = "bm25.segments"
 // merges them.
 const MaxDeltas = 8
 
-const batchDocs = 5000
+// batchDocs is how many documents bleve analyses into one in-memory
+// segment. Its analysis (each field's term frequencies) is the largest
+// live memory of a cold index's parse phase: on mono1m about 134 MB of
+// the 310 MB live heap at 5,000 documents (heap profile), so a batch of
+// 2,000 lets an index run collect at a lower memory limit as rarely
+// (bench/index/RESULTS.md, 2026-12-04).
+const batchDocs = 2000
 
 // Field weights at query time.
 var fieldBoost = map[string]float64{"name": 3, "path": 1.5, "sig": 1.5, "doc": 1, "body": 1, "ftext": 1, "fpath": 1.5}
