@@ -15,8 +15,8 @@ import (
 // 250 MB (bleve's analysis of a batch of documents, then the resolver's
 // symbol table). Measured there (bench/index/RESULTS.md, 2026-12-04): a
 // fixed 1,100 MiB peaks at about 1,318 MB RSS, 800 MiB at 1,009 MB; this
-// floor with batches of 2,000 documents at about 635 MB, for no more GC
-// CPU than 500 MiB with batches of 5,000 (about 700 MB).
+// floor with batches of 2,000 documents at about 630 MB, for about the GC
+// CPU of 500 MiB with batches of 5,000 (4.7 against 4.5 s; about 710 MB).
 const indexMemoryFloor = 400 << 20
 
 // indexMemoryLimit is the ceiling for a live heap of live bytes: the
