@@ -6,7 +6,11 @@
 // text, from focus symbols or files, and from a diff's changed lines; the
 // definitions found are expanded one step through the graph (callers,
 // callees, implementations, tests) at a lower score; search hits past the
-// 60th (a large budget asks for more) rank after that expansion. A type's chunk is cut
+// 60th (a large budget asks for more) rank after that expansion. An
+// interface among the strongest hits brings the methods implementing each
+// of its methods as well as the implementing types (a change to an
+// interface is a change to its implementations), and an implementation in
+// a test file (a fake) ranks at 0.7 of the code's own. A type's chunk is cut
 // to its head, since its methods are candidates of their own; config and
 // docs are admitted as such. A source file's head (before its first
 // definition) is no definition: its imports are cut out, and what remains

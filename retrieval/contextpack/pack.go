@@ -491,12 +491,15 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 				continue
 			}
 			d := defs[0]
-			k := kind
+			k, f := kind, factor
 			if kind == KindCaller && d.IsTest {
 				k = KindTest
 			}
+			if kind == KindImplementation && (d.IsTest || fileInfo[d.Path].Category.Has(graph.FileTest)) {
+				f *= testImplFactor
+			}
 			if ref, ok := cc.chunkOfSymbol(ctx, &d); ok {
-				chunkCand(ref, k, fmt.Sprintf("%s %s (%s)", rel, via.Display(), e.Confidence), seedScore[via]*factor)
+				chunkCand(ref, k, fmt.Sprintf("%s %s (%s)", rel, via.Display(), e.Confidence), seedScore[via]*f)
 				n++
 			}
 		}
@@ -505,8 +508,43 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 	expand(seeds, graph.In, []graph.EdgeKind{graph.EdgeCalls}, KindCaller, 0.5, "calls")
 	expand(seeds, graph.Out, []graph.EdgeKind{graph.EdgeCalls}, KindCallee, 0.45, "called by")
 	expand(seeds, graph.In, []graph.EdgeKind{graph.EdgeImplements, graph.EdgeOverrides, graph.EdgeExtends}, KindImplementation, 0.5, "implements")
+	// A strong interface's methods: what implements each of them is what
+	// changes with it (the implementing types came just above).
+	if methods := interfaceMethods(ctx, r, seeds, seedScore); len(methods) > 0 {
+		expand(methods, graph.In, []graph.EdgeKind{graph.EdgeImplements}, KindImplementation, 0.5, "implements")
+	}
 	expand(seeds, graph.In, []graph.EdgeKind{graph.EdgeTests}, KindTest, 0.35, "tests")
 	return out, nil
+}
+
+// interfaceMethods returns the methods declared in the interfaces and
+// traits among seeds, each scored as its interface in seedScore.
+func interfaceMethods(ctx context.Context, r graph.Reader, seeds []graph.SymbolID, seedScore map[graph.SymbolID]float64) []graph.SymbolID {
+	defs, err := graph.SymbolsByIDs(ctx, r, seeds)
+	if err != nil {
+		return nil
+	}
+	var out []graph.SymbolID
+	seen := map[graph.SymbolID]bool{}
+	for _, id := range seeds {
+		for _, d := range defs[id] {
+			if (d.Kind != graph.KindInterface && d.Kind != graph.KindTrait) || seen[d.ID] {
+				continue
+			}
+			seen[d.ID] = true
+			syms, err := r.SymbolsInFile(ctx, d.Path)
+			if err != nil {
+				continue
+			}
+			for _, m := range syms {
+				if m.Kind == graph.KindMethod && m.Container == d.QualifiedName() && d.Range.Contains(m.Range) {
+					out = append(out, m.ID)
+					seedScore[m.ID] = max(seedScore[m.ID], seedScore[d.ID])
+				}
+			}
+		}
+	}
+	return out
 }
 
 // packWhy is a search hit's why as an item's reason: the hit's own
@@ -570,6 +608,10 @@ func wholeFile(c cand, fc *fileCache, limit int) (cand, bool) {
 	w.reason = "the whole file, for " + cmp.Or(c.symbol, fmt.Sprintf("lines %d-%d", c.start, c.end)) + ": " + c.reason
 	return w, true
 }
+
+// testImplFactor: a test's implementation of an interface (a fake) ranks
+// below the code's own.
+const testImplFactor = 0.7
 
 // maxExpanded bounds the candidates one expansion step adds.
 const maxExpanded = 24

@@ -476,3 +476,74 @@ func TestSignatureCarriesDocSummary(t *testing.T) {
 		t.Fatalf("no signature items: %+v", p.Items)
 	}
 }
+
+// TestInterfaceImplementations: for an interface among the strongest
+// hits, the pack brings what implements it — the types and the methods
+// that implement each of its methods — and a test's fake after the code's
+// own implementation.
+func TestInterfaceImplementations(t *testing.T) {
+	root := t.TempDir()
+	// long files of other matters around each implementation, so that
+	// neither comes whole and search does not find them by themselves
+	filler := func(prefix string) string {
+		var sb strings.Builder
+		for i := 0; i < 60; i++ {
+			fmt.Fprintf(&sb, "\nfunc %sMetric%d(samples []float64) float64 {\n\ttotal := 0.0\n\tfor _, v := range samples {\n\t\ttotal += v * %d\n\t}\n\treturn total\n}\n", prefix, i, i)
+		}
+		return sb.String()
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/names\n\ngo 1.22\n",
+		"resolver.go": `package names
+
+// Resolver turns a target name into addresses and reports what it found
+// to the connection.
+type Resolver interface {
+	// Resolve looks the target up again.
+	Resolve(target string) ([]string, error)
+	// Close stops watching the target.
+	Close()
+}
+`,
+		"dns.go": "package names\n\nimport \"net\"\n\ntype dnsLookup struct{ host string }\n\n" +
+			"func (d *dnsLookup) Resolve(host string) ([]string, error) { return net.LookupHost(d.host) }\n\n" +
+			"func (d *dnsLookup) Close() {}\n" + filler("dns"),
+		"fake_test.go": "package names\n\ntype fakeLookup struct{ addrs []string }\n\n" +
+			"func (f *fakeLookup) Resolve(host string) ([]string, error) { return f.addrs, nil }\n\n" +
+			"func (f *fakeLookup) Close() {}\n" + filler("fake"),
+	}
+	for p, c := range files {
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, done := build(t, root)
+	defer done()
+	p, err := b.Build(context.Background(), contextpack.Request{Task: "the Resolver interface cannot report failures to the connection", Budget: 1500, Format: "json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// adjacent chunks come as one item, their reasons joined
+	var dns, fake *contextpack.Item
+	for i, it := range p.Items {
+		switch {
+		case it.Path == "dns.go" && strings.Contains(it.Reason, "implements"):
+			dns = &p.Items[i]
+		case it.Path == "fake_test.go":
+			fake = &p.Items[i]
+		}
+	}
+	switch {
+	case dns == nil:
+		t.Error("the code's implementation of Resolver is not in the pack")
+	case !strings.Contains(dns.Reason, "implements Resolver (") || !strings.Contains(dns.Reason, "implements Resolver.Close (") || !strings.Contains(dns.Reason, "implements Resolver.Resolve ("):
+		t.Errorf("dns.go's item does not say it implements Resolver and each of its methods: %q", dns.Reason)
+	case fake != nil && fake.Score >= dns.Score:
+		t.Errorf("the test's fake (%.3f) ranks with the code's implementation (%.3f)", fake.Score, dns.Score)
+	}
+	if t.Failed() {
+		for _, it := range p.Items {
+			t.Logf("%s %s %s %.3f %q", it.Path, it.Kind, it.Symbol, it.Score, it.Reason)
+		}
+	}
+}
