@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -122,14 +123,15 @@ type LiveFunc func(ctx context.Context, ids []int64) (map[int64]bool, error)
 // Documents are indexed on a goroutine of their own, so text indexing runs
 // alongside parsing and the store's writes.
 type Builder struct {
-	prev  []string // committed segments of the previous generation
-	live  LiveFunc
-	dir   string
-	name  string
-	idx   bleve.Index
-	docs  int
-	files atomic.Int64 // file documents queued
-	fresh bool
+	prev    []string // committed segments of the previous generation
+	live    LiveFunc
+	dir     string
+	name    string
+	idx     bleve.Index
+	mapping mapping.IndexMapping
+	docs    int
+	files   atomic.Int64 // file documents queued
+	fresh   bool
 
 	queue chan docJob
 	done  chan error
@@ -148,6 +150,10 @@ func (b *Builder) FinishProgress(f func(done, total int)) { b.progress = f }
 type docJob struct {
 	id  string
 	doc any // Doc or FileDoc
+	// fa analyses the body (chunk i) or ftext (i < 0) of the file's
+	// documents once for both (shared.go)
+	fa *fileAnalysis
+	i  int
 }
 
 // NewBuilder returns a builder that extends the segments prev (the meta
@@ -187,6 +193,7 @@ func (b *Builder) Begin(ctx context.Context, dir string, fresh bool) error {
 		return fmt.Errorf("create text segment: %w", err)
 	}
 	b.idx = idx
+	b.mapping = idx.Mapping()
 	b.queue = make(chan docJob, 4*batchDocs)
 	b.done = make(chan error, 1)
 	go b.run()
@@ -201,7 +208,14 @@ func (b *Builder) run() {
 		if err != nil {
 			continue // drain
 		}
-		if err = batch.Index(j.id, j.doc); err != nil {
+		doc := document.NewDocument(j.id)
+		if err = b.mapping.MapDocument(doc, j.doc); err == nil {
+			if j.fa != nil {
+				share(doc, sharedFieldName(j.i), j.fa, j.i)
+			}
+			err = batch.IndexAdvanced(doc)
+		}
+		if err != nil {
 			err = fmt.Errorf("index chunk %s: %w", j.id, err)
 			continue
 		}
@@ -235,11 +249,19 @@ func (b *Builder) Put(ctx context.Context, ff *graph.FileFacts, ids []int64) err
 	for i := range ff.Symbols {
 		syms[ff.Symbols[i].ID] = &ff.Symbols[i]
 	}
+	var fa *fileAnalysis
+	if len(ids) > 0 && len(ff.Chunks) > 0 {
+		texts := make([]string, len(ff.Chunks))
+		for i := range ff.Chunks {
+			texts[i] = ff.Chunks[i].Text
+		}
+		fa = newFileAnalysis(texts)
+	}
 	for i := range ff.Chunks {
 		if i >= len(ids) {
 			break
 		}
-		j := docJob{id: strconv.FormatInt(ids[i], 10), doc: DocOf(ff, &ff.Chunks[i], syms)}
+		j := docJob{id: strconv.FormatInt(ids[i], 10), doc: DocOf(ff, &ff.Chunks[i], syms), fa: fa, i: i}
 		select {
 		case b.queue <- j:
 		case <-ctx.Done():
@@ -255,7 +277,7 @@ func (b *Builder) Put(ctx context.Context, ff *graph.FileFacts, ids []int64) err
 			sb.WriteString(ff.Chunks[i].Text)
 			sb.WriteByte('\n')
 		}
-		j := docJob{id: fileDocID(ids[0]), doc: FileDoc{FText: sb.String(), FPath: ff.File.Path}}
+		j := docJob{id: fileDocID(ids[0]), doc: FileDoc{FText: sb.String(), FPath: ff.File.Path}, fa: fa, i: -1}
 		select {
 		case b.queue <- j:
 		case <-ctx.Done():
