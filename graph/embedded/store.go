@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/mattn/go-sqlite3" // SQLite driver "sqlite3"
+	"github.com/mattn/go-sqlite3" // SQLite driver "sqlite3"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/facts"
@@ -116,7 +116,7 @@ func openDB(path string, readOnly bool) (*sql.DB, error) {
 	if readOnly {
 		q += "&mode=ro&_query_only=1"
 	}
-	db, err := sql.Open("sqlite3", "file:"+path+"?"+q)
+	db, err := sql.Open(readerDriver, "file:"+path+"?"+q)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -126,11 +126,28 @@ func openDB(path string, readOnly bool) (*sql.DB, error) {
 		db.SetMaxOpenConns(1)
 	}
 	db.SetConnMaxIdleTime(time.Minute)
-	if _, err := db.Exec("PRAGMA mmap_size=268435456; PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY"); err != nil {
+	if err := db.Ping(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// readerDriver is SQLite with the readers' settings applied to every
+// connection as it opens: a PRAGMA run through the pool reaches one of its
+// connections, and the pool opens others under load and again after a
+// minute idle (which, in a long-lived server, is most of them).
+const readerDriver = "sqlite3-cairn-reader"
+
+// readerPragmas: the database mapped (256 MiB) rather than read through
+// the page cache, a 64 MiB cache, temporary tables in memory.
+const readerPragmas = "PRAGMA mmap_size=268435456; PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY"
+
+func init() {
+	sql.Register(readerDriver, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		_, err := c.Exec(readerPragmas, nil)
+		return err
+	}})
 }
 
 func (s *Store) checkFormat() error {
