@@ -2,6 +2,7 @@ package fuse_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -355,6 +356,60 @@ func TestTitleGenerator(t *testing.T) {
 // TestMessageGenerator: an error message the query quotes finds the code
 // that writes it, though values were formatted into it and the words are
 // common; a test asserting the same message ranks below the code.
+// TestQuotedLiteralFound: a flag the query quotes is found where the code
+// holds it verbatim, not in the tests that pass it; a literal more code
+// files hold than a few names no place.
+func TestQuotedLiteralFound(t *testing.T) {
+	files := map[string]string{
+		"cli/options.go": `package cli
+
+import "flag"
+
+// Register adds the collection flags.
+func Register(fs *flag.FlagSet) {
+	fs.Bool("collect-only", false, "only collect the tests, do not run them")
+	fs.Bool("quiet-mode", false, "print less")
+}
+
+// Usage is the help text.
+const Usage = "run tests; see --collect-only and --quiet-mode"
+`,
+		"cli/options_test.go": `package cli
+
+import "testing"
+
+func TestCollect(t *testing.T) { run(t, "--collect-only") }
+`,
+	}
+	for i := 0; i < 6; i++ {
+		files[fmt.Sprintf("cmd/tool%d/main.go", i)] = fmt.Sprintf("package main\n\n// main%d runs with --quiet-mode set.\nfunc main() { start(\"--quiet-mode\") }\n", i)
+	}
+	o := openWith(t, files)
+	res, err := o.Search(context.Background(), "Collecting takes long\n\nI run `--collect-only` very often; a short flag would help.", fuse.Options{Only: []string{fuse.GenMessage}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Path != "cli/options.go" {
+		t.Fatalf("hits %v", res.Hits)
+	}
+	if !strings.Contains(res.Hits[0].Why, `holds "--collect-only", quoted in the query`) {
+		t.Errorf("why: %q", res.Hits[0].Why)
+	}
+	for _, h := range res.Hits {
+		if h.Path == "cli/options_test.go" {
+			t.Errorf("the test that passes the flag is a hit: %+v", h)
+		}
+	}
+	// seven code files hold --quiet-mode: too common to say where
+	res, err = o.Search(context.Background(), "Quiet is not quiet\n\n`--quiet-mode` still prints.", fuse.Options{Only: []string{fuse.GenMessage}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 0 {
+		t.Errorf("hits for a literal seven files hold: %v", names(res.Hits))
+	}
+}
+
 func TestMessageGenerator(t *testing.T) {
 	o := openWith(t, map[string]string{
 		"shipping/zones.go": `package shipping

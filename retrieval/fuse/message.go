@@ -79,6 +79,7 @@ type messageFind struct {
 	path   string
 	line   uint32
 	window string
+	quoted bool // a literal the query quotes, not an error message's words
 }
 
 type messageFinds struct {
@@ -119,8 +120,61 @@ func (s *search) scanMessages() ([]messageFind, error) {
 			}
 		}
 	}
+	// Quoted literals: the places in code that hold them, when few do.
+	for i, lit := range quotedLiterals(s.q.Quoted) {
+		if i == maxMessages {
+			break
+		}
+		files, err := m.files(lit)
+		if err != nil {
+			return nil, err
+		}
+		var code []string
+		for _, f := range files {
+			if !s.e.category(f).Has(graph.FileTest) {
+				code = append(code, f)
+			}
+		}
+		before := len(m.finds)
+		m.verbatim(code, lit)
+		holders := map[string]bool{}
+		for i := before; i < len(m.finds); i++ {
+			m.finds[i].quoted = true
+			holders[m.finds[i].path] = true
+		}
+		if len(holders) > maxLiteralFiles {
+			m.finds = m.finds[:before] // a literal this common names no place
+		}
+	}
 	return m.finds, nil
 }
+
+// quotedLiterals returns the query's quoted spans that are code but no
+// name: a command-line flag (--collect-only), an expression or argument
+// (follow_symlinks=False, str(value)) — one line, no spaces, 3 to 80 bytes.
+// Identifiers and paths have generators of their own; a span with spaces
+// is prose or a shell command (pip list, go version), which the code does
+// not hold verbatim where it matters.
+func quotedLiterals(quoted []string) []string {
+	var out []string
+	for _, q := range quoted {
+		q = strings.TrimSpace(q)
+		if len(q) < 3 || len(q) > 80 || strings.ContainsAny(q, " \t\n") || strings.Contains(q, "://") || slices.Contains(out, q) {
+			continue
+		}
+		flag := len(q) > 2 && q[0] == '-' && (q[1] == '-' || isLetter(q[1]))
+		if flag || strings.ContainsAny(q, "=()[]{}\"'") {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// maxLiteralFiles: a quoted literal more code files than this hold is too
+// common to say where the issue is.
+const maxLiteralFiles = 5
 
 // messages: the chunks at the places scanMessages found, in its order.
 func (s *search) messages() error {
@@ -140,7 +194,11 @@ func (s *search) messages() error {
 		}
 		seen[c.ID] = true
 		rank++
-		s.add(GenMessage, c, rank, fmt.Sprintf("holds the message %q", f.window))
+		why := fmt.Sprintf("holds the message %q", f.window)
+		if f.quoted {
+			why = fmt.Sprintf("holds %q, quoted in the query", f.window)
+		}
+		s.add(GenMessage, c, rank, why)
 	}
 	return nil
 }
@@ -214,7 +272,7 @@ func (m *messageSearch) verbatim(files []string, w string) bool {
 			at := off + j
 			line += uint32(bytes.Count(b[counted:at], []byte("\n")))
 			counted, off = at, at+len(pat)
-			m.finds = append(m.finds, messageFind{f, line, w})
+			m.finds = append(m.finds, messageFind{path: f, line: line, window: w})
 			found = true
 		}
 	}
