@@ -14,7 +14,11 @@
 //   - symbol: definitions named by identifiers in the query (exact, then
 //     qualified; a name matching only when case is ignored ranks below
 //     the exact ones), weighted by how the query mentions them;
-//   - path: files the query names (those of a traceback's frames first,
+//   - path: the definition a signature error names first (Python's
+//     "TypeError: RST.__init__() got an unexpected keyword argument": the
+//     traceback ends in the caller, the callee's definition is what does
+//     not accept the call), then files the query names (those of a
+//     traceback's frames first,
 //     innermost first, then those it links to on a code host, then the
 //     others), and the chunks that contain the lines of its stack-trace
 //     frames and of its links (github.com/o/r/blob/REV/x.py#L10: the

@@ -777,7 +777,27 @@ func (s *search) paths() error {
 	if !s.on[GenPath] {
 		return nil
 	}
-	rank := 0
+	rank, frank := 0, 0
+	// A callable a signature error names: the traceback ends in its
+	// caller, the definition is what does not accept the call.
+	for _, name := range s.q.Callees {
+		defs, err := s.definitions(name)
+		if err != nil {
+			return err
+		}
+		if len(defs) == 0 || len(defs) > 3 {
+			continue
+		}
+		for _, d := range defs {
+			if c, ok := s.chunkOf(&d); ok {
+				rank++
+				frank++
+				why := "does not accept the call a signature error reports: " + name
+				s.add(GenPath, c, rank, why)
+				s.addFile(GenPath, c.Path, frank, why)
+			}
+		}
+	}
 	// Frames: the innermost frames of a traceback come last.
 	for i := len(s.q.Frames) - 1; i >= 0; i-- {
 		f := s.q.Frames[i]
@@ -802,7 +822,6 @@ func (s *search) paths() error {
 	// Files: those of a traceback's frames first, innermost first (the
 	// outer frames are the dispatch every failure passes through), then
 	// the files linked, then the other paths named, in order.
-	frank := 0
 	named := map[string]bool{}
 	name := func(mention, why string) {
 		if named[mention] {

@@ -356,6 +356,27 @@ func TestTitleGenerator(t *testing.T) {
 // TestMessageGenerator: an error message the query quotes finds the code
 // that writes it, though values were formatted into it and the words are
 // common; a test asserting the same message ranks below the code.
+// TestSignatureErrorCallee: a traceback that ends in a TypeError of a
+// call against a signature puts the definition it names first among the
+// files, ahead of the frames' (the callers).
+func TestSignatureErrorCallee(t *testing.T) {
+	o := openWith(t, map[string]string{
+		"report/writer.py":  "from report.formats import Table\n\n\ndef get_writer(fmt, **kwargs):\n    return Table(**kwargs)\n",
+		"report/formats.py": "class Table:\n    \"\"\"A plain table.\"\"\"\n\n    def __init__(self, delimiter=None):\n        self.delimiter = delimiter\n",
+	})
+	q := "header rows in tables\n\nTraceback (most recent call last):\n  File \"/site-packages/report/writer.py\", line 5, in get_writer\n    return Table(**kwargs)\nTypeError: Table.__init__() got an unexpected keyword argument 'header_rows'\n"
+	res, err := o.Search(context.Background(), q, fuse.Options{Only: []string{fuse.GenPath}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) < 2 || res.Files[0].Path != "report/formats.py" || res.Files[1].Path != "report/writer.py" {
+		t.Fatalf("files %+v", res.Files)
+	}
+	if !strings.Contains(res.Files[0].Why, "signature error reports: Table.__init__") {
+		t.Errorf("why: %q", res.Files[0].Why)
+	}
+}
+
 // TestQuotedLiteralFound: a flag the query quotes is found where the code
 // holds it verbatim, not in the tests that pass it; a literal more code
 // files hold than a few names no place.

@@ -52,6 +52,10 @@ type Parsed struct {
 	Links       []Link
 	Errors      []string
 	Quoted      []string
+	// Callees are the callables a signature error names (Python's
+	// "TypeError: f() got an unexpected keyword argument 'x'"): called
+	// in a way their definition does not accept.
+	Callees []string
 }
 
 var (
@@ -74,7 +78,9 @@ var (
 	// the file views of GitHub, GitLab, Gitea and Bitbucket, and a line
 	// anchor: #L10, #L10-L12, #L10-12, #lines-10
 	codeLinkRE = regexp.MustCompile(`^https?://[^/]+/(?:[^/]+/)+?(?:blob|blame|raw|src)/([^#?]+)(?:\?[^#]*)?(?:#(?:L|lines-)(\d+)(?:[-:]L?(\d+))?)?`)
-	identRE    = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?`)
+	// Python's TypeErrors of a call against a signature
+	signatureErrorRE = regexp.MustCompile(`^TypeError: ([A-Za-z_][\w.]*)\(\) (?:got an unexpected keyword argument|got multiple values for argument|missing \d+ required|takes (?:from )?\d+ (?:to \d+ )?positional argument)`)
+	identRE          = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?`)
 )
 
 // Parse analyses issue text.
@@ -234,6 +240,17 @@ func Parse(text string) Parsed {
 			addError(em)
 		case len(strings.Fields(line)) >= 3 && !slices.Contains(p.Errors, line): // not "Full diff:"
 			p.Errors = append(p.Errors, line)
+		}
+	}
+
+	// A call that does not fit a signature names the callable whose
+	// signature it is ("TypeError: RST.__init__() got an unexpected
+	// keyword argument 'header_rows'"): the traceback ends in the caller,
+	// the change is usually to the definition named.
+	for _, e := range p.Errors {
+		if m := signatureErrorRE.FindStringSubmatch(e); m != nil && !slices.Contains(p.Callees, m[1]) {
+			p.Callees = append(p.Callees, m[1])
+			add(m[1], 3)
 		}
 	}
 

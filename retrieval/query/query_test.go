@@ -166,3 +166,27 @@ func TestIdentifierQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestSignatureErrors: Python's TypeErrors of a call against a signature
+// name the callable whose definition does not accept the call.
+func TestSignatureErrors(t *testing.T) {
+	for text, want := range map[string][]string{
+		"Traceback (most recent call last):\n  File \"ui.py\", line 9, in get_writer\n    writer = Writer(**kw)\nTypeError: RST.__init__() got an unexpected keyword argument 'header_rows'\n": {"RST.__init__"},
+		"it fails:\n\nTypeError: send() missing 1 required positional argument: 'request'\n":                                                                                                   {"send"},
+		"TypeError: Session.merge_environment_settings() takes 5 positional arguments but 6 were given":                                                                                        {"Session.merge_environment_settings"},
+		"TypeError: plot() got multiple values for argument 'x'":                                                                                                                               {"plot"},
+		"TypeError: unsupported operand type(s) for +: 'int' and 'str'":                                                                                                                        nil,
+		"TypeError: 'NoneType' object is not callable":                                                                                                                                         nil,
+	} {
+		p := Parse(text)
+		if !slices.Equal(p.Callees, want) {
+			t.Errorf("Parse(%q).Callees = %q, want %q", text, p.Callees, want)
+		}
+		for _, c := range want {
+			i := slices.IndexFunc(p.Identifiers, func(id Ident) bool { return id.Name == c })
+			if i < 0 || p.Identifiers[i].Weight < 3 {
+				t.Errorf("%q: the callee %s is not a strong identifier: %+v", text, c, p.Identifiers)
+			}
+		}
+	}
+}
