@@ -211,7 +211,7 @@ func (b *Builder) run() {
 		doc := document.NewDocument(j.id)
 		if err = b.mapping.MapDocument(doc, j.doc); err == nil {
 			if j.fa != nil {
-				share(doc, sharedFieldName(j.i), j.fa, j.i)
+				share(doc, j.fa, j.i)
 			}
 			err = batch.IndexAdvanced(doc)
 		}

@@ -95,18 +95,14 @@ func (f *sharedField) Analyze()                                         { f.a = 
 func (f *sharedField) AnalyzedLength() int                              { return f.a.length }
 func (f *sharedField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.a.freqs }
 
-// sharedFieldName is the field of a document analysed through its file's
-// fileAnalysis: a chunk's body, the file's ftext.
-func sharedFieldName(i int) string {
+// share replaces doc's text field of the mapping analysed through fa —
+// chunk i's body, or the file's ftext for i < 0 — by one that takes fa's
+// analysis.
+func share(doc *document.Document, fa *fileAnalysis, i int) {
+	name := "body"
 	if i < 0 {
-		return "ftext"
+		name = "ftext"
 	}
-	return "body"
-}
-
-// share replaces doc's field named name (a text field of the mapping) by
-// one analysed through fa as chunk i (-1: the file).
-func share(doc *document.Document, name string, fa *fileAnalysis, i int) {
 	for k, f := range doc.Fields {
 		if tf, ok := f.(*document.TextField); ok && f.Name() == name {
 			doc.Fields[k] = &sharedField{TextField: tf, fa: fa, i: i}

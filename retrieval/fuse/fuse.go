@@ -322,7 +322,7 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 			s.vec <- vectorHits{hits, err}
 		}()
 	}
-	if s.e.Text != nil && s.on[GenMessage] && (len(s.q.Errors) > 0 || len(quotedLiterals(s.q.Quoted)) > 0) {
+	if s.e.Text != nil && s.on[GenMessage] && (len(s.q.Errors) > 0 || len(s.q.Literals) > 0) {
 		s.msg = make(chan messageFinds, 1)
 		go func() {
 			finds, err := s.scanMessages()

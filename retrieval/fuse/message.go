@@ -121,8 +121,8 @@ func (s *search) scanMessages() ([]messageFind, error) {
 		}
 	}
 	// Quoted literals: the places in code that hold them, when few do.
-	for i, lit := range quotedLiterals(s.q.Quoted) {
-		if i == maxMessages {
+	for n, lit := range s.q.Literals {
+		if n == maxMessages {
 			break
 		}
 		files, err := m.files(lit)
@@ -138,9 +138,9 @@ func (s *search) scanMessages() ([]messageFind, error) {
 		before := len(m.finds)
 		m.verbatim(code, lit)
 		holders := map[string]bool{}
-		for i := before; i < len(m.finds); i++ {
-			m.finds[i].quoted = true
-			holders[m.finds[i].path] = true
+		for k := before; k < len(m.finds); k++ {
+			m.finds[k].quoted = true
+			holders[m.finds[k].path] = true
 		}
 		if len(holders) > maxLiteralFiles {
 			m.finds = m.finds[:before] // a literal this common names no place
@@ -148,29 +148,6 @@ func (s *search) scanMessages() ([]messageFind, error) {
 	}
 	return m.finds, nil
 }
-
-// quotedLiterals returns the query's quoted spans that are code but no
-// name: a command-line flag (--collect-only), an expression or argument
-// (follow_symlinks=False, str(value)) — one line, no spaces, 3 to 80 bytes.
-// Identifiers and paths have generators of their own; a span with spaces
-// is prose or a shell command (pip list, go version), which the code does
-// not hold verbatim where it matters.
-func quotedLiterals(quoted []string) []string {
-	var out []string
-	for _, q := range quoted {
-		q = strings.TrimSpace(q)
-		if len(q) < 3 || len(q) > 80 || strings.ContainsAny(q, " \t\n") || strings.Contains(q, "://") || slices.Contains(out, q) {
-			continue
-		}
-		flag := len(q) > 2 && q[0] == '-' && (q[1] == '-' || isLetter(q[1]))
-		if flag || strings.ContainsAny(q, "=()[]{}\"'") {
-			out = append(out, q)
-		}
-	}
-	return out
-}
-
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // maxLiteralFiles: a quoted literal more code files than this hold is too
 // common to say where the issue is.

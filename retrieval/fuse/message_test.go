@@ -34,18 +34,3 @@ func TestMessagePieces(t *testing.T) {
 		t.Errorf("windows:\n got %q\nwant %q", got, want)
 	}
 }
-
-// TestQuotedLiterals: of the query's quoted spans, the code that is no
-// name — flags, expressions, arguments — is looked for verbatim; names,
-// paths, prose, commands and URLs are not.
-func TestQuotedLiterals(t *testing.T) {
-	got := quotedLiterals([]string{
-		"--collect-only", "-k", "-v", "follow_symlinks=False", "str(value)", `f"{value:.16G}"`,
-		"collect_only", "Session.request", "pip list", "go version", "https://x.org/a=b", "--collect-only",
-		"a\nb=c", "", "--",
-	})
-	want := []string{"--collect-only", "follow_symlinks=False", "str(value)", `f"{value:.16G}"`}
-	if !slices.Equal(got, want) {
-		t.Errorf("quotedLiterals = %q, want %q", got, want)
-	}
-}

@@ -52,6 +52,13 @@ type Parsed struct {
 	Links       []Link
 	Errors      []string
 	Quoted      []string
+	// Literals are the quoted spans that are code but no name: a
+	// command-line flag (--collect-only), an expression or argument
+	// (follow_symlinks=False, str(value)) — one line, no spaces, 3 to 80
+	// bytes. Identifiers and paths are found otherwise; a span with spaces
+	// is prose or a shell command (pip list, go version), which the code
+	// does not hold verbatim where it matters.
+	Literals []string
 	// Callees are the callables a signature error names (Python's
 	// "TypeError: f() got an unexpected keyword argument 'x'"): called
 	// in a way their definition does not accept.
@@ -82,6 +89,22 @@ var (
 	signatureErrorRE = regexp.MustCompile(`^TypeError: ([A-Za-z_][\w.]*)\(\) (?:got an unexpected keyword argument|got multiple values for argument|missing \d+ required|takes (?:from )?\d+ (?:to \d+ )?positional argument)`)
 	identRE          = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?`)
 )
+
+// literals picks Parsed.Literals out of the quoted spans.
+func literals(quoted []string) []string {
+	var out []string
+	for _, q := range quoted {
+		q = strings.TrimSpace(q)
+		if len(q) < 3 || len(q) > 80 || strings.ContainsAny(q, " \t\n") || strings.Contains(q, "://") || slices.Contains(out, q) {
+			continue
+		}
+		flag := q[0] == '-' && (q[1] == '-' || 'a' <= q[1] && q[1] <= 'z' || 'A' <= q[1] && q[1] <= 'Z')
+		if flag || strings.ContainsAny(q, "=()[]{}\"'") {
+			out = append(out, q)
+		}
+	}
+	return out
+}
 
 // Parse analyses issue text.
 func Parse(text string) Parsed {
@@ -119,6 +142,8 @@ func Parse(text string) Parsed {
 			}
 		}
 	}
+
+	p.Literals = literals(p.Quoted)
 
 	// Stack frames.
 	seenFrame := map[string]bool{}
