@@ -26,7 +26,9 @@ const EmbeddedFormat = 2
 //	10: secrets redacted in the signatures and docs of symbols (graph/redact)
 //	11: Python keyword arguments are role argument, not write (a write only of a called class's field);
 //	    Go package members exclude methods; uses resolved outside the index (Occurrence.Outside)
-const FeatureVersion = 11
+//	12: text search and the embedder cut words at a change of script and index Chinese and
+//	    Japanese text as pairs of characters (retrieval/tokens)
+const FeatureVersion = 12
 
 // EmbeddedSQL creates the tables of one embedded-store generation.
 //

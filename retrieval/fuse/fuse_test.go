@@ -726,3 +726,47 @@ func TestPathBySuffix(t *testing.T) {
 		}
 	}
 }
+
+// An issue in Chinese puts its identifiers against the text without spaces
+// and has no spaces between its words: the identifier is found as a word
+// of its own, and the text meets the code's Chinese comments by pairs of
+// characters — for the text search and for the embedding alike.
+func TestChineseIssue(t *testing.T) {
+	o := openWith(t, map[string]string{
+		"pool/conn.go": `package pool
+
+// Acquire 从连接池取出一个连接；连接池耗尽时等待超时后返回错误。
+func Acquire(timeout int) error { return nil }
+
+// Release 把连接放回连接池。
+func Release() {}
+`,
+		"cache/memory.go": `package cache
+
+// Sweep 定期清理本地内存缓存中已经过期的条目。
+func Sweep() {}
+`,
+	})
+	const q = "连接池耗尽后调用Acquire一直阻塞，没有等待超时"
+	res, err := o.Search(context.Background(), q, fuse.Options{Only: []string{fuse.GenText}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Name != "Acquire" || res.Hits[0].Path != "pool/conn.go" {
+		t.Fatalf("text hits %v", names(res.Hits))
+	}
+	res, err = o.Search(context.Background(), "本地内存缓存过期", fuse.Options{Only: []string{fuse.GenText}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Name != "Sweep" {
+		t.Fatalf("text hits %v", names(res.Hits))
+	}
+	res, err = o.Search(context.Background(), q, fuse.Options{Only: []string{fuse.GenVector}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Name != "Acquire" {
+		t.Fatalf("embedding hits %v", names(res.Hits))
+	}
+}

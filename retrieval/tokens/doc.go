@@ -5,6 +5,17 @@
 // query understanding share it, so a query term and an indexed term always
 // come out of the same function.
 //
+// A word is of one script: Chinese and Japanese text has no spaces between
+// its words, and issues written in it put identifiers against it
+// ("调用status.FromError时返回的错误码不对"); such an identifier is a word
+// of its own, as it is in English, and a run of Han or kana is indexed as
+// its overlapping pairs of characters (时返, 返回, 回的 …), the dictionary-free
+// analysis search engines use for these scripts, so a query and a comment
+// meet on the words they share. Hangul, which has spaces, is cut from Latin
+// letters and kept whole. Before, such a query was one unknown term to the
+// text search and none at all to the embedder (TestChineseIssue in
+// retrieval/fuse).
+//
 // Indexing runs it over every chunk and file several times (BM25's fields,
 // the embedder's training and vectors), and source repeats its identifiers,
 // so Code and Text keep what each spelling turns into in a bounded cache

@@ -30,22 +30,39 @@ var wordBytes = func() (t [256]bool) {
 }()
 
 // Words finds identifier-like runs in b: ASCII identifier characters and any
-// Unicode letters or digits.
+// Unicode letters or digits. A run is of one script class (scriptOf): an
+// identifier written against Chinese or Japanese text without a space
+// ("调用status.FromError时") is a word of its own, not part of the text's.
 func Words(b []byte, fn func(start, end int)) {
 	i := 0
 	for i < len(b) {
 		c := b[i]
+		cls := latin
 		if c < utf8.RuneSelf {
 			if !isWordByte(c) {
 				i++
 				continue
 			}
-		} else if r, _ := utf8.DecodeRune(b[i:]); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			_, n := utf8.DecodeRune(b[i:])
-			i += n
-			continue
+		} else {
+			r, n := utf8.DecodeRune(b[i:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				i += n
+				continue
+			}
+			cls = scriptOf(r)
 		}
 		start := i
+		if cls != latin {
+			for i < len(b) && b[i] >= utf8.RuneSelf {
+				r, n := utf8.DecodeRune(b[i:])
+				if !unicode.IsLetter(r) && !unicode.IsDigit(r) || scriptOf(r) != cls {
+					break
+				}
+				i += n
+			}
+			fn(start, i)
+			continue
+		}
 		for i < len(b) {
 			c := b[i]
 			if c < utf8.RuneSelf {
@@ -56,13 +73,45 @@ func Words(b []byte, fn func(start, end int)) {
 				continue
 			}
 			r, n := utf8.DecodeRune(b[i:])
-			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) || scriptOf(r) != latin {
 				break
 			}
 			i += n
 		}
 		fn(start, i)
 	}
+}
+
+// Script classes of letters, as words are cut: text in the ideographic
+// scripts (Han, Hiragana, Katakana) has no spaces between its words, and
+// Korean's Hangul has them but is written against Latin identifiers as
+// often; every other letter and digit is of one class with ASCII's.
+const (
+	latin = iota
+	ideographic
+	hangul
+)
+
+func scriptOf(r rune) int {
+	switch {
+	case r < 0x1100:
+		return latin
+	case unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || r == 0x30FC:
+		return ideographic // 0x30FC: the prolonged sound mark, Common by script
+	case unicode.Is(unicode.Hangul, r):
+		return hangul
+	}
+	return latin
+}
+
+// ideographicRun reports whether the word at b starts (and so, by Words,
+// is all) in an ideographic script.
+func ideographicRun(b []byte) bool {
+	if len(b) == 0 || b[0] < utf8.RuneSelf {
+		return false
+	}
+	r, _ := utf8.DecodeRune(b)
+	return scriptOf(r) == ideographic
 }
 
 // Split cuts an identifier into its parts: "parseHTTPRequest2" → parse,
@@ -234,6 +283,10 @@ func scan(b []byte, text bool, fn func(Token)) {
 		m = *p
 	}
 	Words(b, func(start, end int) {
+		if ideographicRun(b[start:end]) {
+			bigrams(b, start, end, m, fn)
+			return
+		}
 		if end-start > 64 {
 			return // hashes, base64, generated blobs
 		}
@@ -255,6 +308,40 @@ func scan(b []byte, text bool, fn func(Token)) {
 			fn(Token{Term: p.term, Start: start + p.off, End: start + p.off + p.len, Part: true})
 		}
 	})
+}
+
+// bigrams emits a run of ideographic text as its overlapping pairs of
+// characters ("连接没有" → 连接, 接没, 没有), a run of one character as
+// itself: the text has no spaces to find its words by, and pairs match
+// whichever words a query and a comment share without a dictionary (as
+// search engines' CJK analysis does). The pairs are whole terms, never
+// parts, and are neither stemmed nor stopped; the run has no length bound.
+// m, when not nil, interns the pairs' strings.
+func bigrams(b []byte, start, end int, m map[string]word, fn func(Token)) {
+	emit := func(s, e int) {
+		w, ok := m[string(b[s:e])]
+		if !ok {
+			w = word{whole: string(b[s:e])}
+			if m != nil {
+				if len(m) >= cacheWords {
+					clear(m)
+				}
+				m[w.whole] = w
+			}
+		}
+		fn(Token{Term: w.whole, Start: s, End: e})
+	}
+	_, first := utf8.DecodeRune(b[start:end])
+	if start+first == end {
+		emit(start, end)
+		return
+	}
+	for i := start; i+first < end; {
+		_, n2 := utf8.DecodeRune(b[i+first : end])
+		emit(i, i+first+n2)
+		i += first
+		first = n2
+	}
 }
 
 // Stop are English function words and the keywords every language repeats.
