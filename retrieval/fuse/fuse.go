@@ -318,7 +318,7 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 		// runs beside them, on the other core
 		s.vec = make(chan vectorHits, 1)
 		go func() {
-			hits, err := s.e.Vectors.SearchText(ctx, s.q.Text, 200)
+			hits, err := s.e.Vectors.SearchText(ctx, s.q.Body, 200)
 			s.vec <- vectorHits{hits, err}
 		}()
 	}
@@ -435,7 +435,7 @@ func (s *search) text() error {
 		_, base := graph.SplitQualified(id.Name)
 		boosted = append(boosted, tokens.Lower(base))
 	}
-	text := s.q.Text
+	text := s.q.Body
 	if len(text) > 6000 {
 		text = text[:6000]
 	}
@@ -580,7 +580,7 @@ func (s *search) history() error {
 		return nil
 	}
 	have := s.e.pathSet()
-	hits := hx.Files(s.q.Text, 50, func(p string) bool { _, ok := have[p]; return ok })
+	hits := hx.Files(s.q.Body, 50, func(p string) bool { _, ok := have[p]; return ok })
 	for i, h := range hits {
 		s.addFile(GenHistory, h.Path, i+1, fmt.Sprintf("changed by a similar past commit %s %q", h.Commit.Hash[:min(8, len(h.Commit.Hash))], h.Commit.Subject))
 	}

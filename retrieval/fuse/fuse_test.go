@@ -770,3 +770,26 @@ func Sweep() {}
 		t.Fatalf("embedding hits %v", names(res.Hits))
 	}
 }
+
+// The sections of an issue template are not searched: their words are in
+// every issue of the repository and match code the issue is not about.
+func TestTemplateSectionsNotSearched(t *testing.T) {
+	o := openWith(t, map[string]string{
+		"release/version.go": "package release\n\n// Version reports which version you are using and what did you build it with.\nfunc Version() string { return tag }\n",
+	})
+	q := "Refunds rounded the wrong way\n<!-- What version are you using? -->\n### What version are you using?\n1.2\n### What did you do?\nRoundTotal on a refund of -1.5\n"
+	for _, gen := range []string{fuse.GenText, fuse.GenFile, fuse.GenVector} {
+		res, err := o.Search(context.Background(), q, fuse.Options{Only: []string{gen}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range res.Files {
+			if f.Path == "release/version.go" {
+				t.Errorf("%s: the template's words find %s", gen, f.Path)
+			}
+		}
+		if len(res.Files) == 0 {
+			t.Errorf("%s: nothing found", gen)
+		}
+	}
+}

@@ -38,6 +38,9 @@ type Link struct {
 // Parsed is what Parse found.
 type Parsed struct {
 	Text string
+	// Body is Text without the scaffolding an issue template leaves in it
+	// (scaffold): what the text searches read.
+	Body string
 	// Title is the first line of a text of several lines — an issue's
 	// title, its shortest statement of the problem ("" for one line).
 	Title string
@@ -108,7 +111,7 @@ func literals(quoted []string) []string {
 
 // Parse analyses issue text.
 func Parse(text string) Parsed {
-	p := Parsed{Text: text, Title: title(text)}
+	p := Parsed{Text: text, Title: title(text), Body: scaffold(text)}
 	weights := map[string]float64{}
 	order := []string{}
 	add := func(name string, w float64) {
@@ -310,6 +313,43 @@ func Parse(text string) Parsed {
 		return 0
 	})
 	return p
+}
+
+var (
+	htmlCommentRE = regexp.MustCompile(`(?s)<!--.*?-->`)
+	// a Markdown heading of level 2 or more, or a line that is only bold
+	// text, of a few words: a template's section ("### What did you
+	// expect to see?", "**Describe the bug**"); a level-1 "# …" line is
+	// as often a Python comment pasted without a fence
+	sectionRE = regexp.MustCompile(`^(?:#{2,6}[ \t]+(.{1,100})|\*\*([^*]{1,60})\*\*:?)[ \t]*$`)
+)
+
+// scaffold returns text without what an issue template put there for
+// every issue: its instructions in HTML comments and its section headings.
+// Those words are the same in every issue of a repository ("version",
+// "operating system", "expected behavior", "reproduce") and name nothing
+// the issue is about, yet a text search weighs them like the report's own
+// words. Headings inside code fences are code and stay.
+func scaffold(text string) string {
+	text = htmlCommentRE.ReplaceAllString(text, " ")
+	lines := strings.SplitAfter(text, "\n")
+	fence := false
+	var b strings.Builder
+	for _, line := range lines {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+		}
+		if !fence && sectionRE.MatchString(t) && len(strings.Fields(t)) <= 12 {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString(line)
+	}
+	if strings.TrimSpace(b.String()) == "" {
+		return text // nothing but headings: they are what it says
+	}
+	return b.String()
 }
 
 // title returns the first non-blank line of text when more text follows

@@ -205,3 +205,27 @@ func TestQuotedLiterals(t *testing.T) {
 		t.Errorf("literals = %q, want %q", got, want)
 	}
 }
+
+// A template's sections and instructions are not what the issue says; its
+// code is, headings in a fence included, and a text of headings alone keeps
+// them.
+func TestScaffold(t *testing.T) {
+	text := "Close panics\n<!-- Please answer these questions\nbefore submitting. -->\n### What version of gRPC are you using?\n1.15.0\n\n**Describe the bug**\nClose panics when the resolver updates.\n```python\n## a heading-shaped comment in code\nx = 1\n```\n# a level-1 line stays\n"
+	body := Parse(text).Body
+	for _, gone := range []string{"Please answer", "before submitting", "What version", "Describe the bug"} {
+		if strings.Contains(body, gone) {
+			t.Errorf("body keeps %q:\n%s", gone, body)
+		}
+	}
+	for _, kept := range []string{"Close panics\n", "1.15.0", "Close panics when the resolver updates.", "## a heading-shaped comment in code", "x = 1", "# a level-1 line stays"} {
+		if !strings.Contains(body, kept) {
+			t.Errorf("body lost %q:\n%s", kept, body)
+		}
+	}
+	if got := Parse("### Steps to reproduce\n").Body; got != "### Steps to reproduce\n" {
+		t.Errorf("headings alone: %q", got)
+	}
+	if got := Parse("### a heading of more than twelve words is somebody's own sentence and not a template's section\n").Body; !strings.Contains(got, "sentence") {
+		t.Errorf("long heading dropped: %q", got)
+	}
+}
