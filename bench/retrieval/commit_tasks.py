@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Localization tasks from the fix commits of a repository's history.
+
+The dev set's Go tasks all come from one repository (grpc-go), whose files
+are large; issue 20's private set says Go behaves differently on
+repositories the engine has never seen, where files are small. This makes
+tasks of the same format as ../shared/bench/localization/tasks_*.jsonl from
+any git repository, so that score.py and score_context.py (and their
+baselines) run on them unchanged:
+
+  python3 bench/retrieval/commit_tasks.py GITDIR OWNER/NAME [--lang go]
+      [--max 25] [--scan 4000] > tasks.jsonl
+
+A task is a commit on the first-parent history whose subject says it fixes
+something ("fix", "fixes", "bug", "panic", "crash", "regression") and is
+not about docs, comments, typos, lint or licences, that
+changes one to six existing non-test files of the language (no other code
+file; tests may change too) and at most 200 lines of them, inside at least
+one definition. The query is the
+commit's message without trailers and pull-request numbers; the base is its
+parent; gold files and functions are derived exactly as the dev set's
+(evalcommon: tests left out, the pre-image scopes the diff touches).
+
+What this is not: an issue. A commit message is written by whoever fixed
+the bug and names the fix's identifiers more often than a report does, so
+Acc@k here is an easier, different measure than on issues; it is used to
+compare rankings and packs with each other and with BM25 on the same
+tasks, not as a score to quote against the dev set. Deterministic: the
+newest qualifying commits, every STEP-th so that the tasks spread over the
+scanned history.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "shared", "bench", "localization"))
+import evalcommon as ec  # noqa: E402
+
+EXT = {"go": (".go",), "python": (".py",)}
+FIX = re.compile(r"\b(fix(es|ed)?|bug|panic|crash|regression)\b", re.I)
+SKIP = re.compile(r"^(revert|merge|bump|chore|docs?|ci|build|deps)\b|dependabot|"
+                  r"\b(typos?|docs?|docstrings?|comments?|lint|linters?|spelling|grammar|grammatical|"
+                  r"license|whitespace|readme|changelog)\b", re.I)
+TRAILER = re.compile(r"^[A-Za-z-]+: .*$")
+
+
+def git(gitdir, *args, ok=(0,)):
+    p = subprocess.run(["git", "--git-dir", gitdir, *args], capture_output=True)
+    if p.returncode not in ok:
+        raise RuntimeError(f"git {' '.join(args)}: {p.stderr.decode(errors='replace')}")
+    return p.stdout.decode("utf-8", errors="replace")
+
+
+def query_of(subject, body):
+    subject = re.sub(r"\s*\(#\d+\)\s*$", "", subject).strip()
+    lines = []
+    for ln in body.splitlines():
+        s = ln.strip()
+        if TRAILER.match(s) and re.match(r"^(Signed-off-by|Co-authored-by|Reviewed-by|Change-Id|Fixes|Closes|Updates|Refs?)\b", s, re.I):
+            continue
+        if re.fullmatch(r"(fix(es)?|close[sd]?|resolve[sd]?)?\s*#\d+\.?", s, re.I):
+            continue
+        lines.append(ln.rstrip())
+    body = "\n".join(lines).strip()
+    return subject + ("\n\n" + body if body else "")
+
+
+def task_of(gitdir, repo, lang, sha, parent, subject, body):
+    exts = EXT[lang]
+    names = git(gitdir, "diff", "--name-status", "--no-renames", parent, sha).splitlines()
+    gold, code = [], 0
+    for row in names:
+        st, _, path = row.partition("\t")
+        if not ec.is_code_file(path):
+            continue
+        code += 1
+        if not path.endswith(exts):
+            return None  # another language changes too
+        if ec.is_test_path(path):
+            continue
+        if st != "M" or "vendor/" in path or path.endswith((".pb.go", "_generated.go")):
+            return None  # a new, deleted or generated file: not something to find
+        gold.append(path)
+    if not 1 <= len(gold) <= 6:
+        return None
+    diff = git(gitdir, "diff", "--unified=0", "--no-renames", parent, sha, "--", *gold)
+    recs = ec.parse_unified_diff(diff)
+    changed = sum(len(r["removed"]) + sum(len(a) for _, a in r["inserts"]) for r in recs)
+    if changed > 200:
+        return None
+    funcs = []
+    for r in recs:
+        path = r["old"] or r["new"]
+        pre = git(gitdir, "show", f"{parent}:{path}")
+        funcs += [f"{path}::{s}" for s in ec.changed_symbols(path, pre, r)]
+    if not funcs:
+        return None  # nothing inside a definition changed: no function to find
+    q = query_of(subject, body)
+    if len(q) < 20:
+        return None
+    return {
+        "id": f"{repo.replace('/', '__')}-{sha[:10]}",
+        "repo": repo,
+        "base_commit": parent,
+        "query": q,
+        "gold_files": sorted(gold),
+        "gold_functions": funcs,
+        "other_changed_files": [],
+        "language": lang,
+        "dataset": "fix-commits",
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("gitdir")
+    ap.add_argument("repo", help="OWNER/NAME, as prepare.sh's clones file names it")
+    ap.add_argument("--lang", default="go", choices=sorted(EXT))
+    ap.add_argument("--max", type=int, default=25, help="tasks to write")
+    ap.add_argument("--scan", type=int, default=4000, help="first-parent commits to look at")
+    args = ap.parse_args()
+    gd = args.gitdir
+    if os.path.isdir(os.path.join(gd, ".git")):
+        gd = os.path.join(gd, ".git")
+    log = git(gd, "log", "--first-parent", "--no-merges", f"-{args.scan}",
+              "--format=%H%x00%P%x00%s%x00%b%x1e", "HEAD")
+    found = []
+    for rec in log.split("\x1e"):
+        rec = rec.strip("\n")
+        if not rec:
+            continue
+        sha, parents, subject, body = (rec.split("\x00") + ["", "", ""])[:4]
+        parents = parents.split()
+        if len(parents) != 1 or SKIP.search(subject) or not FIX.search(subject):
+            continue
+        t = task_of(gd, args.repo, args.lang, sha, parents[0], subject, body)
+        if t:
+            found.append(t)
+    step = max(1, len(found) // args.max)
+    picked = found[::step][: args.max]
+    print(f"{args.repo}: {len(found)} qualifying commits, {len(picked)} tasks", file=sys.stderr)
+    for t in picked:
+        print(json.dumps(t))
+
+
+if __name__ == "__main__":
+    main()
