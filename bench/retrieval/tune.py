@@ -180,7 +180,8 @@ def fuse(gens, cfg, only=None, drop=None, cochange=None):
     files = sorted(fscore, key=lambda p: (-fscore[p], p))[:10]
     scored = []
     for cid, (p, sym, ranks, kind) in chunk.items():
-        s = sum(cfg[g] / (kk(g) + r) for g, r in ranks.items())
+        # centrality counts for files only (fuse.go chunkEvidence)
+        s = sum(cfg[g] / (kk(g) + r) for g, r in ranks.items() if g != "rank")
         s *= penalty(p, cfg)
         s += cfg["share"] * fscore.get(p, 0)
         if kind == "type":

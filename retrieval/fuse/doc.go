@@ -47,7 +47,12 @@
 //     On the dev set it runs for one task of 93 and takes that task's
 //     file into the first five (bench/retrieval/RESULTS.md);
 //   - graph: callers and callees of the strongest fused hits;
-//   - rank: centrality (PageRank) as a weak prior.
+//   - rank: centrality (PageRank) as a weak prior on files: it ranks the
+//     candidates, and each file's best ranked chunk counts for the file,
+//     but not for the chunk itself (chunkEvidence), so that a central
+//     file's small accessors do not outrank the function a task is about;
+//     a context pack, whose strongest hits are the roots of its graph
+//     expansion, counts it for chunks too (Options.CentralChunks).
 //
 // Each can run alone (Options.Only), so that its value is measured, not
 // assumed (bench/retrieval/run.sh).

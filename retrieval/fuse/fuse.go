@@ -55,6 +55,26 @@ var DefaultWeights = map[string]float64{
 // rrfK is the k of reciprocal-rank fusion.
 const rrfK = 30.0
 
+// chunkEvidence says whether generator gen's rank of a chunk counts in the
+// chunk's own score. Centrality (GenRank) is evidence for a file and not
+// for which of its functions a task is about: counted for chunks it ranked
+// a central file's accessors above the function a fix changed (cobra's
+// Command.Name and Command.Flags above the add command's createCmdFile).
+// Without it chunks rank better on the dev set and on fix commits of four
+// Go repositories it never saw (fn Acc@5 0.446 → 0.478 and 0.300 → 0.333,
+// fn Acc@10 0.641 → 0.630 and 0.400 → 0.467), files exactly as before; the
+// weight a chunk's centrality might keep instead, 0.1 or 0.2, did better
+// than 0.4 on both sets and no better than none
+// (bench/retrieval/RESULTS.md). A chunk still inherits its file's
+// centrality through the file's share.
+//
+// A context pack (Options.CentralChunks) keeps it: its eight strongest
+// hits are the roots it expands through the graph, and central roots reach
+// more of what a change touches — without it the dev set's packs covered
+// less at 4k and 16k (fn_cov@16k 0.818 → 0.798; one task, pytest 8399,
+// lost three of its five functions).
+func (s *search) chunkEvidence(gen string) bool { return gen != GenRank || s.centralChunks }
+
 // fileShare is how much of its file's fused score a chunk inherits.
 const fileShare = 0.5
 
@@ -216,6 +236,10 @@ type Options struct {
 	// Dump returns every generator's full ranking in Result.Dump, for
 	// offline evaluation and tuning of the fusion.
 	Dump bool
+	// CentralChunks counts centrality for chunks too (chunkEvidence): what
+	// a context pack asks for, whose strongest hits are the roots its
+	// expansion through the graph grows from.
+	CentralChunks bool
 }
 
 // DumpEntry is one entry of one generator's ranking.
@@ -277,6 +301,8 @@ type search struct {
 	defs map[string][]graph.Symbol
 	vec  chan vectorHits   // the embedding scan started with the search
 	msg  chan messageFinds // the message scan, likewise
+	// centralChunks: Options.CentralChunks
+	centralChunks bool
 }
 
 type vectorHits struct {
@@ -296,7 +322,8 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 	defer release()
 	s := &search{e: e, ctx: ctx, q: query.Parse(text), cands: map[int64]*cand{},
 		fileRank: map[string]map[string]int{}, fileWhy: map[string]map[string]string{},
-		chunksOf: map[string][]graph.ChunkRef{}, firstOf: map[string]graph.ChunkRef{}, on: map[string]bool{}}
+		chunksOf: map[string][]graph.ChunkRef{}, firstOf: map[string]graph.ChunkRef{}, on: map[string]bool{},
+		centralChunks: opts.CentralChunks}
 	for _, g := range AllGenerators {
 		s.on[g] = len(opts.Only) == 0 || slices.Contains(opts.Only, g)
 	}
@@ -1119,7 +1146,9 @@ func (s *search) result(limit, fileLimit int) Result {
 	for _, c := range s.cands {
 		score := 0.0
 		for gen, r := range c.ranks {
-			score += s.weight(gen) / (rrfK + float64(r))
+			if s.chunkEvidence(gen) {
+				score += s.weight(gen) / (rrfK + float64(r))
+			}
 		}
 		// Questions and issues are about behaviour: the code that has it
 		// outranks the tests that check it and the prose about it, all else
@@ -1146,7 +1175,9 @@ func (s *search) result(limit, fileLimit int) Result {
 		c := x.c
 		cs = cs[:0]
 		for gen, r := range c.ranks {
-			cs = append(cs, contrib{gen, s.weight(gen) / (rrfK + float64(r))})
+			if s.chunkEvidence(gen) {
+				cs = append(cs, contrib{gen, s.weight(gen) / (rrfK + float64(r))})
+			}
 		}
 		// the evidence, strongest first
 		slices.SortFunc(cs, func(a, b contrib) int { return cmp.Or(ties.Compare(b.v, a.v), strings.Compare(a.gen, b.gen)) })

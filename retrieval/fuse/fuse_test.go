@@ -495,8 +495,9 @@ func TestNoCarrier(t *testing.T) {
 			t.Errorf("a message found in a deleted file: %+v", h)
 		}
 	}
-	if len(res.Hits) == 0 || res.Hits[0].Path != "shipping/zones.go" {
-		t.Errorf("the index no longer answers: %v", names(res.Hits))
+	// (by their words: Carrier for "no carrier", Weight for "weight")
+	if n := names(res.Hits); len(n) < 2 || !slices.Contains(n[:2], "Carrier") || !slices.Contains(n[:2], "Weight") {
+		t.Errorf("the index no longer answers: %v", n)
 	}
 }
 

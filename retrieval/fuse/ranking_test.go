@@ -209,3 +209,53 @@ func TestRankingGoldens(t *testing.T) {
 		t.Errorf("ranking stats changed:\n--- got\n%s--- want (%s)\n%s", stats.String(), file, want)
 	}
 }
+
+// TestCentralityRanksFilesNotChunks: centrality counts for a file, not for
+// which of its definitions a task is about. In jobq, Job is the most
+// central definition (rank 1 of the rank generator) and shares the query's
+// words less than Backoff.Delay, the function the issue is about; counted
+// for chunks, centrality put Job first and Delay third.
+func TestCentralityRanksFilesNotChunks(t *testing.T) {
+	o := indexCopy(t, filepath.Join("testdata", "ranking", "jobq"))
+	qs := readQueries(t, filepath.Join("testdata", "ranking", "jobq.queries"))
+	i := slices.IndexFunc(qs, func(q rankingQuery) bool { return q.name == "overflow" })
+	if i < 0 {
+		t.Fatal("jobq.queries has no query named overflow")
+	}
+	res, err := o.Search(context.Background(), qs[i].text, fuse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Name != "Backoff.Delay" {
+		t.Fatalf("first hit %v, want Backoff.Delay", names(res.Hits))
+	}
+	job := -1
+	for i, h := range res.Hits {
+		if h.Name == "Job" {
+			job = i
+			if h.Ranks[fuse.GenRank] != 1 {
+				t.Errorf("Job's centrality rank %d, want 1 (the fixture no longer tests this)", h.Ranks[fuse.GenRank])
+			}
+		}
+		own, _, _ := strings.Cut(h.Why, "file: ")
+		if strings.Contains(own, "central") {
+			t.Errorf("hit %s is explained by its centrality: %q", h.Name, h.Why)
+		}
+	}
+	if job < 0 {
+		t.Fatalf("Job is not among the hits %v", names(res.Hits))
+	}
+	// the file's centrality still counts: queue.go, where Job is, leads
+	// the files
+	if len(res.Files) == 0 || res.Files[0].Path != "queue.go" {
+		t.Errorf("files %v, want queue.go first", res.Files)
+	}
+	// a context pack's search counts it for chunks too: Job leads
+	pack, err := o.Search(context.Background(), qs[i].text, fuse.Options{CentralChunks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pack.Hits) == 0 || pack.Hits[0].Name != "Job" {
+		t.Errorf("with CentralChunks, first hit %v, want Job (the most central)", names(pack.Hits))
+	}
+}
