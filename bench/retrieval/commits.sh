@@ -25,7 +25,7 @@ while read -r repo dir; do
   python3 "$BENCH_ROOT/retrieval/commit_tasks.py" "$dir" "$repo" --max "$PER" >> "$TASKS"
 done < "$CLONES_FILE"
 echo "tasks: $(wc -l < "$TASKS") ($TASKS)"
-TASKS="$TASKS" bash "$LOC/prepare.sh" "$TREES" "$CLONES_FILE" | tail -1
+TASKS="$TASKS" bash "$LOC/prepare.sh" "$TREES" "$CLONES_FILE" | grep -E "^trees:|absent"
 
 python3 "$LOC/score.py" --tasks "$TASKS" --repos-root "$TREES" \
   --prep-cmd "cairn index -q {repo_dir}" \

@@ -230,9 +230,9 @@ func TestCentralityRanksFilesNotChunks(t *testing.T) {
 		t.Fatalf("first hit %v, want Backoff.Delay", names(res.Hits))
 	}
 	job := -1
-	for i, h := range res.Hits {
+	for j, h := range res.Hits {
 		if h.Name == "Job" {
-			job = i
+			job = j
 			if h.Ranks[fuse.GenRank] != 1 {
 				t.Errorf("Job's centrality rank %d, want 1 (the fixture no longer tests this)", h.Ranks[fuse.GenRank])
 			}
