@@ -23,7 +23,7 @@ sys.path.insert(0, LOC)
 import score  # noqa: E402  (the benchmark's scorer)
 
 DEFAULTS = {"text": 0.5, "file": 0.5, "title": 0.4, "vector": 0.6, "symbol": 0.4, "path": 0.6, "message": 0.5, "history": 0.5, "unwritten": 0.5, "graph": 0.5, "rank": 0.4,
-            "k": 30.0, "share": 0.5, "test": 0.4, "doc": 0.3, "vendor": 0.5}
+            "k": 30.0, "share": 0.5, "test": 0.4, "doc": 0.3, "vendor": 0.5, "graphchunks": 0.6}
 
 # the extensions of the languages cairn parses (fuse.go codeExts)
 CODE = (".go", ".py", ".pyi", ".pyx", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".java", ".rs",
@@ -180,8 +180,9 @@ def fuse(gens, cfg, only=None, drop=None, cochange=None):
     files = sorted(fscore, key=lambda p: (-fscore[p], p))[:10]
     scored = []
     for cid, (p, sym, ranks, kind) in chunk.items():
-        # centrality counts for files only (fuse.go chunkEvidence)
-        s = sum(cfg[g] / (kk(g) + r) for g, r in ranks.items() if g != "rank")
+        # centrality counts for files only (fuse.go chunkEvidence), the
+        # graph's evidence in part (fuse.go graphChunks)
+        s = sum(cfg[g] * (cfg["graphchunks"] if g == "graph" else 1) / (kk(g) + r) for g, r in ranks.items() if g != "rank")
         s *= penalty(p, cfg)
         s += cfg["share"] * fscore.get(p, 0)
         if kind == "type":

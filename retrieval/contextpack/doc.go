@@ -6,8 +6,9 @@
 // text, from focus symbols or files, and from a diff's changed lines; the
 // definitions found are expanded one step through the graph (callers,
 // callees, implementations, tests) at a lower score — the search counts
-// centrality for chunks here (fuse.Options.CentralChunks; `cairn search`
-// does not), since central roots reach more of what a change touches
+// centrality and the graph's evidence in full for chunks here
+// (fuse.Options.Roots; `cairn search` does not), since central roots reach
+// more of what a change touches
 // (without it fn_cov@16k on the dev set 0.818 → 0.798); search hits past the
 // 60th (a large budget asks for more) rank after that expansion. An
 // interface among the strongest hits brings the methods implementing each

@@ -415,7 +415,7 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 	}
 
 	// Search.
-	res, err := b.Engine.Search(ctx, req.Task, fuse.Options{Limit: cmp.Or(b.Candidates, max(60, req.Budget/200)), Files: 10, CentralChunks: true})
+	res, err := b.Engine.Search(ctx, req.Task, fuse.Options{Limit: cmp.Or(b.Candidates, max(60, req.Budget/200)), Files: 10, Roots: true})
 	if err != nil {
 		return nil, err
 	}

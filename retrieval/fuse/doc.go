@@ -46,13 +46,15 @@
 //     issue's words point at; the type's own methods and tests left out.
 //     On the dev set it runs for one task of 93 and takes that task's
 //     file into the first five (bench/retrieval/RESULTS.md);
-//   - graph: callers and callees of the strongest fused hits;
+//   - graph: callers and callees of the strongest fused hits; a chunk's
+//     own score counts 0.6 of its weight (graphChunks: a neighbour of what
+//     a task is about is seldom what a fix changes), a file's all of it;
 //   - rank: centrality (PageRank) as a weak prior on files: it ranks the
 //     candidates, and each file's best ranked chunk counts for the file,
 //     but not for the chunk itself (chunkEvidence), so that a central
 //     file's small accessors do not outrank the function a task is about;
 //     a context pack, whose strongest hits are the roots of its graph
-//     expansion, counts it for chunks too (Options.CentralChunks).
+//     expansion, counts it for chunks too (Options.Roots).
 //
 // Each can run alone (Options.Only), so that its value is measured, not
 // assumed (bench/retrieval/run.sh).

@@ -251,11 +251,11 @@ func TestCentralityRanksFilesNotChunks(t *testing.T) {
 		t.Errorf("files %v, want queue.go first", res.Files)
 	}
 	// a context pack's search counts it for chunks too: Job leads
-	pack, err := o.Search(context.Background(), qs[i].text, fuse.Options{CentralChunks: true})
+	pack, err := o.Search(context.Background(), qs[i].text, fuse.Options{Roots: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(pack.Hits) == 0 || pack.Hits[0].Name != "Job" {
-		t.Errorf("with CentralChunks, first hit %v, want Job (the most central)", names(pack.Hits))
+		t.Errorf("with Roots, first hit %v, want Job (the most central)", names(pack.Hits))
 	}
 }
