@@ -180,7 +180,7 @@ def fuse(gens, cfg, only=None, drop=None, cochange=None):
     files = sorted(fscore, key=lambda p: (-fscore[p], p))[:10]
     scored = []
     for cid, (p, sym, ranks, kind) in chunk.items():
-        # centrality counts for files only (fuse.go chunkEvidence), the
+        # centrality counts for files only (fuse.go chunkWeight), the
         # graph's evidence in part (fuse.go graphChunks)
         s = sum(cfg[g] * (cfg["graphchunks"] if g == "graph" else 1) / (kk(g) + r) for g, r in ranks.items() if g != "rank")
         s *= penalty(p, cfg)

@@ -51,7 +51,7 @@
 //     a task is about is seldom what a fix changes), a file's all of it;
 //   - rank: centrality (PageRank) as a weak prior on files: it ranks the
 //     candidates, and each file's best ranked chunk counts for the file,
-//     but not for the chunk itself (chunkEvidence), so that a central
+//     but not for the chunk itself (chunkWeight), so that a central
 //     file's small accessors do not outrank the function a task is about;
 //     a context pack, whose strongest hits are the roots of its graph
 //     expansion, counts it for chunks too (Options.Roots).

@@ -55,8 +55,10 @@ var DefaultWeights = map[string]float64{
 // rrfK is the k of reciprocal-rank fusion.
 const rrfK = 30.0
 
-// chunkEvidence says whether generator gen's rank of a chunk counts in the
-// chunk's own score. Centrality (GenRank) is evidence for a file and not
+// chunkWeight is generator gen's weight in a chunk's own score: its
+// weight, but none for centrality and graphChunks of it for the graph.
+//
+// Centrality (GenRank) is evidence for a file and not
 // for which of its functions a task is about: counted for chunks it ranked
 // a central file's accessors above the function a fix changed (for cobra's
 // "Complete map flags multiple times", Command.Flags and Command above
@@ -74,7 +76,17 @@ const rrfK = 30.0
 // more of what a change touches — without it the dev set's packs covered
 // less at 4k and 16k (fn_cov@16k 0.818 → 0.798; one task, pytest 8399,
 // lost three of its five functions).
-func (s *search) chunkEvidence(gen string) bool { return gen != GenRank || s.roots }
+func (s *search) chunkWeight(gen string) float64 {
+	w := s.weight(gen)
+	switch {
+	case s.roots:
+	case gen == GenRank:
+		w = 0
+	case gen == GenGraph:
+		w *= graphChunks
+	}
+	return w
+}
 
 // graphChunks is the part of the graph generator's weight that counts in a
 // chunk's own score. Being a caller or callee of a strong hit says that a
@@ -91,15 +103,6 @@ func (s *search) chunkEvidence(gen string) bool { return gen != GenRank || s.roo
 // (bench/retrieval/RESULTS.md). A context pack (Options.Roots) counts it
 // whole: its roots are meant to reach what the graph connects.
 const graphChunks = 0.6
-
-// chunkWeight is generator gen's weight in a chunk's own score.
-func (s *search) chunkWeight(gen string) float64 {
-	w := s.weight(gen)
-	if gen == GenGraph && !s.roots {
-		w *= graphChunks
-	}
-	return w
-}
 
 // fileShare is how much of its file's fused score a chunk inherits.
 const fileShare = 0.5
@@ -264,8 +267,8 @@ type Options struct {
 	Dump bool
 	// Roots ranks chunks as a context pack wants them, whose strongest
 	// hits are the roots its expansion through the graph grows from:
-	// centrality counts for chunks too (chunkEvidence), and the graph's
-	// evidence in full (graphChunks).
+	// centrality counts for chunks too, and the graph's evidence in full
+	// (chunkWeight).
 	Roots bool
 }
 
@@ -1173,9 +1176,7 @@ func (s *search) result(limit, fileLimit int) Result {
 	for _, c := range s.cands {
 		score := 0.0
 		for gen, r := range c.ranks {
-			if s.chunkEvidence(gen) {
-				score += s.chunkWeight(gen) / (rrfK + float64(r))
-			}
+			score += s.chunkWeight(gen) / (rrfK + float64(r))
 		}
 		// Questions and issues are about behaviour: the code that has it
 		// outranks the tests that check it and the prose about it, all else
@@ -1202,8 +1203,8 @@ func (s *search) result(limit, fileLimit int) Result {
 		c := x.c
 		cs = cs[:0]
 		for gen, r := range c.ranks {
-			if s.chunkEvidence(gen) {
-				cs = append(cs, contrib{gen, s.chunkWeight(gen) / (rrfK + float64(r))})
+			if w := s.chunkWeight(gen); w > 0 {
+				cs = append(cs, contrib{gen, w / (rrfK + float64(r))})
 			}
 		}
 		// the evidence, strongest first
