@@ -6,7 +6,8 @@
   tune.py ablate DUMPDIR              each generator alone, and fused without each one
   tune.py cv     DUMPDIR              two-fold cross-validation of a grid over the graph,
                                       vector and symbol weights and the RRF k (5 splits)
-  tune.py cv     DUMPDIR GEN          the same over one generator's weight alone (e.g. history)
+  tune.py cv     DUMPDIR GEN          the same over one generator's weight alone (e.g. history),
+                                      or another setting's (length: the function length prior)
 
 The fusion here mirrors retrieval/fuse (reciprocal-rank fusion with per-
 generator weights, file scores from file-level generators plus each chunk
@@ -23,7 +24,8 @@ sys.path.insert(0, LOC)
 import score  # noqa: E402  (the benchmark's scorer)
 
 DEFAULTS = {"text": 0.5, "file": 0.5, "title": 0.4, "vector": 0.6, "symbol": 0.4, "path": 0.6, "message": 0.5, "history": 0.5, "unwritten": 0.5, "graph": 0.5, "rank": 0.4,
-            "k": 30.0, "share": 0.5, "test": 0.4, "doc": 0.3, "vendor": 0.5, "graphchunks": 0.6}
+            "k": 30.0, "share": 0.5, "test": 0.4, "doc": 0.3, "vendor": 0.5, "graphchunks": 0.6,
+            "length": 0.25}
 
 # the extensions of the languages cairn parses (fuse.go codeExts)
 CODE = (".go", ".py", ".pyi", ".pyx", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".java", ".rs",
@@ -100,6 +102,7 @@ def fuse(gens, cfg, only=None, drop=None, cochange=None):
     def kk(g):
         return cfg.get("k_" + g, cfg["k"])
     chunk = {}   # chunk id -> [path, symbol, {gen: rank}]
+    lines = {}   # chunk id -> its length in lines
     file_rank = {}  # gen -> {path: rank}
     for e in gens:
         g = e["gen"]
@@ -109,6 +112,7 @@ def fuse(gens, cfg, only=None, drop=None, cochange=None):
             file_rank.setdefault(g, {})[e["path"]] = e["rank"]
         else:
             c = chunk.setdefault(e["chunk"], [e["path"], e.get("symbol"), {}, e.get("kind")])
+            lines[e["chunk"]] = e.get("lines", 1)
             c[2][g] = min(c[2].get(g, 10 ** 9), e["rank"])
     fscore = {}
     for g, m in file_rank.items():
@@ -184,6 +188,10 @@ def fuse(gens, cfg, only=None, drop=None, cochange=None):
         # graph's evidence in part (fuse.go graphChunks)
         s = sum(cfg[g] * (cfg["graphchunks"] if g == "graph" else 1) / (kk(g) + r) for g, r in ranks.items() if g != "rank")
         s *= penalty(p, cfg)
+        if kind == "function" and only is None:
+            # a function's length in lines, to a power (fuse.go lengthPrior;
+            # off when Options.Only names generators)
+            s *= max(lines.get(cid, 1), 1) ** cfg["length"]
         s += cfg["share"] * fscore.get(p, 0)
         if kind == "type":
             s *= cfg.get("typef", 1.0)

@@ -88,7 +88,13 @@
 // and a one-line "why" naming the strongest evidence. The final order sorts
 // chunks by fused score plus a share of their file's fused score (history
 // left out), so that a file many generators agree on leads, with its best
-// chunks first.
+// chunks first. In a search's answer a function's own score is scaled by
+// its length in lines to the power 0.25 (lengthPrior): a fix more often
+// changes the long function that does the work than the type or short
+// wrapper whose name holds the task's words; not for identifier search,
+// a context pack (which pays for length in tokens) or Options.Only. On
+// the dev set and three sets of Go fix commits it raised fn Acc@10 on
+// every set (bench/retrieval/RESULTS.md).
 //
 // Some files answer questions about behaviour less often than the code
 // does, and their scores are scaled down, all else being equal: tests

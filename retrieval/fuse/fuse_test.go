@@ -794,3 +794,70 @@ func TestTemplateSectionsNotSearched(t *testing.T) {
 		}
 	}
 }
+
+// relay is a file whose short wrapper and long worker say the same thing
+// in their doc comments: the worker is what a fix would change.
+var relay = map[string]string{"mail/relay.go": `package mail
+
+// Send hands a message to the relay.
+func Send(m string) error { return write(m) }
+
+// write hands a message to the relay.
+func write(m string) error {
+	var n int
+	for i := 0; i < len(m); i++ {
+		if m[i] == '\n' {
+			n++
+		}
+	}
+	if n > 1000 {
+		return nil
+	}
+	buf := make([]byte, 0, len(m)+n)
+	for i := 0; i < len(m); i++ {
+		if m[i] == '\n' {
+			buf = append(buf, '\r')
+		}
+		buf = append(buf, m[i])
+	}
+	_ = buf
+	return nil
+}
+`}
+
+// TestLengthPrior: of two functions that match a question equally, the
+// long one ranks first in a search's answer (lengthPrior); asking for the
+// generators' own rankings (Options.Only) or searching for an identifier
+// both hold keeps the short one first, as the text ranks it.
+func TestLengthPrior(t *testing.T) {
+	o := openWith(t, relay)
+	ctx := context.Background()
+	order := func(q string, opts fuse.Options) []string {
+		t.Helper()
+		res, err := o.Search(ctx, q, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range res.Hits {
+			if h.Name == "Send" || h.Name == "write" {
+				out = append(out, h.Name)
+			}
+		}
+		if len(out) != 2 {
+			t.Fatalf("%+v: hits %v", opts, names(res.Hits))
+		}
+		return out
+	}
+	q := "the relay never gets a message handed to it"
+	if got := order(q, fuse.Options{}); got[0] != "write" {
+		t.Errorf("search: %v, want the long function first", got)
+	}
+	if got := order(q, fuse.Options{Only: fuse.AllGenerators}); got[0] != "Send" {
+		t.Errorf("every generator by Only: %v, want the text's order", got)
+	}
+	// both hold the name; an identifier search ranks them by its evidence
+	if got := order("error", fuse.Options{}); got[0] != "Send" {
+		t.Errorf("identifier search: %v, want the text's order", got)
+	}
+}
