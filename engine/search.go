@@ -41,6 +41,9 @@ type SearchFile struct {
 	Score    float64        `json:"score"`
 	Why      string         `json:"why" jsonschema:"which generators found it"`
 	Ranks    map[string]int `json:"ranks,omitempty" jsonschema:"the rank each generator gave it"`
+	// Generated lists the generated files made with this one (the index
+	// skips them): a change to it usually regenerates them.
+	Generated []string `json:"generated,omitempty" jsonschema:"generated files made with this one, not indexed: a change to it usually regenerates them"`
 }
 
 // SearchHit is a ranked definition or chunk, cited as every location is.
@@ -93,7 +96,7 @@ func (s *Snapshot) Search(ctx context.Context, o SearchOptions) (*SearchResult, 
 		Unresolved: res.Unresolved}
 	for i, f := range res.Files {
 		rev, stale := s.Cite(ctx, f.Path)
-		out.Files[i] = SearchFile{Path: f.Path, Revision: rev, Stale: stale, Score: f.Score, Why: f.Why}
+		out.Files[i] = SearchFile{Path: f.Path, Revision: rev, Stale: stale, Score: f.Score, Why: f.Why, Generated: f.Generated}
 		if o.Ranks {
 			out.Files[i].Ranks = f.Ranks
 		}

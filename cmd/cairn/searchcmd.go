@@ -12,16 +12,26 @@ import (
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
+// searchEntry is one entry of the command line's list; a file's names the
+// generated files made with it (engine.SearchFile.Generated).
+type searchEntry struct {
+	engine.SearchHit
+	Generated []string `json:"generated,omitempty"`
+}
+
 // searchResults lists a search's answer as the command line publishes it:
 // the ranked files first (kind "file", no lines), then the ranked
 // definitions and chunks, each in the engine's shape.
-func searchResults(res *engine.SearchResult) []engine.SearchHit {
-	out := make([]engine.SearchHit, 0, len(res.Files)+len(res.Hits))
+func searchResults(res *engine.SearchResult) []searchEntry {
+	out := make([]searchEntry, 0, len(res.Files)+len(res.Hits))
 	for _, f := range res.Files {
-		out = append(out, engine.SearchHit{Citation: graph.Citation{Path: f.Path, Revision: f.Revision, Stale: f.Stale},
-			Kind: "file", Score: f.Score, Why: f.Why, Ranks: f.Ranks})
+		out = append(out, searchEntry{SearchHit: engine.SearchHit{Citation: graph.Citation{Path: f.Path, Revision: f.Revision, Stale: f.Stale},
+			Kind: "file", Score: f.Score, Why: f.Why, Ranks: f.Ranks}, Generated: f.Generated})
 	}
-	return append(out, res.Hits...)
+	for _, h := range res.Hits {
+		out = append(out, searchEntry{SearchHit: h})
+	}
+	return out
 }
 
 func searchCmd(g *globals) *cobra.Command {
@@ -75,6 +85,9 @@ func searchCmd(g *globals) *cobra.Command {
 					fmt.Fprintln(g.stdout, "files:")
 					for i, f := range res.Files {
 						fmt.Fprintf(g.stdout, "%2d. %s\t%.4f\t%s%s\n", i+1, f.Path, f.Score, f.Why, staleMark(f.Stale))
+						if len(f.Generated) > 0 {
+							fmt.Fprintf(g.stdout, "    generated with it (not indexed): %s\n", strings.Join(f.Generated, ", "))
+						}
 					}
 					fmt.Fprintln(g.stdout, "code:")
 					for i, h := range res.Hits {

@@ -96,6 +96,12 @@
 // the dev set and three sets of Go fix commits it raised fn Acc@10 on
 // every set (bench/retrieval/RESULTS.md).
 //
+// A file hit names the generated files made with it (Engine.GeneratedWith:
+// the walker skips generated files and records them; in the file's
+// directory, its name extended after "_", "." or "-"). They are named, not
+// ranked: ranked right after their source they took places hand-written
+// files needed.
+//
 // Some files answer questions about behaviour less often than the code
 // does, and their scores are scaled down, all else being equal: tests
 // (×0.4), files that are not source code (×0.3), and copies of other

@@ -197,6 +197,52 @@ func (e *Engine) pathSet() map[string]graph.FileCategory {
 	return e.paths
 }
 
+// generatedIn is the generation's generated files — skipped by the
+// walker, recorded with their reason — by directory, in path order, read
+// once.
+func (e *Engine) generatedIn() (map[string][]string, error) {
+	e.generatedOnce.Do(func() {
+		skips, err := e.R.Skips(context.Background())
+		if err != nil {
+			e.generatedErr = fmt.Errorf("generated files: %w", err)
+			return
+		}
+		e.generated = map[string][]string{}
+		for _, sk := range skips {
+			if sk.Reason == graph.SkipGenerated && !sk.Dir {
+				d := path.Dir(sk.Path)
+				e.generated[d] = append(e.generated[d], sk.Path)
+			}
+		}
+	})
+	return e.generated, e.generatedErr
+}
+
+// GeneratedWith returns the generated files made with file p: in its
+// directory, named p's name without its extension and then more after
+// "_", "." or "-" (cds.py: cds_parsetab.py, cds_lextab.py; data.go:
+// data_msgp.go; api.proto: api.pb.go, api_grpc.pb.go). The walker skips
+// them, so no search finds them; a change to p usually regenerates them
+// (issue 20's "generated and hand-written halves of one API"). Ranked
+// among the files right after their source, they took places hand-written
+// files needed (bench/retrieval/RESULTS.md), so a hit names them instead.
+func (e *Engine) GeneratedWith(p string) ([]string, error) {
+	byDir, err := e.generatedIn()
+	if err != nil {
+		return nil, err
+	}
+	base := path.Base(p)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	var out []string
+	for _, g := range byDir[path.Dir(p)] {
+		gb := path.Base(g)
+		if stem != "" && len(gb) > len(stem)+1 && strings.HasPrefix(gb, stem) && strings.IndexByte("_.-", gb[len(stem)]) >= 0 {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
 // VectorSearcher finds the chunks nearest to a query by embedding.
 type VectorSearcher interface {
 	SearchText(ctx context.Context, text string, k int) ([]vector.Scored, error)
@@ -226,6 +272,10 @@ type Engine struct {
 	pathsOnce sync.Once
 	paths     map[string]graph.FileCategory // pathSet
 	pathsErr  error
+
+	generatedOnce sync.Once
+	generated     map[string][]string // generatedIn
+	generatedErr  error
 
 	worktreeOnce sync.Once
 	repo         Files
@@ -414,6 +464,9 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 	}
 	if e.pathSet(); e.pathsErr != nil {
 		return Result{}, e.pathsErr
+	}
+	if _, err := e.generatedIn(); err != nil {
+		return Result{}, err
 	}
 	if s.e.Vectors != nil && s.on[GenVector] {
 		// the embedding scan needs nothing of the other generators: it
@@ -1077,6 +1130,9 @@ type FileHit struct {
 	Score float64
 	Ranks map[string]int
 	Why   string
+	// Generated: the generated files made with this one, which the index
+	// skips (Engine.GeneratedWith).
+	Generated []string
 }
 
 // Result is a search's answer: files ranked by fused file evidence, and
@@ -1309,6 +1365,7 @@ func (s *search) result(limit, fileLimit int, final bool) Result {
 	for i := range files {
 		x := fileOf(files[i].Path)
 		files[i].Ranks, files[i].Why = x.ranks, x.why
+		files[i].Generated, _ = s.e.GeneratedWith(files[i].Path) // its error is Search's (generatedIn before the steps)
 	}
 	return Result{Files: files, Hits: hits}
 }
