@@ -121,6 +121,14 @@ func (c *cachingReader) File(ctx context.Context, path string) (graph.File, erro
 	return f, nil
 }
 
+// SkipsOf lets the store select one reason's skipped paths itself
+// (graph.SkipsOf; search asks for the generated ones).
+func (c *cachingReader) SkipsOf(ctx context.Context, reason graph.SkipReason) ([]graph.Skip, error) {
+	return graph.SkipsOf(ctx, c.Reader, reason)
+}
+
+var _ graph.SkipReasonReader = (*cachingReader)(nil)
+
 // PathCategories answers from the file list once something loaded it,
 // else reads the paths and categories alone (graph.PathCategories) once:
 // a one-shot search needs no more of the files.

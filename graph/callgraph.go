@@ -133,6 +133,31 @@ func FileImports(ctx context.Context, r Reader, path string) ([]Import, error) {
 	return ff.Imports, nil
 }
 
+// SkipReasonReader lists the skipped paths of one reason, selected by the
+// store, cheaper than every skipped path where most are of other reasons.
+type SkipReasonReader interface {
+	SkipsOf(ctx context.Context, reason SkipReason) ([]Skip, error)
+}
+
+// SkipsOf returns the skipped paths of one reason, in path order: through
+// SkipReasonReader where r is one, else from Skips.
+func SkipsOf(ctx context.Context, r Reader, reason SkipReason) ([]Skip, error) {
+	if sr, ok := r.(SkipReasonReader); ok {
+		return sr.SkipsOf(ctx, reason)
+	}
+	all, err := r.Skips(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := all[:0]
+	for _, sk := range all {
+		if sk.Reason == reason {
+			out = append(out, sk)
+		}
+	}
+	return out, nil
+}
+
 // CategoryReader lists the generation's paths with their categories
 // alone, cheaper than every file's row where a store can.
 type CategoryReader interface {

@@ -116,3 +116,48 @@ func mustCurrent(t *testing.T, dir string) string {
 	}
 	return cur.Epoch
 }
+
+// TestSkipsOf: the skipped paths of one reason, selected by the store, are
+// what Skips lists of that reason, in path order.
+func TestSkipsOf(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	w, err := NewWriter(ctx, WriterOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Known(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, sk := range []graph.Skip{
+		{Path: "b/x_string.go", Reason: graph.SkipGenerated, Detail: "generated-code marker"},
+		{Path: "a/y.pb.go", Reason: graph.SkipGenerated, Detail: "generated-code marker"},
+		{Path: "a/logo.png", Reason: graph.SkipBinary, Detail: "NUL byte"},
+	} {
+		if err := w.PutSkip(ctx, sk, 1, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Commit(ctx, graph.Meta{Root: "/r"}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, err := s.SkipsOf(ctx, graph.SkipGenerated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, sk := range got {
+		paths = append(paths, sk.Path)
+	}
+	if strings.Join(paths, " ") != "a/y.pb.go b/x_string.go" {
+		t.Errorf("generated skips %v, want [a/y.pb.go b/x_string.go]", paths)
+	}
+	if got, err := s.SkipsOf(ctx, graph.SkipLockfile); err != nil || len(got) != 0 {
+		t.Errorf("lockfile skips %v, %v", got, err)
+	}
+}

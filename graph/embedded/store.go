@@ -446,6 +446,20 @@ func (v view) Skips(ctx context.Context) ([]graph.Skip, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list skips: %w", err)
 	}
+	return scanSkips(rows)
+}
+
+// SkipsOf lists the paths skipped for one reason, in path order
+// (graph.SkipReasonReader).
+func (v view) SkipsOf(ctx context.Context, reason graph.SkipReason) ([]graph.Skip, error) {
+	rows, err := v.q.QueryContext(ctx, `SELECT path, reason, detail, dir FROM skips WHERE reason = ? ORDER BY path`, int(reason))
+	if err != nil {
+		return nil, fmt.Errorf("list skips: %w", err)
+	}
+	return scanSkips(rows)
+}
+
+func scanSkips(rows rowSet) ([]graph.Skip, error) {
 	defer rows.Close()
 	var out []graph.Skip
 	for rows.Next() {

@@ -273,6 +273,20 @@ func (v view) Skips(ctx context.Context) ([]graph.Skip, error) {
 	if err != nil {
 		return nil, v.db.queryErr("list skips", err)
 	}
+	return v.scanSkips(rows)
+}
+
+// SkipsOf lists the paths skipped for one reason, in path order
+// (graph.SkipReasonReader).
+func (v view) SkipsOf(ctx context.Context, reason graph.SkipReason) ([]graph.Skip, error) {
+	rows, err := v.q.Query(ctx, `SELECT path, reason, detail, dir FROM gen_skips WHERE gen_id = $1 AND reason = $2 ORDER BY path`, v.gen, int16(reason))
+	if err != nil {
+		return nil, v.db.queryErr("list skips", err)
+	}
+	return v.scanSkips(rows)
+}
+
+func (v view) scanSkips(rows pgx.Rows) ([]graph.Skip, error) {
 	defer rows.Close()
 	var out []graph.Skip
 	for rows.Next() {

@@ -144,6 +144,12 @@ func testFacts(path string, names ...string) *graph.FileFacts {
 // as a new generation of repo, through the build protocol with one job.
 func commitGeneration(t *testing.T, db *DB, repo string, seq int, files map[string]string) {
 	t.Helper()
+	commitGenerationSkips(t, db, repo, seq, files, nil)
+}
+
+// commitGenerationSkips is commitGeneration with skipped paths recorded.
+func commitGenerationSkips(t *testing.T, db *DB, repo string, seq int, files map[string]string, skips []graph.Skip) {
+	t.Helper()
 	ctx := context.Background()
 	b, err := db.StartBuild(ctx, graph.BuildOptions{Repo: repo, Revision: fmt.Sprint(seq)})
 	if err != nil {
@@ -172,6 +178,11 @@ func commitGeneration(t *testing.T, db *DB, repo string, seq int, files map[stri
 			t.Fatal(err)
 		}
 		w.SetCommitted(ctx, p, true)
+	}
+	for _, sk := range skips {
+		if err := w.PutSkip(ctx, sk, 1, 1); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := w.Commit(ctx, graph.Meta{}); err != nil {
 		t.Fatal(err)
@@ -532,5 +543,39 @@ func TestReadCache(t *testing.T) {
 	}
 	if _, err := s.ChunksByID(ctx, []int64{a[0].ID, a[0].ID + 100}); err == nil {
 		t.Fatal("an unread id answered without a database")
+	}
+}
+
+// TestSkipsOf: the skipped paths of one reason, selected in the database,
+// are what Skips lists of that reason, in path order.
+func TestSkipsOf(t *testing.T) {
+	db, _ := migrated(t)
+	ctx := context.Background()
+	commitGenerationSkips(t, db, "r", 1, map[string]string{"a.go": "A"}, []graph.Skip{
+		{Path: "b/x_string.go", Reason: graph.SkipGenerated, Detail: "generated-code marker"},
+		{Path: "a/y.pb.go", Reason: graph.SkipGenerated, Detail: "generated-code marker"},
+		{Path: "a/logo.png", Reason: graph.SkipBinary, Detail: "NUL byte"},
+	})
+	s, err := db.Open(ctx, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.Skips(ctx)
+	if err != nil || len(all) != 3 {
+		t.Fatalf("skips %+v, %v", all, err)
+	}
+	got, err := s.SkipsOf(ctx, graph.SkipGenerated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, sk := range got {
+		paths = append(paths, sk.Path)
+	}
+	if strings.Join(paths, " ") != "a/y.pb.go b/x_string.go" {
+		t.Errorf("generated skips %v, want [a/y.pb.go b/x_string.go]", paths)
+	}
+	if got, err := s.SkipsOf(ctx, graph.SkipLockfile); err != nil || len(got) != 0 {
+		t.Errorf("lockfile skips %v, %v", got, err)
 	}
 }

@@ -132,6 +132,14 @@ func (s embeddedStore) ANN() ANN                                { return nil }
 func (s embeddedStore) Where() string                           { return s.Dir() }
 func (s embeddedStore) Warnings() []string                      { return nil }
 
+// Both stores select one reason's skipped paths themselves, and list
+// paths with their categories alone.
+var (
+	_ graph.SkipReasonReader = embeddedStore{}
+	_ graph.SkipReasonReader = sharedStore{}
+	_ graph.CategoryReader   = embeddedStore{}
+)
+
 // sharedStore is the PostgreSQL store: every query names its generation.
 type sharedStore struct{ *postgres.Store }
 

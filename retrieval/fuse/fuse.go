@@ -202,7 +202,7 @@ func (e *Engine) pathSet() map[string]graph.FileCategory {
 // once.
 func (e *Engine) generatedIn() (map[string][]string, error) {
 	e.generatedOnce.Do(func() {
-		skips, err := e.R.Skips(context.Background())
+		skips, err := graph.SkipsOf(context.Background(), e.R, graph.SkipGenerated)
 		if err != nil {
 			e.generatedErr = fmt.Errorf("generated files: %w", err)
 			return
