@@ -57,6 +57,9 @@
 // the frame of an empty pack fits, ErrBudgetTooSmall says so. The task is
 // echoed (untrusted) so a reader can tell what the pack answers, in at most
 // a 32nd of the budget: the reader has the task, the budget is for code.
+// A packed file with generated files made with it (fuse.Engine.GeneratedWith:
+// skipped by the index) has them named after the items — a change to the
+// file usually regenerates them — and the names are counted like the rest.
 //
 // Content is read from the worktree through Builder.Files, the repository
 // boundary (graph/repofs: nothing outside the root, in .git or behind a

@@ -124,6 +124,16 @@ type Pack struct {
 	// strongest of them (as many as the budget affords a list of).
 	OmittedTotal int                `json:"omitted_total"`
 	Redactions   []redact.Redaction `json:"redactions"`
+	// Generated names, for each packed file that has them, the generated
+	// files made with it (fuse.Engine.GeneratedWith): the index skips
+	// them, and a change to the file usually regenerates them.
+	Generated []Generated `json:"generated,omitempty"`
+}
+
+// Generated is a packed file and the generated files made with it.
+type Generated struct {
+	Path  string   `json:"path"`
+	Files []string `json:"files"`
 }
 
 // SchemaID names the pack format (schema/contextpack.schema.json).
@@ -1091,6 +1101,7 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		for _, ch := range picked {
 			p.Items = append(p.Items, ch.item)
 		}
+		p.Generated = b.generated(p.Items)
 		seenRed := map[redact.Redaction]bool{}
 		for _, rd := range allReds {
 			if seenRed[rd] { // a merged item redacts its parts again
@@ -1132,6 +1143,27 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		}
 		picked = slices.Delete(picked, worst, worst+1)
 	}
+}
+
+// generated lists the generated files made with the items' files, in the
+// items' order (none when the engine cannot say: the search that chose
+// the items read the same list).
+func (b *Builder) generated(items []Item) []Generated {
+	if b.Engine == nil {
+		return nil
+	}
+	var out []Generated
+	seen := map[string]bool{}
+	for _, it := range items {
+		if seen[it.Path] {
+			continue
+		}
+		seen[it.Path] = true
+		if gs, err := b.Engine.GeneratedWith(it.Path); err == nil && len(gs) > 0 {
+			out = append(out, Generated{Path: it.Path, Files: gs})
+		}
+	}
+	return out
 }
 
 // settle sets UsedTokens to the token count of the rendered pack, which

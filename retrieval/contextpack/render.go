@@ -90,6 +90,13 @@ func (p *Pack) Markdown() string {
 		b.WriteString(renderItemMarkdown(it))
 		b.WriteString("\n")
 	}
+	if len(p.Generated) > 0 {
+		b.WriteString("## Generated with these files (not indexed: a change to the file usually regenerates them)\n\n")
+		for _, g := range p.Generated {
+			fmt.Fprintf(&b, "- %s: %s\n", g.Path, strings.Join(g.Files, ", "))
+		}
+		b.WriteString("\n")
+	}
 	if len(p.Redactions) > 0 {
 		b.WriteString("## Redacted\n\n")
 		for _, r := range p.Redactions {
