@@ -209,7 +209,7 @@ func (e *Engine) generatedIn() (map[string][]string, error) {
 		}
 		e.generated = map[string][]string{}
 		for _, sk := range skips {
-			if sk.Reason == graph.SkipGenerated && !sk.Dir {
+			if !sk.Dir {
 				d := path.Dir(sk.Path)
 				e.generated[d] = append(e.generated[d], sk.Path)
 			}
