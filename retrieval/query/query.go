@@ -66,6 +66,22 @@ type Parsed struct {
 	// "TypeError: f() got an unexpected keyword argument 'x'"): called
 	// in a way their definition does not accept.
 	Callees []string
+	// Changes are the names the text asks to rename, deprecate, export or
+	// unexport ("Consider export withContextDialer and deprecate
+	// WithDialer", "Rename IndexBuilder -> ShardBuilder", "remove the
+	// deprecated `lookup_srv`"): a change to a name's API is a change to
+	// every place that uses it. Only code-shaped names (or quoted ones)
+	// right after the verb count, in the order written.
+	Changes []Change
+}
+
+// Change is a name whose API the text asks to change.
+type Change struct {
+	Name string
+	// Export: the verb was export or unexport, which in Go changes the
+	// case of the name's first letter, so that the other spelling may be
+	// what the name becomes (an exported hook of the same name) or was.
+	Export bool
 }
 
 var (
@@ -91,6 +107,11 @@ var (
 	// Python's TypeErrors of a call against a signature
 	signatureErrorRE = regexp.MustCompile(`^TypeError: ([A-Za-z_][\w.]*)\(\) (?:got an unexpected keyword argument|got multiple values for argument|missing \d+ required|takes (?:from )?\d+ (?:to \d+ )?positional argument)`)
 	identRE          = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*(?:\(\))?`)
+	// a verb that changes a name's API, and the name right after it (an
+	// article or a kind of definition may come between)
+	changeRE = regexp.MustCompile("(?i)\\b(renam(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|(?:un)?export(?:s|ed|ing)?)\\s+" +
+		"(?:the\\s+)?(?:(?:func(?:tion)?|method|type|field|var(?:iable)?|const(?:ant)?|interface|struct|class|option|attribute|parameter|argument)\\s+)?" +
+		"(`?)([A-Za-z_$][\\w$]*(?:(?:\\.|::)[A-Za-z_$][\\w$]*)*)(?:\\(\\))?(`?)")
 )
 
 // literals picks Parsed.Literals out of the quoted spans.
@@ -291,6 +312,27 @@ func Parse(text string) Parsed {
 			add(id, 1)
 		}
 	}
+	// Names whose API the text asks to change.
+	for _, ix := range changeRE.FindAllStringSubmatchIndex(prose, -1) {
+		m := make([]string, len(ix)/2)
+		for i := range m {
+			if ix[2*i] >= 0 {
+				m[i] = prose[ix[2*i]:ix[2*i+1]]
+			}
+		}
+		if strings.HasSuffix(strings.ToLower(m[1]), "ed") && !pastAsk(prose[:ix[0]]) {
+			continue // "the exported Foo is wrong": a description, not an ask
+		}
+		name := strings.TrimRight(m[3], ".")
+		quoted := m[2] == "`" && m[4] == "`"
+		if isKeyword(name) || !quoted && !looksLikeCode(name) {
+			continue
+		}
+		c := Change{Name: name, Export: strings.Contains(strings.ToLower(m[1]), "export")}
+		if !slices.Contains(p.Changes, c) {
+			p.Changes = append(p.Changes, c)
+		}
+	}
 	// A query of one name is about that name, whatever its shape ("get"
 	// and "Clob" are not code-shaped in prose).
 	if one := strings.TrimSpace(text); one != "" && identRE.FindString(one) == one {
@@ -313,6 +355,33 @@ func Parse(text string) Parsed {
 		return 0
 	})
 	return p
+}
+
+// pastAsk says whether a verb's past participle ("renamed", "deprecated")
+// right after before is an ask: at the start of a line or sentence (a
+// commit subject's "Renamed Foo to Bar", after a "scope:" prefix too), or
+// after a verb that removes it ("remove the deprecated Foo").
+func pastAsk(before string) bool {
+	t := strings.TrimRight(before, " \t")
+	if i := strings.LastIndexAny(t, "\n.!?"); i >= 0 {
+		t = t[i+1:]
+	}
+	t = strings.TrimSpace(t)
+	if t == "" || strings.HasSuffix(t, ":") && !strings.Contains(t, " ") {
+		return true
+	}
+	w := strings.Fields(strings.ToLower(t))
+	if len(w) > 0 && w[len(w)-1] == "the" {
+		w = w[:len(w)-1]
+	}
+	if len(w) == 0 {
+		return false
+	}
+	switch w[len(w)-1] {
+	case "remove", "removes", "removed", "removing", "drop", "drops", "dropped", "dropping", "delete", "deletes", "deleting":
+		return true
+	}
+	return false
 }
 
 var (

@@ -229,3 +229,42 @@ func TestScaffold(t *testing.T) {
 		t.Errorf("long heading dropped: %q", got)
 	}
 }
+
+func TestChanges(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []Change
+	}{
+		{"Consider export withContextDialer and deprecate WithDialer\nThere is no way", []Change{{"withContextDialer", true}, {"WithDialer", false}}},
+		{"Rename IndexBuilder -> ShardBuilder (#908)", []Change{{"IndexBuilder", false}}},
+		{"reverseproxy: Remove deprecated `lookup_srv`", []Change{{"lookup_srv", false}}},
+		{"Deprecate `IERS.time_now`", []Change{{"IERS.time_now", false}}},
+		{"dialOption: export WithContextDialer()", []Change{{"WithContextDialer", true}}},
+		{"Export the method ToSnake and SnakeToUpperCamel", []Change{{"ToSnake", true}}},
+		// prose after the verb, a keyword, and code in a fence are not asks
+		{"rename postgres\nstream: export Client", nil},
+		{"Deprecate `self` in class-scoped fixtures", nil},
+		{"a module:\n```js\nexport function parseURL() {}\n```\n", nil},
+		{"the exported fooBar is wrong", nil},
+	} {
+		got := Parse(c.text).Changes
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: Changes %v, want %v", c.text, got, c.want)
+		}
+	}
+}
+
+func TestChangesPast(t *testing.T) {
+	for text, want := range map[string]int{
+		"Renamed Foo_bar to baz":                       1,
+		"pkg: deprecated WithFoo in favour of WithBar": 1,
+		"remove the deprecated `lookup_srv` option":    1,
+		"It panics. Deprecated fooBar was removed":     1,
+		"calling the deprecated fooBar panics":         0,
+		"the renamed fooBar keeps the old doc":         0,
+	} {
+		if got := len(Parse(text).Changes); got != want {
+			t.Errorf("%q: %d changes, want %d", text, got, want)
+		}
+	}
+}
