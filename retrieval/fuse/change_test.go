@@ -1,0 +1,149 @@
+package fuse_test
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/cairn-dev/cairn/retrieval/fuse"
+)
+
+// TestChangeGenerator: a query asking to export one name and deprecate
+// another finds their definitions first, then the functions that use
+// them (a file at a time, the file with more uses first), the exported
+// spelling's existing hook and its reader; not a test that uses them,
+// nor a function that merely shares words with them. A query that names
+// the functions without asking to change them runs nothing.
+func TestChangeGenerator(t *testing.T) {
+	o := openWith(t, map[string]string{
+		"go.mod": "module example.com/x\n\ngo 1.22\n",
+		"dial/options.go": `package dial
+
+import "example.com/x/internal"
+
+// Option configures a dial.
+type Option func(*config)
+
+type config struct{ dialer func(string) error }
+
+func withContextDialer(f func(string) error) Option {
+	return func(c *config) { c.dialer = f }
+}
+
+func init() {
+	internal.WithContextDialer = withContextDialer
+}
+
+// WithDialer sets the dialer.
+func WithDialer(f func(string) error) Option {
+	return withContextDialer(f)
+}
+`,
+		"internal/internal.go": `package internal
+
+// WithContextDialer is set by package dial.
+var WithContextDialer interface{}
+`,
+		"bench/bench.go": `package bench
+
+import "example.com/x/dial"
+
+func runUnary() dial.Option {
+	return dial.WithDialer(nil)
+}
+
+func runStream() dial.Option {
+	return dial.WithDialer(nil)
+}
+`,
+		"cmd/main.go": `package main
+
+import "example.com/x/dial"
+
+func makeClient() dial.Option {
+	return dial.WithDialer(nil)
+}
+
+func main() { makeClient() }
+`,
+		"lb/remote.go": `package lb
+
+import "example.com/x/internal"
+
+func dialRemote() interface{} {
+	return internal.WithContextDialer
+}
+`,
+		"lb/dialer_words.go": `package lb
+
+// contextDialerWords talks of a context dialer and with dialer, but uses neither.
+func contextDialerWords() string { return "with context dialer" }
+`,
+		"bench/bench_test.go": `package bench
+
+import (
+	"testing"
+
+	"example.com/x/dial"
+)
+
+func TestDial(t *testing.T) { _ = dial.WithDialer(nil) }
+`,
+	})
+	ctx := context.Background()
+	found := func(q string) []string {
+		res, err := o.Search(ctx, q, fuse.Options{Limit: 20, Only: []string{fuse.GenChange}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		type ranked struct {
+			name string
+			r    int
+		}
+		var rs []ranked
+		for _, h := range res.Hits {
+			if r, ok := h.Ranks[fuse.GenChange]; ok {
+				rs = append(rs, ranked{cmp.Or(h.Name, h.Path), r})
+			}
+		}
+		slices.SortFunc(rs, func(a, b ranked) int { return a.r - b.r })
+		var out []string
+		for _, x := range rs {
+			out = append(out, x.name)
+		}
+		return out
+	}
+	got := found("Consider export withContextDialer and deprecate WithDialer\nThere is no way to reach the context dialer.")
+	want := []string{
+		// the definitions, in the order the query names them, the
+		// exported spelling's hook (a variable: its file's chunk) after
+		// the name itself
+		"withContextDialer", "internal/internal.go", "WithDialer",
+		// then a use in each file, the file with more uses first (the
+		// hook's assignment in init counts for both names), then by path
+		"init", "runUnary", "makeClient", "dialRemote",
+		// then the second uses
+		"runStream",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("change ranked\n %q\nwant\n %q", got, want)
+	}
+	if got := found("WithDialer and withContextDialer do not pass the context"); len(got) > 0 {
+		t.Errorf("no change asked for, yet the generator ranked %q", got)
+	}
+	// fused, the uses the query's words do not name are among the files
+	res, err := o.Search(ctx, "Consider export withContextDialer and deprecate WithDialer", fuse.Options{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range res.Files {
+		files = append(files, f.Path)
+	}
+	for _, p := range []string{"bench/bench.go", "cmd/main.go", "lb/remote.go", "internal/internal.go"} {
+		if i := slices.Index(files, p); i < 0 || i > 4 {
+			t.Errorf("fused files %q: %s not in the first five", files, p)
+		}
+	}
+}
