@@ -46,6 +46,32 @@ SKIP = re.compile(r"^(revert|merge|bump|chore|docs?|ci|build|deps)\b|dependabot|
                   r"\b(typos?|docs?|docstrings?|comments?|lint|linters?|spelling|grammar|grammatical|"
                   r"license|whitespace|readme|changelog)\b", re.I)
 TRAILER = re.compile(r"^[A-Za-z-]+: .*$")
+# --kind change: a commit whose subject asks to rename, deprecate, export or
+# unexport something code-shaped (backticked, a dotted name, snake_case or
+# camelCase with a capital inside: "deprecate WithDialer", "rename
+# IndexBuilder -> ShardBuilder"), fix or not; "chore:" may prefix it.
+CHANGE = re.compile(r"\b(renam(e|es|ed|ing)|deprecat(e|es|ed|ing)|(un)?export(s|ed|ing)?)\s+"
+                    r"(the\s+)?((func(tion)?|method|type|field|var(iable)?|const(ant)?|interface|struct|option)\s+)?"
+                    r"`?(?P<name>[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*)`?", re.I)
+CHANGE_SKIP = re.compile(r"^(revert|merge|bump|docs?|ci|build|deps)\b|dependabot|\b(module|package|packages|directory|repo(sitory)?)\b", re.I)
+
+
+def code_shaped(name, quoted):
+    if quoted or "." in name or "_" in name.strip("_"):
+        return True
+    return re.search(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]", name) is not None
+
+
+def change_subject(subject):
+    """The code-shaped name a change commit's subject asks to rename,
+    deprecate, export or unexport, or None."""
+    if CHANGE_SKIP.search(subject):
+        return None
+    for m in CHANGE.finditer(subject):
+        name = m.group("name")
+        if code_shaped(name, "`" in m.group(0)):
+            return name
+    return None
 
 
 def git(gitdir, *args, ok=(0,)):
@@ -69,7 +95,7 @@ def query_of(subject, body):
     return subject + ("\n\n" + body if body else "")
 
 
-def task_of(gitdir, repo, lang, sha, parent, subject, body):
+def task_of(gitdir, repo, lang, sha, parent, subject, body, max_files=6, max_lines=200, dataset="fix-commits"):
     exts = EXT[lang]
     names = git(gitdir, "diff", "--name-status", "--no-renames", parent, sha).splitlines()
     gold, code = [], 0
@@ -85,12 +111,12 @@ def task_of(gitdir, repo, lang, sha, parent, subject, body):
         if st != "M" or "vendor/" in path or path.endswith((".pb.go", "_generated.go")):
             return None  # a new, deleted or generated file: not something to find
         gold.append(path)
-    if not 1 <= len(gold) <= 6:
+    if not 1 <= len(gold) <= max_files:
         return None
     diff = git(gitdir, "diff", "--unified=0", "--no-renames", parent, sha, "--", *gold)
     recs = ec.parse_unified_diff(diff)
     changed = sum(len(r["removed"]) + sum(len(a) for _, a in r["inserts"]) for r in recs)
-    if changed > 200:
+    if changed > max_lines:
         return None
     funcs = []
     for r in recs:
@@ -111,7 +137,7 @@ def task_of(gitdir, repo, lang, sha, parent, subject, body):
         "gold_functions": funcs,
         "other_changed_files": [],
         "language": lang,
-        "dataset": "fix-commits",
+        "dataset": dataset,
     }
 
 
@@ -122,6 +148,9 @@ def main():
     ap.add_argument("--lang", default="go", choices=sorted(EXT))
     ap.add_argument("--max", type=int, default=25, help="tasks to write")
     ap.add_argument("--scan", type=int, default=4000, help="first-parent commits to look at")
+    ap.add_argument("--kind", default="fix", choices=["fix", "change"],
+                    help="fix commits, or commits that rename, deprecate, export or unexport a named "
+                         "definition (up to 8 files and 400 changed lines)")
     args = ap.parse_args()
     gd = args.gitdir
     if os.path.isdir(os.path.join(gd, ".git")):
@@ -135,9 +164,17 @@ def main():
             continue
         sha, parents, subject, body = (rec.split("\x00") + ["", "", ""])[:4]
         parents = parents.split()
-        if len(parents) != 1 or SKIP.search(subject) or not FIX.search(subject):
+        if len(parents) != 1:
             continue
-        t = task_of(gd, args.repo, args.lang, sha, parents[0], subject, body)
+        if args.kind == "fix":
+            if SKIP.search(subject) or not FIX.search(subject):
+                continue
+            t = task_of(gd, args.repo, args.lang, sha, parents[0], subject, body)
+        else:
+            if change_subject(subject) is None:
+                continue
+            t = task_of(gd, args.repo, args.lang, sha, parents[0], subject, body,
+                        max_files=8, max_lines=400, dataset="change-commits")
         if t:
             found.append(t)
     step = max(1, len(found) // args.max)

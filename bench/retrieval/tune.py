@@ -6,8 +6,10 @@
   tune.py ablate DUMPDIR              each generator alone, and fused without each one
   tune.py cv     DUMPDIR              two-fold cross-validation of a grid over the graph,
                                       vector and symbol weights and the RRF k (5 splits)
-  tune.py cv     DUMPDIR GEN          the same over one generator's weight alone (e.g. history),
-                                      or another setting's (length: the function length prior)
+  tune.py cv     DUMPDIR GEN [k=v]    the same over one generator's weight alone (e.g. history),
+                                      or another setting's (length: the function length prior),
+                                      with other settings fixed at k=v (nofile_change=1)
+  TASKS=FILE...  another task set than the dev set's (commit_tasks.py's)
 
 The fusion here mirrors retrieval/fuse (reciprocal-rank fusion with per-
 generator weights, file scores from file-level generators plus each chunk
@@ -23,7 +25,7 @@ LOC = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench", "
 sys.path.insert(0, LOC)
 import score  # noqa: E402  (the benchmark's scorer)
 
-DEFAULTS = {"text": 0.5, "file": 0.5, "title": 0.4, "vector": 0.6, "symbol": 0.4, "path": 0.6, "message": 0.5, "history": 0.5, "unwritten": 0.5, "graph": 0.5, "rank": 0.4,
+DEFAULTS = {"text": 0.5, "file": 0.5, "title": 0.4, "vector": 0.6, "symbol": 0.4, "path": 0.6, "message": 0.5, "history": 0.5, "unwritten": 0.5, "change": 1.0, "graph": 0.5, "rank": 0.4,
             "k": 30.0, "share": 0.5, "test": 0.4, "doc": 0.3, "vendor": 0.5, "graphchunks": 0.6,
             "length": 0.25}
 
@@ -65,9 +67,12 @@ def is_test(p):
 
 
 def tasks():
+    """The dev set's tasks, or those of the files $TASKS names (space
+    separated; another set of the same format, such as commit_tasks.py's)."""
     out = []
-    for f in ("tasks_python.jsonl", "tasks_go.jsonl"):
-        for line in open(os.path.join(LOC, f)):
+    files = os.environ.get("TASKS", "").split() or [os.path.join(LOC, f) for f in ("tasks_python.jsonl", "tasks_go.jsonl")]
+    for f in files:
+        for line in open(f):
             if line.strip():
                 out.append(json.loads(line))
     return out
@@ -109,7 +114,8 @@ def fuse(gens, cfg, only=None, drop=None, cochange=None):
         if not on(g):
             continue
         if e.get("file"):
-            file_rank.setdefault(g, {})[e["path"]] = e["rank"]
+            if cfg.get("nofile_" + g, 0) == 0:
+                file_rank.setdefault(g, {})[e["path"]] = e["rank"]
         else:
             c = chunk.setdefault(e["chunk"], [e["path"], e.get("symbol"), {}, e.get("kind")])
             lines[e["chunk"]] = e.get("lines", 1)
@@ -232,7 +238,7 @@ def evaluate(dumpdir, cfg, only=None, drop=None, verbose=True):
     return summ
 
 
-def cv(dumpdir, splits=5, weight_of=None):
+def cv(dumpdir, splits=5, weight_of=None, fixed=None):
     """Choose grid settings on one half of the tasks, score them on the
     other: does what tuning finds carry to tasks it did not see? The
     objective is the sum of the three targets (file Acc@1 and Acc@5,
@@ -242,7 +248,7 @@ def cv(dumpdir, splits=5, weight_of=None):
     grid = [dict(graph=g, vector=v, symbol=s, rank=r, k=k) for g, v, s, r, k in
             itertools.product([0.4, 0.5, 0.6], [0.5, 0.6, 0.7], [0.3, 0.4, 0.5], [0.2, 0.3, 0.4], [20.0, 30.0])]
     if weight_of:  # one generator's weight alone (0: off)
-        grid = [{weight_of: w} for w in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)]
+        grid = [{weight_of: w} for w in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.2, 1.5)]
 
     def key(g):
         return tuple(sorted(g.items()))
@@ -252,7 +258,7 @@ def cv(dumpdir, splits=5, weight_of=None):
 
     per = {}
     for g in grid + [{}]:
-        cfg = {**DEFAULTS, **g}
+        cfg = {**DEFAULTS, **(fixed or {}), **g}
         per[key(g)] = {t["id"]: objective(score.score_task(t, fuse(gens[t["id"]], cfg))) for t in ts}
 
     def mean(g, ids):
@@ -278,7 +284,10 @@ def main():
         dump(sys.argv[2], sys.argv[3])
         return
     if cmd == "cv":
-        cv(sys.argv[2], weight_of=sys.argv[3] if len(sys.argv) > 3 else None)
+        extra = [a for a in sys.argv[3:] if "=" in a]
+        gen = [a for a in sys.argv[3:] if "=" not in a]
+        cv(sys.argv[2], weight_of=gen[0] if gen else None,
+           fixed={k: float(v) for k, v in (a.split("=", 1) for a in extra)})
         return
     dumpdir = sys.argv[2]
     cfg = dict(DEFAULTS)
@@ -289,7 +298,7 @@ def main():
         print(cfg)
         evaluate(dumpdir, cfg)
     elif cmd == "ablate":
-        gens = ["text", "file", "title", "vector", "symbol", "path", "message", "history", "unwritten", "graph", "rank"]
+        gens = ["text", "file", "title", "vector", "symbol", "path", "message", "history", "unwritten", "change", "graph", "rank"]
         for g in gens:
             print(f"{g} alone:")
             evaluate(dumpdir, cfg, only={g})
