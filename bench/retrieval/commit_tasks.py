@@ -21,6 +21,12 @@ commit's message without trailers and pull-request numbers; the base is its
 parent; gold files and functions are derived exactly as the dev set's
 (evalcommon: tests left out, the pre-image scopes the diff touches).
 
+With --kind change the commits are those whose subject asks to rename,
+deprecate, export or unexport a code-shaped name ("deprecate
+WithSharedWriteBuffer", "Rename IndexBuilder -> ShardBuilder", "remove
+deprecated `lookup_srv`"), fix or not, changing up to eight files and 400
+lines: the tasks where every place that uses a name changes with it.
+
 What this is not: an issue. A commit message is written by whoever fixed
 the bug and names the fix's identifiers more often than a report does, so
 Acc@k here is an easier, different measure than on issues; it is used to

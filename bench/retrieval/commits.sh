@@ -5,9 +5,12 @@
 # set's own scorers with their baselines in the same run — cairn search
 # against BM25 over whole files (tests skipped), cairn context against
 # bm25-concat and cairn-concat (cairn search's own files whole) at 4k–32k.
-#   CLONES_FILE=clones.txt bench/retrieval/commits.sh [PER_REPO]
-# CLONES_FILE lists "OWNER/NAME /path/to/git" a line (mirrors brought by the
-# search tool's fetch, or any clone); PER_REPO tasks each (default 15).
+#   CLONES_FILE=clones.txt [KIND=change] [SCAN=N] bench/retrieval/commits.sh [PER_REPO]
+# CLONES_FILE lists "OWNER/NAME /path/to/git [LANG]" a line (mirrors brought
+# by the search tool's fetch, or any clone; LANG go by default, or python);
+# PER_REPO tasks each (default 15). KIND=change makes the tasks of commits
+# that rename, deprecate, export or unexport a name (commit_tasks.py), from
+# the newest SCAN first-parent commits (default 4000).
 # COMMITS_WORK (default $WORK/commits) holds the tasks, trees and results.
 source "$(dirname "$0")/../lib.sh"
 build_cairn
@@ -20,9 +23,10 @@ TREES="$CW/trees"; OUT="$CW/out"; mkdir -p "$TREES" "$OUT"
 TASKS="$CW/tasks.jsonl"
 machine
 : > "$TASKS"
-while read -r repo dir; do
+while read -r repo dir lang; do
   [ -n "$repo" ] || continue
-  python3 "$BENCH_ROOT/retrieval/commit_tasks.py" "$dir" "$repo" --max "$PER" >> "$TASKS"
+  python3 "$BENCH_ROOT/retrieval/commit_tasks.py" "$dir" "$repo" --max "$PER" \
+    --lang "${lang:-go}" --kind "${KIND:-fix}" --scan "${SCAN:-4000}" >> "$TASKS"
 done < "$CLONES_FILE"
 echo "tasks: $(wc -l < "$TASKS") ($TASKS)"
 TASKS="$TASKS" bash "$LOC/prepare.sh" "$TREES" "$CLONES_FILE" | grep -E "^trees:|absent"

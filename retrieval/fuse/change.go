@@ -31,7 +31,10 @@ const (
 // the engine's references (graph.ReferencesTo, what `cairn refs`
 // answers), tests left out; ranked a file at a time — each file's first
 // use, files with more uses first, then their second — so that a file
-// using the name once is not ranked below another's tenth use. For export
+// using the name once is not ranked below another's tenth use. The files
+// are ranked too, in the order their first hit came: each is a file the
+// change touches, evidence for the file as a whole (as a file the query
+// names is for the path generator). For export
 // and unexport the other spelling of the first letter is followed too:
 // the name the change makes may already exist (grpc-go's
 // internal.WithContextDialer hook, assigned withContextDialer).
@@ -67,8 +70,9 @@ func (s *search) change() error {
 			groups = append(groups, named{n, defs})
 		}
 	}
-	rank := 0
+	rank, frank := 0, 0
 	seen := map[int64]bool{}
+	seenFile := map[string]bool{}
 	hit := func(ref graph.ChunkRef, why string) {
 		if seen[ref.ID] || rank >= maxChangeHits || s.e.category(ref.Path).Has(graph.FileTest) {
 			return
@@ -76,6 +80,13 @@ func (s *search) change() error {
 		seen[ref.ID] = true
 		rank++
 		s.add(GenChange, ref, rank, why)
+		if !seenFile[ref.Path] {
+			// a file the change must touch: evidence for the file as a
+			// whole, as a file the query names is
+			seenFile[ref.Path] = true
+			frank++
+			s.addFile(GenChange, ref.Path, frank, why)
+		}
 	}
 	for _, g := range groups {
 		for i := range g.defs {

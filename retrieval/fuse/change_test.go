@@ -132,10 +132,23 @@ func TestDial(t *testing.T) { _ = dial.WithDialer(nil) }
 	if got := found("WithDialer and withContextDialer do not pass the context"); len(got) > 0 {
 		t.Errorf("no change asked for, yet the generator ranked %q", got)
 	}
-	// fused, the uses the query's words do not name are among the files
-	res, err := o.Search(ctx, "Consider export withContextDialer and deprecate WithDialer", fuse.Options{Limit: 10})
+	// fused, the uses the query's words do not name are among the files,
+	// each ranked as a file by the generator too, in its hits' order
+	res, err := o.Search(ctx, "Consider export withContextDialer and deprecate WithDialer", fuse.Options{Limit: 10, Dump: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	var ranked []string
+	for _, e := range res.Dump {
+		if e.Gen == fuse.GenChange && e.File {
+			for len(ranked) < e.Rank {
+				ranked = append(ranked, "")
+			}
+			ranked[e.Rank-1] = e.Path
+		}
+	}
+	if want := []string{"dial/options.go", "internal/internal.go", "bench/bench.go", "cmd/main.go", "lb/remote.go"}; !slices.Equal(ranked, want) {
+		t.Errorf("change ranked the files %q, want %q", ranked, want)
 	}
 	var files []string
 	for _, f := range res.Files {
