@@ -57,9 +57,8 @@ var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, G
 // API (bench/retrieval/commit_tasks.py --kind change), where 1 was chosen
 // in seven of ten half-splits, 1.5 in two and 0.6 in one (held out, file
 // Acc@1 + Acc@5 + fn Acc@10 summed gained 0.203 over the generator off);
-// it counts more
-// than the other narrow generators because the query asks for exactly the
-// places it ranks.
+// it counts more than the other narrow generators because the query asks
+// for exactly the places it ranks.
 var DefaultWeights = map[string]float64{
 	GenText: 0.5, GenFile: 0.5, GenTitle: 0.4, GenVector: 0.6, GenSymbol: 0.4, GenPath: 0.6, GenMessage: 0.5, GenHistory: 0.5, GenUnwritten: 0.5, GenChange: 1, GenGraph: 0.5, GenRank: 0.4,
 }
