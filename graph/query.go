@@ -130,8 +130,9 @@ func FindReferences(ctx context.Context, r Reader, name string, opts RefOptions)
 // (no guesses among precise facts), or, in Go, its form rules the definitions out (a
 // selector x.F is no package-level definition, a bare F no method). With no
 // defs (a library's name), the uses are the unresolved occurrences spelled
-// like name — none when name is qualified, since nothing in the index is
-// defined under that qualifier.
+// like name, and when name is qualified (reflect.PtrTo, np.asscalar) those
+// selected from that very qualifier: nothing in the index defines it, and
+// the qualifier as written is the package the code imported.
 func ReferencesTo(ctx context.Context, r Reader, defs []Symbol, name string, opts RefOptions) ([]Reference, error) {
 	qual, base := SplitQualified(name)
 	names := []string{base}
@@ -184,8 +185,8 @@ func ReferencesTo(ctx context.Context, r Reader, defs []Symbol, name string, opt
 					continue // resolved to something outside the index
 				case ff.File.SCIP != "" && len(defs) > 0:
 					continue // the SCIP index covering the file gave it no symbol: no guess
-				case len(defs) == 0 && qual != "":
-					continue
+				case len(defs) == 0 && qual != "" && o.Qualifier != qual:
+					continue // a library's name: selected from the qualifier asked for
 				case ff.File.Lang == LangGo && !goCouldBe(defs, &o):
 					continue
 				default:

@@ -37,7 +37,10 @@ const (
 // names is for the path generator). For export
 // and unexport the other spelling of the first letter is followed too:
 // the name the change makes may already exist (grpc-go's
-// internal.WithContextDialer hook, assigned withContextDialer).
+// internal.WithContextDialer hook, assigned withContextDialer). A
+// qualified name nothing in the index defines is a library's ("replace
+// the deprecated reflect.PtrTo"): its uses are those selected from that
+// qualifier.
 func (s *search) change() error {
 	if !s.on[GenChange] || s.q.Identifier != "" || len(s.q.Changes) == 0 {
 		return nil
@@ -62,11 +65,14 @@ func (s *search) change() error {
 			if err != nil {
 				return err
 			}
-			_, base := graph.SplitQualified(n)
+			qual, base := graph.SplitQualified(n)
 			defs = slices.DeleteFunc(slices.Clone(defs), func(d graph.Symbol) bool { return d.Name != base })
-			if len(defs) == 0 || len(defs) > maxChangeDefs {
+			if len(defs) > maxChangeDefs || len(defs) == 0 && qual == "" {
 				continue
 			}
+			// no definition of a qualified name: a library's
+			// (reflect.PtrTo), whose uses are selected from that
+			// qualifier
 			groups = append(groups, named{n, defs})
 		}
 	}

@@ -160,3 +160,50 @@ func TestDial(t *testing.T) { _ = dial.WithDialer(nil) }
 		}
 	}
 }
+
+// TestChangeLibraryName: a deprecated library function the index does not
+// define is followed to its uses — those selected from the qualifier the
+// query names, not another package's function of the same name.
+func TestChangeLibraryName(t *testing.T) {
+	o := openWith(t, map[string]string{
+		"go.mod": "module example.com/x\n\ngo 1.22\n",
+		"a/a.go": `package a
+
+import "strings"
+
+func header(s string) string { return strings.Title(s) }
+`,
+		"b/b.go": `package b
+
+import "strings"
+
+func label(s string) string { return strings.Title(strings.TrimSpace(s)) }
+`,
+		"c/c.go": `package c
+
+import "example.com/x/text"
+
+func caption(s string) string { return text.Title(s) }
+`,
+		"text/text.go": `package text
+
+// Title is this module's own.
+func Title(s string) string { return s }
+`,
+	})
+	res, err := o.Search(context.Background(), "replace the deprecated strings.Title with cases.Title",
+		fuse.Options{Limit: 20, Only: []string{fuse.GenChange}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range res.Hits {
+		if _, ok := h.Ranks[fuse.GenChange]; ok {
+			got = append(got, h.Name)
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"header", "label"}; !slices.Equal(got, want) {
+		t.Errorf("change found %q, want %q", got, want)
+	}
+}

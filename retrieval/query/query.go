@@ -360,7 +360,8 @@ func Parse(text string) Parsed {
 // pastAsk says whether a verb's past participle ("renamed", "deprecated")
 // right after before is an ask: at the start of a line or sentence (a
 // commit subject's "Renamed Foo to Bar", after a "scope:" prefix too), or
-// after a verb that removes it ("remove the deprecated Foo").
+// after a verb that removes or replaces it ("remove the deprecated Foo",
+// "fix deprecated reflect.PtrTo usage").
 func pastAsk(before string) bool {
 	t := strings.TrimRight(before, " \t")
 	if i := strings.LastIndexAny(t, "\n.!?"); i >= 0 {
@@ -378,7 +379,8 @@ func pastAsk(before string) bool {
 		return false
 	}
 	switch w[len(w)-1] {
-	case "remove", "removes", "removed", "removing", "drop", "drops", "dropped", "dropping", "delete", "deletes", "deleting":
+	case "remove", "removes", "removed", "removing", "drop", "drops", "dropped", "dropping", "delete", "deletes", "deleting",
+		"replace", "replaces", "replacing", "fix", "fixes", "avoid", "avoids", "migrate", "migrates":
 		return true
 	}
 	return false

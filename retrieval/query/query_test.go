@@ -259,6 +259,8 @@ func TestChangesPast(t *testing.T) {
 		"Renamed Foo_bar to baz":                       1,
 		"pkg: deprecated WithFoo in favour of WithBar": 1,
 		"remove the deprecated `lookup_srv` option":    1,
+		"fix deprecated reflect.PtrTo usage":           1,
+		"replace the deprecated ioutil.ReadAll":        1,
 		"It panics. Deprecated fooBar was removed":     1,
 		"calling the deprecated fooBar panics":         0,
 		"the renamed fooBar keeps the old doc":         0,
