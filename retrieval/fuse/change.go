@@ -48,6 +48,10 @@ func (s *search) change() error {
 	type named struct {
 		name string
 		defs []graph.Symbol
+		// asked: why the name is followed — the query asks to change it,
+		// or it is the other case of a name the query asks to export or
+		// unexport
+		asked string
 	}
 	var groups []named
 	for i, c := range s.q.Changes {
@@ -73,7 +77,11 @@ func (s *search) change() error {
 			// no definition of a qualified name: a library's
 			// (reflect.PtrTo), whose uses are selected from that
 			// qualifier
-			groups = append(groups, named{n, defs})
+			asked := ", which the query asks to change"
+			if n != c.Name {
+				asked = ", the other case of " + c.Name + ", which the query asks to export or unexport"
+			}
+			groups = append(groups, named{n, defs, asked})
 		}
 	}
 	rank, frank := 0, 0
@@ -98,7 +106,7 @@ func (s *search) change() error {
 		for i := range g.defs {
 			if d := &g.defs[i]; !d.IsTest {
 				if ref, ok := s.chunkOf(d); ok {
-					hit(ref, "defines "+g.name+", which the query asks to change")
+					hit(ref, "defines "+g.name+g.asked)
 				}
 			}
 		}
@@ -139,7 +147,7 @@ func (s *search) change() error {
 			if _, known := byFile[r.Path]; !known {
 				files = append(files, r.Path)
 			}
-			byFile[r.Path] = append(byFile[r.Path], use{ref, "uses " + g.name + ", which the query asks to change"})
+			byFile[r.Path] = append(byFile[r.Path], use{ref, "uses " + g.name + g.asked})
 		}
 	}
 	slices.SortStableFunc(files, func(a, b string) int {

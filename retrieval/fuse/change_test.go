@@ -129,6 +129,24 @@ func TestDial(t *testing.T) { _ = dial.WithDialer(nil) }
 	if !slices.Equal(got, want) {
 		t.Errorf("change ranked\n %q\nwant\n %q", got, want)
 	}
+	// each hit says which name it is for, and why that name
+	res0, err := o.Search(ctx, "Consider export withContextDialer and deprecate WithDialer", fuse.Options{Limit: 20, Only: []string{fuse.GenChange}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whys := map[string]string{}
+	for _, h := range res0.Hits {
+		whys[cmp.Or(h.Name, h.Path)] = h.Why
+	}
+	for name, want := range map[string]string{
+		"runUnary":             "uses WithDialer, which the query asks to change",
+		"dialRemote":           "uses WithContextDialer, the other case of withContextDialer, which the query asks to export or unexport",
+		"internal/internal.go": "defines WithContextDialer, the other case of withContextDialer, which the query asks to export or unexport",
+	} {
+		if whys[name] != want {
+			t.Errorf("%s: why %q, want %q", name, whys[name], want)
+		}
+	}
 	if got := found("WithDialer and withContextDialer do not pass the context"); len(got) > 0 {
 		t.Errorf("no change asked for, yet the generator ranked %q", got)
 	}
