@@ -52,9 +52,12 @@
 // The rules are shared; what differs is tabulated in a langRules value: which
 // words mean the enclosing object (self, this), whether a bare name can be a
 // member of the enclosing class (Java, C++), and how an import's module maps
-// to indexed files (Go import paths to directories by longest suffix, Python
-// dotted and relative modules to module names, TypeScript relative
-// specifiers to files, Java packages).
+// to indexed files (Go import paths to directories through the go.mod
+// files, or without one by longest suffix of at least two elements or to a
+// top-level package named by the path's last element — a GOPATH-era
+// checkout's github.com/google/zoekt/shards is shards/; Python dotted and
+// relative modules to module names, TypeScript relative specifiers to
+// files, Java packages).
 //
 // # Whole-graph edges
 //

@@ -109,7 +109,13 @@ func (x *Index) goImportFiles(importPath string) []string {
 			}
 		}
 		if best == 0 {
-			return nil
+			if x.goTopLevel(ip, ip[len(ip)-1]) {
+				dir = ip[len(ip)-1]
+			} else if x.goTopLevel(ip, ".") {
+				dir = "."
+			} else {
+				return nil
+			}
 		}
 	}
 	if !x.goDirs[dir] {

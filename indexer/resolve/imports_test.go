@@ -8,6 +8,39 @@ import (
 	"github.com/cairn-dev/cairn/graph"
 )
 
+// TestImportedDirsNoGoMod: without go.mod, a Go import path maps by a
+// suffix of two elements, or to a top-level package whose name is its
+// last element (the root's too); another package's path maps to none.
+func TestImportedDirsNoGoMod(t *testing.T) {
+	files := []graph.File{
+		{Path: "api.go", Lang: graph.LangGo, Package: "zoekt"},
+		{Path: "shards/shards.go", Lang: graph.LangGo, Package: "shards"},
+		{Path: "shards/shards_test.go", Lang: graph.LangGo, Package: "shards_test"},
+		{Path: "build/sub/sub.go", Lang: graph.LangGo, Package: "sub"},
+		{Path: "cmd/zoekt/main.go", Lang: graph.LangGo, Package: "main"},
+		{Path: "logx/log.go", Lang: graph.LangGo, Package: "log"},
+	}
+	x := NewIndex(context.Background(), NewMemSource(nil), files)
+	from := &files[4]
+	for mod, want := range map[string][]string{
+		"github.com/google/zoekt/shards":    {"shards"},
+		"github.com/google/zoekt":           {"."},
+		"github.com/google/zoekt/build/sub": {"build/sub"},
+		"github.com/pkg/errs":               nil,
+		"github.com/other/log":              nil, // logx/ is package log, but not a directory named log
+		"shards":                            {"shards"},
+	} {
+		if got := x.ImportedDirs(from, graph.Import{Module: mod}); !slices.Equal(got, want) {
+			t.Errorf("imports %s: %v, want %v", mod, got, want)
+		}
+	}
+	// with a go.mod the modules decide, and the loose match is off
+	x.SetGoModules(map[string]string{"example.com/other": "."})
+	if got := x.ImportedDirs(from, graph.Import{Module: "github.com/google/zoekt/shards"}); got != nil {
+		t.Errorf("with go.mod: %v, want none", got)
+	}
+}
+
 // TestImportedDirs: each language's imports map to the directories the
 // resolver would look in; imports of libraries map to none.
 func TestImportedDirs(t *testing.T) {

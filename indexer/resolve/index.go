@@ -71,6 +71,9 @@ type Index struct {
 	supers     map[graph.SymbolID][]graph.Symbol
 	// goMods maps a Go module path to its directory (from go.mod files).
 	goMods map[string]string
+	// goPkgNames maps a directory of Go files to its package's name (that
+	// of its files not named *_test).
+	goPkgNames map[string]string
 	// Imports returns a file's imports, to resolve types named in it; the
 	// index caches its answers (see importsOf).
 	Imports   func(path string) []graph.Import
@@ -137,6 +140,22 @@ func (x *Index) goImportDir(importPath string) (string, bool) {
 	return bestDir + "/" + rest, true
 }
 
+// goTopLevel: with no go.mod to map import paths, the import path ip (its
+// elements) names directory dir of the repository's own top level — the
+// root, or a directory of the root — when its last element is that
+// directory's package name (and the directory's own name, for one below the
+// root). Suffix matching needs two elements to tell the repository's
+// packages from another's, and a GOPATH-era or go.mod-less checkout's
+// top-level packages share one at most ("github.com/google/zoekt/shards"
+// for shards/, "github.com/google/zoekt" for the root's package zoekt).
+func (x *Index) goTopLevel(ip []string, dir string) bool {
+	if len(ip) < 2 || len(x.goMods) > 0 {
+		return false
+	}
+	last := ip[len(ip)-1]
+	return (dir == "." || dir == last) && x.goPkgNames[dir] == last
+}
+
 // NewIndex builds an Index over src and the repository's files.
 func NewIndex(ctx context.Context, src Source, files []graph.File) *Index {
 	x := &Index{src: src, ctx: ctx, cache: map[string]*nameEntry{}, files: map[string]graph.File{},
@@ -146,6 +165,12 @@ func NewIndex(ctx context.Context, src Source, files []graph.File) *Index {
 		switch f.Lang {
 		case graph.LangGo:
 			x.goDirs[path.Dir(f.Path)] = true
+			if f.Package != "" && !strings.HasSuffix(f.Package, "_test") {
+				if x.goPkgNames == nil {
+					x.goPkgNames = map[string]string{}
+				}
+				x.goPkgNames[path.Dir(f.Path)] = f.Package
+			}
 		case graph.LangPython:
 			if f.Package != "" {
 				x.pyModules[f.Package] = f.Path

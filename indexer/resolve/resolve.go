@@ -597,7 +597,8 @@ func (c *fileCtx) moduleMember(module, name string) []target {
 // goPackageMembers keeps the top-level Go candidates in the package an
 // import path names: through the repository's go.mod files when one claims
 // the path (external packages then match nothing), else by the longest
-// common suffix of path elements, at least two.
+// common suffix of path elements, at least two, or a top-level package of
+// the repository's own (goTopLevel).
 func (c *fileCtx) goPackageMembers(importPath string, cands []graph.Symbol) []graph.Symbol {
 	cands = filter(cands, func(s *graph.Symbol) bool { return s.Parent < 0 && !goMethod(s) })
 	if dir, ok := c.x.goImportDir(importPath); ok {
@@ -617,7 +618,10 @@ func (c *fileCtx) goPackageMembers(importPath string, cands []graph.Symbol) []gr
 			n++
 		}
 		if n < min(2, len(ip)) {
-			continue
+			if !c.x.goTopLevel(ip, path.Dir(s.Path)) {
+				continue
+			}
+			n = 1 // below any match of two elements
 		}
 		switch {
 		case n > bestLen:
