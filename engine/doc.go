@@ -75,7 +75,8 @@
 // (confidence precise or resolved), plus the unresolved uses spelled like
 // them (name-only: they may be theirs); uses resolved to any other
 // definition are left out. A name with no definition in the index (a
-// library's) lists its uses by spelling; a narrowed name (symbol_id, path or
+// library's) lists its uses by spelling (a qualified one, reflect.PtrTo,
+// those selected from that qualifier); a narrowed name (symbol_id, path or
 // kind) that denotes nothing is not_found.
 //
 // Callers, Callees and Implementations follow one definition: a name

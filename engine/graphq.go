@@ -113,10 +113,10 @@ type ReferencesResult struct {
 //   - a use resolved to any other definition is left out;
 //   - an unresolved use spelled like the definitions' name is kept, with
 //     confidence name-only (it may be theirs: x.Serve when x's type is
-//     unknown), unless the name was qualified and nothing in the index is
-//     defined under it;
+//     unknown);
 //   - a name with no definition in the index (a library's) lists its uses
-//     by spelling, all name-only; no definition and no use is not_found.
+//     by spelling, all name-only — a qualified one (reflect.PtrTo) those
+//     selected from that qualifier; no definition and no use is not_found.
 func (s *Snapshot) References(ctx context.Context, o ReferencesOptions) (*ReferencesResult, error) {
 	var roles graph.Role
 	if o.Roles != "" {
