@@ -34,13 +34,12 @@ const (
 // using the name once is not ranked below another's tenth use. The files
 // are ranked too, in the order their first hit came: each is a file the
 // change touches, evidence for the file as a whole (as a file the query
-// names is for the path generator). For export
-// and unexport the other spelling of the first letter is followed too:
-// the name the change makes may already exist (grpc-go's
-// internal.WithContextDialer hook, assigned withContextDialer). A
-// qualified name nothing in the index defines is a library's ("replace
-// the deprecated reflect.PtrTo"): its uses are those selected from that
-// qualifier.
+// names is for the path generator). For export and unexport the other
+// spelling of the first letter is followed too: the name the change makes
+// may already exist (grpc-go's internal.WithContextDialer hook, assigned
+// withContextDialer). A qualified name nothing in the index defines is a
+// library's ("replace the deprecated reflect.PtrTo"): its uses are those
+// selected from that qualifier.
 func (s *search) change() error {
 	if !s.on[GenChange] || s.q.Identifier != "" || len(s.q.Changes) == 0 {
 		return nil
