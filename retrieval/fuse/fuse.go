@@ -152,7 +152,7 @@ func chunkLines(ref graph.ChunkRef) int {
 	if ref.Range.EndLine < ref.Range.StartLine {
 		return 1
 	}
-	return int(ref.Range.EndLine-ref.Range.StartLine) + 1
+	return ref.Range.Lines()
 }
 
 // fileShare is how much of its file's fused score a chunk inherits.
