@@ -21,6 +21,15 @@
 // pytest marks "E" in a failure report (its exceptions and the
 // explanations of a failed assertion).
 //
+// Refs are the past changes a text names: a commit hash (7 to 12 or 40
+// lower-case hex digits with a letter and a digit: no word, version or
+// address is one) or a pull request's or issue's number ("#3165", "PR
+// 3165", "gh-812", a code host's /pull/, /issues/ or /commit/ link).
+// Not in fenced code ("#12" there is a comment), not in another link (a
+// blob link's revision is where the reporter looked), and "#" not inside a
+// word ("sunpy/ndcube#529" is another repository's). Numbers reads commit
+// messages the same way for the history index, which finds the commits.
+//
 // The title is the first line of a text of several lines.
 //
 // Body is the text the text searches read (BM25's chunk and file searches,

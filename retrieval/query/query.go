@@ -73,6 +73,77 @@ type Parsed struct {
 	// every place that uses it. Only code-shaped names (or quoted ones)
 	// right after the verb count, in the order written.
 	Changes []Change
+	// Refs are the past changes the text names: a commit by its hash
+	// ("since 24638f59", ".../commit/<sha>") or a pull request or issue by
+	// its number ("#3165", "PR 3165", ".../pull/3165", "gh-1234"). A
+	// regression report names its culprit and a duplicate the report whose
+	// fix changed the same code; the history index knows which commits
+	// those are (package history). In the order written, each once.
+	Refs []Ref
+}
+
+// Ref is a past change the text names: a commit hash (7 to 12 or 40
+// lower-case hex digits, at least one a letter and one a digit) or a pull
+// request's or issue's number.
+type Ref struct {
+	Hash   string
+	Number int
+}
+
+var (
+	// a number after "#", "gh-", "PR", "pull request", "issue", "MR"
+	numberRE = regexp.MustCompile(`(?i)(?:(?:^|[\s(\[,;:])#|\bgh-|\b(?:PR|pull request|pull|issue|MR|merge request)[\s/]*#?\s*)(\d{2,7})\b`)
+	// a code host's link to a pull request, an issue or a commit
+	refLinkRE = regexp.MustCompile(`^https?://[^/]+/(?:[^/]+/)+?(?:-/)?(?:(pulls?|issues|merge_requests)/(\d{1,7})|commits?/([0-9a-f]{7,40}))\b`)
+	hexRE     = regexp.MustCompile(`\b[0-9a-f]{7,40}\b`)
+)
+
+// Numbers are the pull requests and issues a text cites by number ("#3165",
+// "PR 3165", "gh-812", "issue 44"; two to seven digits, "#" not inside a
+// word: "ndcube#529" is another repository's), in the order written, each
+// once. The history index reads commit messages with it, so that a
+// number cited in a query and in a commit are found alike.
+func Numbers(text string) []int {
+	var out []int
+	for _, m := range numberRE.FindAllStringSubmatch(text, -1) {
+		if n, err := strconv.Atoi(m[1]); err == nil && n > 0 && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// refs finds the commits, pull requests and issues a text names, in
+// prose and links; not in fenced code (a "#123" there is a comment or a
+// count) nor in other links (a blob link's revision is where the reporter
+// looked, not a change).
+func refs(text string) []Ref {
+	var out []Ref
+	add := func(r Ref) {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	text = fenceRE.ReplaceAllString(text, " ")
+	for _, u := range urlRE.FindAllString(text, -1) {
+		if m := refLinkRE.FindStringSubmatch(u); m != nil {
+			if m[3] != "" {
+				add(Ref{Hash: m[3]})
+			} else if n, err := strconv.Atoi(m[2]); err == nil && n > 0 {
+				add(Ref{Number: n})
+			}
+		}
+	}
+	prose := urlRE.ReplaceAllString(text, " ")
+	for _, n := range Numbers(prose) {
+		add(Ref{Number: n})
+	}
+	for _, h := range hexRE.FindAllString(prose, -1) {
+		if (len(h) <= 12 || len(h) == 40) && strings.ContainsAny(h, "abcdef") && strings.ContainsAny(h, "0123456789") {
+			add(Ref{Hash: h})
+		}
+	}
+	return out
 }
 
 // Change is a name whose API the text asks to change.
@@ -333,6 +404,7 @@ func Parse(text string) Parsed {
 			p.Changes = append(p.Changes, c)
 		}
 	}
+	p.Refs = refs(text)
 	// A query of one name is about that name, whatever its shape ("get"
 	// and "Clob" are not code-shaped in prose).
 	if one := strings.TrimSpace(text); one != "" && identRE.FindString(one) == one {

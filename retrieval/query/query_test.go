@@ -270,3 +270,28 @@ func TestChangesPast(t *testing.T) {
 		}
 	}
 }
+
+func TestRefs(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []Ref
+	}{
+		// a regression report naming its culprit, twice
+		{"dns + round_robin not updating address list in v1.26\n\nPR #3165 is likely the culprit (see https://github.com/grpc/grpc-go/pull/3165).",
+			[]Ref{{Number: 3165}}},
+		{"Broken since 24638f5984c55a53cf0f4e74551ed763896c7e59, fine at 1a2b3c4.", []Ref{{Hash: "24638f5984c55a53cf0f4e74551ed763896c7e59"}, {Hash: "1a2b3c4"}}},
+		{"Duplicate of #7215; also gh-812 and issue 44.", []Ref{{Number: 7215}, {Number: 812}, {Number: 44}}},
+		{"see https://gitlab.com/o/r/-/merge_requests/17 and https://github.com/o/r/commit/abcdef0123", []Ref{{Number: 17}, {Hash: "abcdef0123"}}},
+		// what names no change: a blob link's revision, a commented
+		// number in code, a digest, an address, a word of hex letters,
+		// a one-digit list item, a version
+		{"https://github.com/grpc/grpc-go/blob/24638f5984c55a53cf0f4e74551ed763896c7e59/server.go#L10", nil},
+		{"```\nx = f()  #12 items\n```", nil},
+		{"sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 at 0xc00012a000", nil},
+		{"the decade-old facade, step #1, v1.26.0, 20231201", nil},
+	} {
+		if got := Parse(c.text).Refs; !slices.Equal(got, c.want) {
+			t.Errorf("%q:\n got %v\nwant %v", c.text, got, c.want)
+		}
+	}
+}
