@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -256,5 +257,45 @@ Binary files /dev/null and b/pic.png differ
 	}
 	if diff := cmp.Diff(want, ParseDiff([]byte(in))); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// A merged pull request: Log leaves the merge out, and with Merges lists
+// only it, with what the branch changed against the first parent.
+func TestLogMerges(t *testing.T) {
+	root := repo(t)
+	run(t, root, "checkout", "-q", "-b", "fix")
+	write(t, root, "sub/c.go", "package sub\n")
+	run(t, root, "add", "-A")
+	run(t, root, "commit", "-q", "-m", "fix the thing")
+	write(t, root, "sub/b.txt", "one\n")
+	run(t, root, "commit", "-q", "-am", "and its text")
+	run(t, root, "checkout", "-q", "main")
+	write(t, root, "a.go", "package a\n\nfunc A() { B() }\n")
+	run(t, root, "commit", "-q", "-am", "meanwhile on main")
+	run(t, root, "merge", "-q", "--no-ff", "-m", "Merge pull request #42 from ann/fix\n\nFix the thing", "fix")
+	ctx := context.Background()
+	subjects := func(cs []Commit) (out []string) {
+		for _, c := range cs {
+			s, _, _ := strings.Cut(c.Message, "\n")
+			out = append(out, s+" "+strings.Join(c.Files, ","))
+		}
+		return out
+	}
+	all, err := Log(ctx, root, "HEAD", LogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := subjects(all)
+	slices.Sort(got) // commits of one second: git's order is the walk's
+	if diff := cmp.Diff([]string{"and its text sub/b.txt", "first a.go,sub/b.txt", "fix the thing sub/c.go", "meanwhile on main a.go"}, got); diff != "" {
+		t.Errorf("commits (-want +got):\n%s", diff)
+	}
+	merges, err := Log(ctx, root, "HEAD", LogOptions{Merges: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"Merge pull request #42 from ann/fix sub/b.txt,sub/c.go"}, subjects(merges)); diff != "" {
+		t.Errorf("merges (-want +got):\n%s", diff)
 	}
 }

@@ -24,10 +24,14 @@ type LogOptions struct {
 	Max int
 	// After: only commits not reachable from After ("" = all history).
 	After string
+	// Merges: only the merges of the first-parent line (how a pull request
+	// lands in a repository that merges them), each with the files it
+	// changed against its first parent — what the pull request changed.
+	Merges bool
 }
 
 // Log returns the commits reachable from rev, newest first, merges left
-// out, each with the files it added, changed or deleted below root (paths
+// out (o.Merges: only merges), each with the files it added, changed or deleted below root (paths
 // relative to root; renames as a deletion and an addition). Commits that
 // changed nothing below root are left out.
 func Log(ctx context.Context, root, rev string, o LogOptions) ([]Commit, error) {
@@ -36,6 +40,10 @@ func Log(ctx context.Context, root, rev string, o LogOptions) ([]Commit, error) 
 	}
 	args := []string{"-c", "core.quotePath=false", "log", "--no-merges", "--no-renames", "--relative", "--name-only",
 		"--no-color", "--no-ext-diff", "--format=%x1e%H%x1f%ct%x1f%B%x1f"}
+	if o.Merges {
+		args[3] = "--merges"
+		args = append(args, "--first-parent", "--diff-merges=first-parent")
+	}
 	if o.Max > 0 {
 		args = append(args, "-n", strconv.Itoa(o.Max))
 	}
