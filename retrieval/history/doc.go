@@ -13,11 +13,24 @@
 // `cairn index --history N`, CAIRN_HISTORY), and a commit that changed more
 // than Options.MaxFiles files (100) is left out: a bulk rename or a
 // vendored update says nothing about which files go together. Each commit
-// keeps its hash, time, message (capped at 2,000 bytes) and files, as
-// indexes into one path table, in a gob file of the generation's side
-// directory, written to a temporary name, synced and renamed; the
-// generation's meta names it (history.file, history.head,
-// history.commits) and commits with the facts.
+// keeps its hash, time, message (capped at 2,000 bytes), files, as
+// indexes into one path table, and the pull requests and issues it cites
+// by number ("(#3165)", "Fixes #12", read by query.Numbers as a query's
+// are; none for a message citing more than five, a changelog), in a gob
+// file of the generation's side directory, written to a temporary name,
+// synced and renamed; the generation's meta names it (history.file,
+// history.head, history.commits) and commits with the facts. The file's
+// name holds its format's version, so that a file of another format is
+// read again from git rather than kept.
+//
+// A repository that merges pull requests records a number only on the
+// merge ("Merge pull request #774 from …"), and merges are left out of
+// the commits. A second `git log --merges --first-parent` keeps those
+// that cite a number, each with what it changed against its first parent
+// (the pull request's files), capped like the commits, in a file of their
+// own beside the first (…-merges.gob): no search reads it but one that
+// names a change, since astropy's 5,000 merges would double the time to
+// open the history (7.0 → 13.9 ms, BenchmarkOpen) for every search.
 //
 // # Incremental
 //
@@ -42,10 +55,18 @@
 // postings: 0.2–0.3 ms from an open index (BenchmarkQuery). Reading 5,000
 // commits of grpc-go at index time adds about 1 s of CPU to a 31 s cold
 // index (noise-level in four interleaved runs); an incremental run with
-// no new commit reads no git history (it checks that the stored file
-// decodes).
+// no new commit reads no git history (its files stand; the manifest check
+// finds a damaged one). The merges' log adds 0.23 s on astropy (6,740
+// first-parent merges; its commits' log takes 0.21 s).
 //
 // # Search
+//
+// Index.Named finds the changes a query names (package query's Refs): the
+// commit whose hash begins with a hash the query writes, the commits and
+// merges citing a number it writes — a regression report's culprit, the
+// fix of the report a duplicate points to — newest first, three per
+// number; 0.24 ms from an open index of astropy's history with its
+// merges read (BenchmarkNamed), reading the merges 7 ms once.
 //
 // Index.Commits scores commit messages against the query with BM25 (k1
 // 1.2, b 0.75) over the stemmed English terms of package tokens.

@@ -13,11 +13,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/graph/gitrepo"
 	"github.com/cairn-dev/cairn/graph/redact"
 	"github.com/cairn-dev/cairn/retrieval/internal/ties"
+	"github.com/cairn-dev/cairn/retrieval/query"
 	"github.com/cairn-dev/cairn/retrieval/tokens"
 )
 
@@ -33,7 +35,14 @@ const (
 	DefaultMaxCommits = 5000
 	DefaultMaxFiles   = 100
 	maxMessage        = 2000
-	formatVersion     = 2
+	formatVersion     = 3
+	// maxNums: a message citing more pull requests or issues than this
+	// (a changelog, a release) is about none of them.
+	maxNums = 5
+	// perNumber is the most commits a number names (the pull request's
+	// own commit or merge, and the fixes that cite the issue), newest
+	// first.
+	perNumber = 3
 )
 
 // Options bound what a Builder reads.
@@ -48,14 +57,16 @@ type Options struct {
 }
 
 // record is one commit as stored: its subject (for the why), the number
-// of terms of its message (BM25's document length) and the files it
-// changed, as indexes into file.Paths.
+// of terms of its message (BM25's document length), the files it
+// changed, as indexes into file.Paths, and the pull requests and issues
+// its message cites ("(#3165)", "Fixes #12", "Merge pull request #774").
 type record struct {
 	Hash    string
 	Time    int64
 	Subject string
 	Len     int32
 	Files   []int32
+	Nums    []int32
 }
 
 // file is the stored history of one generation: the commits, newest
@@ -63,6 +74,15 @@ type record struct {
 // the postings of Terms[i] as (commit index, term frequency) pairs — so
 // that opening it is one decode and a query reads only its terms'
 // postings (the messages are analysed once, when indexing).
+//
+// Merges are the first-parent line's merges that cite a number ("Merge
+// pull request #774 from …"), each with what it changed against its first
+// parent: how a repository that merges pull requests records which change
+// a number was. They are no documents of the text search (their branch's
+// commits are), are capped like the commits, and are kept in a file of
+// their own (the same type, no commits), read only by a query that names
+// a change: astropy's 5,000 merges would double the time to open the
+// history for every search.
 type file struct {
 	Version int
 	Head    string
@@ -70,6 +90,7 @@ type file struct {
 	Commits []record
 	Terms   []string
 	Post    [][]int32
+	Merges  []record
 }
 
 // Builder reads the commit history of a generation's root and writes it to
@@ -82,7 +103,7 @@ type Builder struct {
 	prev  map[string]string
 	opts  Options
 	dir   string
-	made  string // the file this run wrote (removed on Abort)
+	made  []string // the files this run wrote (removed on Abort)
 	fresh bool
 }
 
@@ -112,8 +133,8 @@ func (b *Builder) Delete(context.Context, string) error { return nil }
 
 // Abort removes what this run wrote.
 func (b *Builder) Abort() {
-	if b.made != "" {
-		os.Remove(filepath.Join(b.dir, b.made))
+	for _, n := range b.made {
+		os.Remove(filepath.Join(b.dir, n))
 	}
 }
 
@@ -130,42 +151,55 @@ func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 	}
 	prevName, prevHead := b.prev[KeyFile], b.prev[KeyHead]
 	prevPath := filepath.Join(b.dir, prevName)
-	if !b.fresh && prevName != "" && prevHead == head {
+	name := fileName(head)
+	if !b.fresh && prevName == name && prevHead == head {
 		// HEAD did not move: the previous file stands (a damaged one is
 		// found by the manifest check and rebuilt by the repair)
-		if _, err := os.Stat(prevPath); err == nil {
+		_, err1 := os.Stat(prevPath)
+		_, err2 := os.Stat(mergesName(prevPath))
+		if err1 == nil && err2 == nil {
 			return map[string]string{KeyFile: prevName, KeyHead: prevHead, KeyCommits: b.prev[KeyCommits]}, nil
 		}
 	}
-	var old *file
+	var old, oldMerges *file
 	after := ""
 	if prevName != "" && prevHead != "" {
-		if f, err := readFile(prevPath); err == nil && f.Head == prevHead {
+		f, err1 := readFile(prevPath)
+		fm, err2 := readFile(mergesName(prevPath))
+		if err1 == nil && err2 == nil && f.Head == prevHead && fm.Head == prevHead {
 			if ok, err := gitrepo.IsAncestor(ctx, b.root, prevHead, head); err == nil && ok {
-				old, after = f, prevHead
+				old, oldMerges, after = f, fm, prevHead
 			}
 		}
 	}
-	cs, err := gitrepo.Log(ctx, b.root, head, gitrepo.LogOptions{Max: b.opts.MaxCommits, After: after})
-	if err != nil {
-		var ce *gitrepo.CommandError
-		if errors.As(err, &ce) && ce.Exited() {
-			// a shallow clone's missing parents, a damaged object: the
-			// index goes on without history, as outside git
-			return nil, nil
+	var logs [2][]gitrepo.Commit
+	for i := range logs {
+		cs, err := gitrepo.Log(ctx, b.root, head, gitrepo.LogOptions{Max: b.opts.MaxCommits, After: after, Merges: i == 1})
+		if err != nil {
+			var ce *gitrepo.CommandError
+			if errors.As(err, &ce) && ce.Exited() {
+				// a shallow clone's missing parents, a damaged object: the
+				// index goes on without history, as outside git
+				return nil, nil
+			}
+			return nil, fmt.Errorf("history: %w", err)
 		}
-		return nil, fmt.Errorf("history: %w", err)
+		logs[i] = cs
 	}
-	f := b.build(cs, old)
-	f.Head = head
-	name := "history-" + head[:min(12, len(head))] + ".gob"
-	if err := writeFile(filepath.Join(b.dir, name), f); err != nil {
-		return nil, err
+	f, fm := b.build(logs[0], logs[1], old, oldMerges)
+	f.Head, fm.Head = head, head
+	for _, w := range []struct {
+		name string
+		f    *file
+	}{{mergesName(name), fm}, {name, f}} {
+		if err := writeFile(filepath.Join(b.dir, w.name), w.f); err != nil {
+			return nil, err
+		}
+		if name != prevName {
+			b.made = append(b.made, w.name)
+		}
 	}
-	if name != prevName {
-		b.made = name
-	}
-	b.removeOthers(name, prevName)
+	b.removeOthers(name, mergesName(name), prevName, mergesName(prevName))
 	return map[string]string{KeyFile: name, KeyHead: head, KeyCommits: strconv.Itoa(len(f.Commits))}, nil
 }
 
@@ -181,7 +215,34 @@ func (b *Builder) removeOthers(keep ...string) {
 	}
 }
 
-func (b *Builder) build(cs []gitrepo.Commit, old *file) *file {
+// fileName is the history file of a head: the format's version in it, so
+// that a file of another format is read again rather than kept.
+func fileName(head string) string {
+	return fmt.Sprintf("history-%s-v%d.gob", head[:min(12, len(head))], formatVersion)
+}
+
+// mergesName is the file of the merges beside a history file.
+func mergesName(name string) string {
+	return strings.TrimSuffix(name, ".gob") + "-merges.gob"
+}
+
+// nums are the pull requests and issues msg cites (query.Numbers, as a
+// query's are read), none when it cites more than maxNums.
+func nums(msg string) []int32 {
+	ns := query.Numbers(msg)
+	if len(ns) > maxNums {
+		return nil
+	}
+	out := make([]int32, len(ns))
+	for i, n := range ns {
+		out[i] = int32(n)
+	}
+	return out
+}
+
+// build makes the history file and the merges file (the same path table)
+// from the new commits and merges, followed by the old ones.
+func (b *Builder) build(cs, merges []gitrepo.Commit, old, oldMerges *file) (*file, *file) {
 	f := &file{Version: formatVersion}
 	ids := map[string]int32{}
 	id := func(p string) int32 {
@@ -192,6 +253,14 @@ func (b *Builder) build(cs []gitrepo.Commit, old *file) *file {
 		ids[p] = i
 		f.Paths = append(f.Paths, p)
 		return i
+	}
+	// moved is an old record with its files in the new path table
+	moved := func(r record, paths []string) record {
+		nr := record{Hash: r.Hash, Time: r.Time, Subject: r.Subject, Len: r.Len, Files: make([]int32, len(r.Files)), Nums: r.Nums}
+		for k, x := range r.Files {
+			nr.Files[k] = id(paths[x])
+		}
+		return nr
 	}
 	// each commit's terms with their frequencies, newest first
 	var docs []map[string]int32
@@ -204,7 +273,7 @@ func (b *Builder) build(cs []gitrepo.Commit, old *file) *file {
 			msg = strings.ToValidUTF8(msg[:maxMessage], "")
 		}
 		// the subject is shown (a hit's why): a secret in it is redacted
-		r := record{Hash: c.Hash, Time: c.Time, Subject: redact.Text(subject(msg))}
+		r := record{Hash: c.Hash, Time: c.Time, Subject: redact.Text(subject(msg)), Nums: nums(msg)}
 		for _, p := range c.Files {
 			r.Files = append(r.Files, id(p))
 		}
@@ -230,12 +299,30 @@ func (b *Builder) build(cs []gitrepo.Commit, old *file) *file {
 			}
 		}
 		for i, r := range old.Commits[:n] {
-			nr := record{Hash: r.Hash, Time: r.Time, Subject: r.Subject, Len: r.Len, Files: make([]int32, len(r.Files))}
-			for k, x := range r.Files {
-				nr.Files[k] = id(old.Paths[x])
-			}
-			f.Commits = append(f.Commits, nr)
+			f.Commits = append(f.Commits, moved(r, old.Paths))
 			docs = append(docs, olddocs[i])
+		}
+	}
+	// merges that cite a number, the new ones before the old, capped
+	for _, c := range merges {
+		if len(c.Files) > b.opts.MaxFiles {
+			continue
+		}
+		msg := c.Message
+		if len(msg) > maxMessage {
+			msg = strings.ToValidUTF8(msg[:maxMessage], "")
+		}
+		if ns := nums(msg); len(ns) > 0 && len(f.Merges) < b.opts.MaxCommits {
+			r := record{Hash: c.Hash, Time: c.Time, Subject: redact.Text(subject(msg)), Nums: ns}
+			for _, p := range c.Files {
+				r.Files = append(r.Files, id(p))
+			}
+			f.Merges = append(f.Merges, r)
+		}
+	}
+	if oldMerges != nil {
+		for _, r := range oldMerges.Merges[:min(len(oldMerges.Merges), max(b.opts.MaxCommits-len(f.Merges), 0))] {
+			f.Merges = append(f.Merges, moved(r, oldMerges.Paths))
 		}
 	}
 	// invert
@@ -264,7 +351,9 @@ func (b *Builder) build(cs []gitrepo.Commit, old *file) *file {
 		}
 		f.Post[i] = ps
 	}
-	return f
+	fm := &file{Version: formatVersion, Paths: f.Paths, Merges: f.Merges}
+	f.Merges = nil
+	return f, fm
 }
 
 func writeFile(path string, f *file) error {
@@ -308,7 +397,7 @@ func readFile(path string) (*file, error) {
 		return nil, fmt.Errorf("history index %s has format %d, not %d; run cairn index to rebuild it", filepath.Base(path), f.Version, formatVersion)
 	}
 	bad := len(f.Terms) != len(f.Post) || !slices.IsSorted(f.Terms)
-	for _, c := range f.Commits {
+	for _, c := range slices.Concat(f.Commits, f.Merges) {
 		for _, x := range c.Files {
 			bad = bad || x < 0 || int(x) >= len(f.Paths)
 		}
@@ -330,6 +419,11 @@ func readFile(path string) (*file, error) {
 type Index struct {
 	f      *file
 	avgLen float64
+	// the merges, read when a query first names a change
+	mergesPath string
+	once       sync.Once
+	merges     *file
+	mergesErr  error
 }
 
 // Open reads the history index a generation's meta names; nil (and no
@@ -346,7 +440,7 @@ func Open(dir string, meta map[string]string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &Index{f: f}
+	x := &Index{f: f, mergesPath: mergesName(filepath.Join(dir, name))}
 	var total float64
 	for _, c := range f.Commits {
 		total += float64(c.Len)
@@ -363,12 +457,14 @@ func (x *Index) Len() int { return len(x.f.Commits) }
 // Head is the commit the history was read from.
 func (x *Index) Head() string { return x.f.Head }
 
-// CommitHit is a past commit like the query.
+// CommitHit is a past commit like the query, or one it names.
 type CommitHit struct {
 	Hash    string
 	Subject string
 	Score   float64
 	Files   []string
+	// Ref is how the query named it ("#3165", "24638f59"; Named only).
+	Ref string
 }
 
 // FileHit is a file the commits most like the query changed.
@@ -433,6 +529,71 @@ func (x *Index) Commits(text string, k int) []CommitHit {
 		out[j] = h
 	}
 	return out
+}
+
+// Named returns the past changes a text names (package query's Refs), in
+// the order given: the commit whose hash begins with a hash (none when
+// two do), and for a number the commits and merges whose messages cite it
+// — the pull request's own squashed commit or merge, the fixes that
+// close the issue — newest first, at most three. Score is 1 for each. The
+// merges are read on the first call; when their file cannot be read the
+// commits still answer, with the error.
+func (x *Index) Named(hashes []string, numbers []int) ([]CommitHit, error) {
+	if x == nil || len(hashes)+len(numbers) == 0 {
+		return nil, nil
+	}
+	x.once.Do(func() { x.merges, x.mergesErr = readFile(x.mergesPath) })
+	type rec struct {
+		r     *record
+		paths []string
+	}
+	each := func(fn func(rec)) {
+		for i := range x.f.Commits {
+			fn(rec{&x.f.Commits[i], x.f.Paths})
+		}
+		if x.merges != nil {
+			for i := range x.merges.Merges {
+				fn(rec{&x.merges.Merges[i], x.merges.Paths})
+			}
+		}
+	}
+	var out []CommitHit
+	seen := map[string]bool{}
+	hit := func(c rec, ref string) {
+		if seen[c.r.Hash] {
+			return
+		}
+		seen[c.r.Hash] = true
+		h := CommitHit{Hash: c.r.Hash, Subject: c.r.Subject, Score: 1, Files: make([]string, len(c.r.Files)), Ref: ref}
+		for i, p := range c.r.Files {
+			h.Files[i] = c.paths[p]
+		}
+		out = append(out, h)
+	}
+	for _, h := range hashes {
+		var found []rec
+		each(func(c rec) {
+			if len(h) >= 7 && strings.HasPrefix(c.r.Hash, h) {
+				found = append(found, c)
+			}
+		})
+		if len(found) == 1 {
+			hit(found[0], h)
+		}
+	}
+	for _, num := range numbers {
+		var found []rec
+		each(func(c rec) {
+			if slices.Contains(c.r.Nums, int32(num)) {
+				found = append(found, c)
+			}
+		})
+		slices.SortStableFunc(found, func(a, b rec) int { return cmp.Compare(b.r.Time, a.r.Time) })
+		for _, c := range found[:min(len(found), perNumber)] {
+			hit(c, "#"+strconv.Itoa(num))
+		}
+	}
+	return out, x.mergesErr
 }
 
 // CommitsVoting is how many of the most similar commits vote for files.

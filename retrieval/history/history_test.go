@@ -227,3 +227,82 @@ func TestHistorySubjectsAreRedacted(t *testing.T) {
 		t.Fatalf("subject %+v", cs)
 	}
 }
+
+// TestHistoryNamedChanges: the commits a query names by hash or number —
+// a squashed pull request, a merged one, the fix of an issue — with the
+// files each changed; not a changelog that cites everything; kept when
+// the history is extended, and a history of the format before is read
+// again rather than kept.
+func TestHistoryNamedChanges(t *testing.T) {
+	root := repo(t)
+	commit(t, root, "dns: stop polling for updates (#3165)", "resolver/dns.go", "resolver/dns_test.go")
+	commit(t, root, "server: drain streams on close\n\nFixes #12.", "server/server.go")
+	commit(t, root, "release notes for #3165, #12, #13, #14, #15 and #16", "CHANGES.md")
+	git(t, root, "checkout", "-q", "-b", "feature")
+	commit(t, root, "models: keep the body on redirect", "models.py")
+	commit(t, root, "models: and test it", "test_models.py")
+	git(t, root, "checkout", "-q", "main")
+	commit(t, root, "meanwhile on main (see gh-12)", "README.md")
+	git(t, root, "merge", "-q", "--no-ff", "-m", "Merge pull request #774 from ann/feature", "feature")
+	dns := git(t, root, "log", "-1", "--format=%H", "--grep", "dns: stop")
+	dir := t.TempDir()
+	m := build(t, root, dir, nil, true, Options{})
+	x, err := Open(dir, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := func(x *Index, hashes []string, nums []int) (out []string) {
+		cs, err := x.Named(hashes, nums)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			out = append(out, c.Subject+" "+strings.Join(c.Files, ","))
+		}
+		return out
+	}
+	want := []string{
+		"dns: stop polling for updates (#3165) resolver/dns.go,resolver/dns_test.go",
+		"Merge pull request #774 from ann/feature models.py,test_models.py",
+		"meanwhile on main (see gh-12) README.md", // newest first
+		"server: drain streams on close server/server.go",
+	}
+	if got := named(x, []string{dns[:9], "0000000", "abc"}, []int{3165, 774, 12, 99}); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("named:\n got %q\nwant %q", got, want)
+	}
+	if got := named(x, nil, []int{13}); got != nil {
+		t.Fatalf("a changelog citing six numbers names #13: %q", got)
+	}
+	// extended with a new merge: the old merge and commits still named
+	git(t, root, "checkout", "-q", "-b", "two")
+	commit(t, root, "picker: skip failed subconns", "balancer/picker.go")
+	git(t, root, "checkout", "-q", "main")
+	git(t, root, "merge", "-q", "--no-ff", "-m", "Merge pull request #775 from ann/two", "two")
+	m2 := build(t, root, dir, m, false, Options{})
+	if x, err = Open(dir, m2); err != nil {
+		t.Fatal(err)
+	}
+	if got := named(x, []string{dns[:9]}, []int{775, 774}); len(got) != 3 || !strings.HasPrefix(got[1], "Merge pull request #775") || got[2] != want[1] {
+		t.Fatalf("after extending: %q", got)
+	}
+	// the merges' file lost: the commits still answer, with the error;
+	// the next run, HEAD unmoved, writes it again
+	os.Remove(filepath.Join(dir, mergesName(m2[KeyFile])))
+	if x, err = Open(dir, m2); err != nil {
+		t.Fatal(err)
+	}
+	if cs, err := x.Named([]string{dns[:9]}, []int{775}); len(cs) != 1 || err == nil {
+		t.Fatalf("without the merges' file: %v, %v", cs, err)
+	}
+	build(t, root, dir, m2, false, Options{})
+	if _, err := os.Stat(filepath.Join(dir, mergesName(m2[KeyFile]))); err != nil {
+		t.Fatalf("the merges' file is not written again: %v", err)
+	}
+	// a file of another format under the same head: read again
+	old := strings.Replace(m2[KeyFile], fmt.Sprintf("-v%d", formatVersion), "", 1)
+	os.Rename(filepath.Join(dir, m2[KeyFile]), filepath.Join(dir, old))
+	m2[KeyFile] = old
+	if m3 := build(t, root, dir, m2, false, Options{}); m3[KeyFile] == old {
+		t.Fatalf("a history file of another format is kept: %v", m3)
+	}
+}

@@ -36,3 +36,39 @@ func BenchmarkQuery(b *testing.B) {
 		x.Files("fits header card long string value is truncated when written", 50, nil)
 	}
 }
+
+// BenchmarkNamed: a query naming a pull request and a commit, from an open
+// history whose merges are read (CAIRN_HISTORY_BENCH).
+func BenchmarkNamed(b *testing.B) {
+	p := os.Getenv("CAIRN_HISTORY_BENCH")
+	if p == "" {
+		b.Skip("CAIRN_HISTORY_BENCH names no history file")
+	}
+	x, err := Open(filepath.Dir(p), map[string]string{KeyFile: filepath.Base(p)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := x.Named([]string{"2a0c5c6f"}, []int{12644, 7215}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkOpenMerges: opening a history and reading its merges, as the
+// first query naming a change does (CAIRN_HISTORY_BENCH).
+func BenchmarkOpenMerges(b *testing.B) {
+	p := os.Getenv("CAIRN_HISTORY_BENCH")
+	if p == "" {
+		b.Skip("CAIRN_HISTORY_BENCH names no history file")
+	}
+	for b.Loop() {
+		x, err := Open(filepath.Dir(p), map[string]string{KeyFile: filepath.Base(p)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := x.Named(nil, []int{12644}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
