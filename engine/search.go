@@ -57,6 +57,10 @@ type SearchHit struct {
 	Ranks    map[string]int `json:"ranks,omitempty" jsonschema:"the rank each generator gave it"`
 }
 
+// NamedChange is a past change a query names by hash or number, with the
+// files it changed (the search's strongest first).
+type NamedChange = fuse.NamedChange
+
 // SearchResult is a search's answer: ranked files, then ranked
 // definitions and chunks.
 type SearchResult struct {
@@ -66,6 +70,9 @@ type SearchResult struct {
 	// Unresolved is set when the query is one name that no definition
 	// has: the hits hold the name or its parts, none defines it.
 	Unresolved string `json:"unresolved,omitempty"`
+	// Named are the past changes the query names by hash or number,
+	// found in the commit history (none without a history index).
+	Named []NamedChange `json:"named,omitempty" jsonschema:"past changes the query names by hash or number (#3165), each with the files it changed"`
 }
 
 // Search finds the code a text is about (BM25, embeddings, symbols, paths
@@ -93,7 +100,7 @@ func (s *Snapshot) Search(ctx context.Context, o SearchOptions) (*SearchResult, 
 	}
 	cite := s.CiteFunc(ctx)
 	out := &SearchResult{Files: make([]SearchFile, len(res.Files)), Hits: make([]SearchHit, len(res.Hits)), Generators: res.Dump,
-		Unresolved: res.Unresolved}
+		Unresolved: res.Unresolved, Named: res.Named}
 	for i, f := range res.Files {
 		rev, stale := s.Cite(ctx, f.Path)
 		out.Files[i] = SearchFile{Path: f.Path, Revision: rev, Stale: stale, Score: f.Score, Why: f.Why, Generated: f.Generated}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +36,15 @@ func TestHistoryGenerator(t *testing.T) {
 	gitIn("commit", "-q", "-m", "initial")
 	write("quota/limits.go", "package quota\n\nfunc Allowed(n int) bool { return n <= 10 }\n")
 	gitIn("commit", "-q", "-am", "tenants are throttled one request early at the burst boundary")
+	write("api/handler.go", "package api\n\nfunc Handle() { _ = 1 }\n")
+	write("zz/last.go", "package zz\n")
+	gitIn("add", "-A")
+	gitIn("commit", "-q", "-m", "api: a refactoring (#41)")
+	for i := range 11 {
+		write(fmt.Sprintf("gen/f%d.go", i), "package gen\n")
+	}
+	gitIn("add", "-A")
+	gitIn("commit", "-q", "-m", "gen: a sweep over eleven files (#50)")
 	dir := filepath.Join(t.TempDir(), "idx")
 	if out, code := cli("index", "-q", "--repo", repo, "--index-dir", dir); code != 0 {
 		t.Fatalf("index: %s", out)
@@ -45,7 +56,47 @@ func TestHistoryGenerator(t *testing.T) {
 	if strings.Contains(out, "api/handler.go") {
 		t.Fatalf("a file no similar commit changed is ranked:\n%s", out)
 	}
-	if out, _ := cli("status", "--repo", repo, "--index-dir", dir); !strings.Contains(out, "history: 2 commits") {
+	// a change the query names by its number: what it changed comes first,
+	// its files tied, and says so
+	out, _ = cliStdout("search", "--repo", repo, "--index-dir", dir, "--only", "history", "tenants are throttled at the burst boundary since #41")
+	if i, j := strings.Index(out, "api/handler.go"), strings.Index(out, "quota/limits.go"); i < 0 || j < i ||
+		!strings.Contains(out, `"api: a refactoring (#41)", which the query names`) {
+		t.Fatalf("search naming #41:\n%s", out)
+	}
+	_, files, _ := strings.Cut(out, "files:\n")
+	score := func(path string) string {
+		_, after, _ := strings.Cut(files, path)
+		return strings.Fields(after)[0]
+	}
+	if a, z, q := score("api/handler.go"), score("zz/last.go"), score("quota/limits.go"); a != z || a == q {
+		t.Fatalf("the named commit's files score %s and %s, the similar commit's %s:\n%s", a, z, q, out)
+	}
+	// the text names the change and lists its files; JSON says which
+	if !strings.Contains(out, "named changes:\n  #41\t") || !strings.Contains(out, "api/handler.go, zz/last.go") {
+		t.Fatalf("search naming #41 does not list it:\n%s", out)
+	}
+	js, _ := cliStdout("search", "--repo", repo, "--index-dir", dir, "--json", "broken since #50 and #41")
+	var res struct {
+		Named []struct {
+			Ref, Hash, Subject string
+			Files              []string
+		}
+		Results []struct{ Path, Why string }
+	}
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatalf("%v:\n%s", err, js)
+	}
+	if len(res.Named) != 2 || res.Named[0].Ref != "#50" || len(res.Named[0].Files) != 11 || res.Named[1].Ref != "#41" ||
+		!strings.HasPrefix(res.Named[1].Subject, "api: a refactoring") {
+		t.Fatalf("named: %+v", res.Named)
+	}
+	// a named change of eleven files ranks none of them by being named
+	for _, r := range res.Results {
+		if strings.HasPrefix(r.Path, "gen/") && strings.Contains(r.Why, "which the query names") {
+			t.Fatalf("a file of an 11-file named change is ranked for it: %+v", r)
+		}
+	}
+	if out, _ := cli("status", "--repo", repo, "--index-dir", dir); !strings.Contains(out, "history: 4 commits") {
 		t.Fatalf("status:\n%s", out)
 	}
 	if out, code := cli("index", "--history", "-1", "--repo", repo, "--index-dir", dir); code != 2 || !strings.Contains(out, "0 indexes no history") {

@@ -174,6 +174,8 @@ type envelope struct {
 	Generators any `json:"generators,omitempty"`
 	// Unresolved: search's query is one name no definition has.
 	Unresolved string `json:"unresolved,omitempty"`
+	// Named: the past changes search's query names.
+	Named any `json:"named,omitempty"`
 	// nothing, when set, says the answer is empty: printed, it exits 3.
 	nothing string
 }

@@ -72,6 +72,9 @@ func searchCmd(g *globals) *cobra.Command {
 				}
 				env.Results = searchResults(res)
 				env.Unresolved = res.Unresolved
+				if len(res.Named) > 0 {
+					env.Named = res.Named
+				}
 				if len(res.Hits) == 0 && len(res.Files) == 0 {
 					env.nothing = "nothing in the index matches the query: try other words, or check `cairn status`"
 				}
@@ -81,6 +84,12 @@ func searchCmd(g *globals) *cobra.Command {
 				return func() error {
 					if res.Unresolved != "" {
 						fmt.Fprintf(g.stdout, "note: %s\n", res.Unresolved)
+					}
+					if len(res.Named) > 0 {
+						fmt.Fprintln(g.stdout, "named changes:")
+						for _, c := range res.Named {
+							fmt.Fprintf(g.stdout, "  %s\t%s %q\t%s\n", c.Ref, c.Hash[:min(12, len(c.Hash))], c.Subject, fileList(c.Files, 8))
+						}
 					}
 					fmt.Fprintln(g.stdout, "files:")
 					for i, f := range res.Files {
@@ -110,6 +119,14 @@ func searchCmd(g *globals) *cobra.Command {
 	c.Flags().MarkHidden("dump-generators")
 	c.Flags().StringSliceVar(&only, "only", nil, "run only these generators: "+strings.Join(fuse.AllGenerators, ","))
 	return c
+}
+
+// fileList is up to n paths and how many more.
+func fileList(paths []string, n int) string {
+	if len(paths) <= n {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:n], ", "), len(paths)-n)
 }
 
 func firstLine(s string) string {

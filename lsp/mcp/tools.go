@@ -83,11 +83,12 @@ type SearchIn struct {
 
 // SearchOut is the output of search.
 type SearchOut struct {
-	Index      IndexView           `json:"index"`
-	Files      []engine.SearchFile `json:"files,omitempty" jsonschema:"ranked files (first page only)"`
-	Hits       []engine.SearchHit  `json:"hits"`
-	NextCursor string              `json:"next_cursor,omitempty"`
-	Unresolved string              `json:"unresolved,omitempty" jsonschema:"set when the query is one name no definition has: the hits hold the name or its parts"`
+	Index      IndexView            `json:"index"`
+	Files      []engine.SearchFile  `json:"files,omitempty" jsonschema:"ranked files (first page only)"`
+	Hits       []engine.SearchHit   `json:"hits"`
+	NextCursor string               `json:"next_cursor,omitempty"`
+	Unresolved string               `json:"unresolved,omitempty" jsonschema:"set when the query is one name no definition has: the hits hold the name or its parts"`
+	Named      []engine.NamedChange `json:"named,omitempty" jsonschema:"past changes the query names by hash or number (#3165), each with the files it changed (first page only)"`
 }
 
 // maxSearchDepth is how far pages reach down the ranking.
@@ -116,6 +117,7 @@ func (s *Server) search(ctx context.Context, snap *engine.Snapshot, in SearchIn)
 	out := page(s, hits, off, limit, "search", key, snap.Meta.Generation, func(p []engine.SearchHit, next string) SearchOut {
 		o := SearchOut{Index: viewIndex(snap), Hits: make([]engine.SearchHit, len(p)), NextCursor: next, Unresolved: res.Unresolved}
 		if off == 0 {
+			o.Named = res.Named
 			for _, f := range res.Files {
 				f.Score = round(f.Score)
 				o.Files = append(o.Files, f)

@@ -237,6 +237,14 @@ func TestPagesInChromium(t *testing.T) {
 	if got := b.text("#unresolved"); !strings.Contains(got, "no definition is named ArtifactZzqq") {
 		t.Errorf("search for a name nothing defines says %q", got)
 	}
+	b.open("/search?q=the+weekly+count+is+wrong+since+%2317", "#named", "search-named")
+	if got := b.text("#named"); !strings.Contains(got, "#17") || !strings.Contains(got, "report: count the week's finished tasks (#17)") ||
+		!strings.Contains(got, "server/report/report.go") {
+		t.Errorf("the change the query names: %q", got)
+	}
+	if u := b.follow("#named li a"); u.Path != "/source" {
+		t.Errorf("a named change's file leads to %s", u)
+	}
 	b.open("/search?q=artifact+url+mapper", "#hits", "search")
 	if n := b.count("#hits li a.symbol"); n == 0 {
 		t.Fatal("search found no definitions")

@@ -100,7 +100,12 @@ func fixtureRepo(t *testing.T) (root, runs string) {
 			fixture.err = err
 			return
 		}
-		for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "fixture"}} {
+		// two commits, the second citing a pull request: a search that
+		// names it lists the change
+		who := []string{"-c", "user.name=t", "-c", "user.email=t@example.com"}
+		for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"reset", "-q", "--", "server/report"},
+			append(who, "commit", "-q", "-m", "fixture"), {"add", "."},
+			append(who, "commit", "-q", "-m", "report: count the week's finished tasks (#17)")} {
 			if out, err := exec.Command("git", append([]string{"-C", fixture.root}, args...)...).CombinedOutput(); err != nil {
 				fixture.err = err
 				t.Log(string(out))

@@ -34,7 +34,11 @@
 //   - history: the files that the past commits most like the query
 //     changed (package history: BM25 over commit messages, the 30 best
 //     voting for their files, shared by how many files each changed),
-//     when the generation has a history index; a file-level generator
+//     when the generation has a history index, and before them the files
+//     of the changes the query names by hash or number (query.Refs,
+//     history.Index.Named: "PR #3165 is likely the culprit"), a named
+//     commit's files tied, since that it changed them says no more of one
+//     than of another; a file-level generator
 //     whose score ranks files but is not inherited by their chunks, since
 //     it says which files a change touches and nothing of which of their
 //     functions (inherited, it cost two tasks their gold function in the

@@ -418,6 +418,7 @@ type search struct {
 	// firstOf: a file's first chunk, known from its whole-file document
 	// (which is filed under that chunk's id)
 	firstOf map[string]graph.ChunkRef
+	named   []NamedChange
 	on      map[string]bool
 	// pinned: for identifier search, the chunks of the name's definitions
 	// and their files, which rank first
@@ -507,6 +508,7 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 		}
 	}
 	res := s.result(opts.Limit, cmp.Or(opts.Files, 10), true)
+	res.Named = s.named
 	if s.undefined {
 		res.Unresolved = fmt.Sprintf("no definition is named %s in the index: the hits are text that holds the name or its parts", redact.Bound(s.q.Identifier, redact.MaxQuoted))
 	}
@@ -746,11 +748,70 @@ func (s *search) history() error {
 		return nil
 	}
 	have := s.e.pathSet()
-	hits := hx.Files(s.q.Body, 50, func(p string) bool { _, ok := have[p]; return ok })
-	for i, h := range hits {
-		s.addFile(GenHistory, h.Path, i+1, fmt.Sprintf("changed by a similar past commit %s %q", h.Commit.Hash[:min(8, len(h.Commit.Hash))], h.Commit.Subject))
+	alive := func(p string) bool { _, ok := have[p]; return ok }
+	// the changes the query names first: the culprit a regression report
+	// names, the earlier report a duplicate points to
+	rank := 0
+	var hashes []string
+	var numbers []int
+	for _, r := range s.q.Refs {
+		if r.Hash != "" {
+			hashes = append(hashes, r.Hash)
+		} else {
+			numbers = append(numbers, r.Number)
+		}
+	}
+	// (a damaged merges file: the commits that answer, and the repair
+	// by the next index run that the manifest check asks for)
+	named, _ := hx.Named(hashes, numbers)
+	for _, c := range named {
+		s.named = append(s.named, NamedChange{Ref: c.Ref, Hash: c.Hash, Subject: c.Subject, Files: c.Files})
+		var live []string
+		for _, p := range c.Files {
+			if _, ok := s.fileRank[GenHistory][p]; !ok && alive(p) && !slices.Contains(live, p) {
+				live = append(live, p)
+			}
+		}
+		if len(live) == 0 || len(live) > namedMaxFiles {
+			continue
+		}
+		// its files tie: that it changed them says no more of one than
+		// of another, and the other generators choose among them
+		rank++
+		for _, p := range live {
+			s.addFile(GenHistory, p, rank, fmt.Sprintf("changed by %s %q, which the query names", short(c.Hash), c.Subject))
+		}
+	}
+	for _, h := range hx.Files(s.q.Body, 50, alive) {
+		if _, ok := s.fileRank[GenHistory][h.Path]; ok {
+			continue
+		}
+		rank++
+		s.addFile(GenHistory, h.Path, rank, fmt.Sprintf("changed by a similar past commit %s %q", short(h.Commit.Hash), h.Commit.Subject))
 	}
 	return nil
+}
+
+func short(hash string) string { return hash[:min(8, len(hash))] }
+
+// namedMaxFiles: a named change of more files ranks none of them (it is
+// still reported, Result.Named). A sweep that touched thirty files says
+// little of which one a regression is in: on 28 commits that name an
+// earlier change (bench/retrieval/commit_tasks.py --kind refs, history
+// trees), all of a named change's files tied first cost caddy 5e6024c48d
+// ("Fixes regression from #6560", a 30-file logging change) its file in
+// the first five (Acc@5 0.821 → 0.786); capped at 5 or 10 nothing is
+// lost and MRR is 0.763 → 0.769 (bench/retrieval/RESULTS.md).
+const namedMaxFiles = 10
+
+// NamedChange is a past change the query names by hash or number ("PR
+// #3165 is likely the culprit"), found in the history index: a reader's
+// first thing to look at in a regression report, whatever the ranking.
+type NamedChange struct {
+	Ref     string   `json:"ref" jsonschema:"how the query names it: #3165 or a commit hash"`
+	Hash    string   `json:"hash"`
+	Subject string   `json:"subject"`
+	Files   []string `json:"files" jsonschema:"the files it changed (a merge: against its first parent)"`
 }
 
 // History is a generation's history index, read when a search first asks
@@ -1151,6 +1212,8 @@ type FileHit struct {
 type Result struct {
 	Files []FileHit
 	Hits  []Hit
+	// Named are the past changes the query names (with a history index).
+	Named []NamedChange
 	Dump  []DumpEntry
 	// Unresolved says that a query that is one name names no
 	// definition, so that hits holding its parts are not taken for it.
@@ -1248,6 +1311,12 @@ func (s *search) fuse(limit int) []Hit {
 func (s *search) result(limit, fileLimit int, final bool) Result {
 	ff := s.fileScores()
 	fileScore := ff.score
+	if final {
+		// a named change's files, the search's strongest first
+		for _, c := range s.named {
+			slices.SortStableFunc(c.Files, func(a, b string) int { return ties.Compare(fileScore[b], fileScore[a]) })
+		}
+	}
 	type explained struct {
 		ranks map[string]int
 		why   string
