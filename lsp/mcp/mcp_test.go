@@ -560,3 +560,26 @@ func TestHTTPRefusesCrossOrigin(t *testing.T) {
 		t.Fatalf("cross-origin request: %s", resp.Status)
 	}
 }
+
+// TestSearchNamedChange: a query naming a pull request gets the change it
+// names, with its files, on the first page only.
+func TestSearchNamedChange(t *testing.T) {
+	f := newFixture(t, Options{})
+	p := filepath.Join(f.root, "server", "greet.go")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, []byte("\n// Polite greets politely.\nfunc Polite() {}\n")...), 0o644)
+	enginetest.Git(t, f.root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "server: greet politely (#23)")
+	if _, err := f.eng.Reindex(context.Background(), nil, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var p1, p2 SearchOut
+	call(t, f.cs, "search", map[string]any{"query": "greetings are rude since #23", "limit": 1}, &p1)
+	if len(p1.Named) != 1 || p1.Named[0].Ref != "#23" || p1.Named[0].Subject != "server: greet politely (#23)" ||
+		!slices.Contains(p1.Named[0].Files, "server/greet.go") {
+		t.Fatalf("named: %+v", p1.Named)
+	}
+	call(t, f.cs, "search", map[string]any{"query": "greetings are rude since #23", "limit": 1, "cursor": p1.NextCursor}, &p2)
+	if len(p2.Named) != 0 || len(p2.Hits) != 1 {
+		t.Fatalf("page 2: %+v", p2)
+	}
+}

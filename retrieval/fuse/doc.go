@@ -38,7 +38,8 @@
 //     of the changes the query names by hash or number (query.Refs,
 //     history.Index.Named: "PR #3165 is likely the culprit"), a named
 //     commit's files tied, since that it changed them says no more of one
-//     than of another; a file-level generator
+//     than of another, and none of a change of more than ten files (a
+//     sweep; Result.Named still lists it); a file-level generator
 //     whose score ranks files but is not inherited by their chunks, since
 //     it says which files a change touches and nothing of which of their
 //     functions (inherited, it cost two tasks their gold function in the
