@@ -113,6 +113,10 @@ func Numbers(text string) []int {
 	return out
 }
 
+// maxRefs bounds the changes a text names (each is looked up in the
+// history): a text citing more is a changelog, not a report.
+const maxRefs = 16
+
 // refs finds the commits, pull requests and issues a text names, in
 // prose and links; not in fenced code (a "#123" there is a comment or a
 // count) nor in other links (a blob link's revision is where the reporter
@@ -120,7 +124,7 @@ func Numbers(text string) []int {
 func refs(text string) []Ref {
 	var out []Ref
 	add := func(r Ref) {
-		if !slices.Contains(out, r) {
+		if len(out) < maxRefs && !slices.Contains(out, r) {
 			out = append(out, r)
 		}
 	}

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -293,5 +294,13 @@ func TestRefs(t *testing.T) {
 		if got := Parse(c.text).Refs; !slices.Equal(got, c.want) {
 			t.Errorf("%q:\n got %v\nwant %v", c.text, got, c.want)
 		}
+	}
+	// a text citing hundreds: the first sixteen
+	var b strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&b, "#%d ", 100+i)
+	}
+	if got := Parse(b.String()).Refs; len(got) != 16 || got[15].Number != 115 {
+		t.Errorf("500 numbers: %d refs, the last %v", len(got), got[len(got)-1])
 	}
 }
