@@ -27,6 +27,14 @@ WithSharedWriteBuffer", "Rename IndexBuilder -> ShardBuilder", "remove
 deprecated `lookup_srv`"), fix or not, changing up to eight files and 400
 lines: the tasks where every place that uses a name changes with it.
 
+With --kind refs the commits are those whose message, once its own
+pull-request number and "Fixes #N" lines are taken out, still names
+another change — a commit hash ("regression from 1a2b3c4d"), a pull
+request or issue ("follow-up to #3165", "see gh-812") — as the engine's
+query parser finds them (retrieval/query Refs); reverts left out. On
+trees with history (HISTORY=1 prepare.sh) they measure what the history
+generator makes of a change the text names.
+
 What this is not: an issue. A commit message is written by whoever fixed
 the bug and names the fix's identifiers more often than a report does, so
 Acc@k here is an easier, different measure than on issues; it is used to
@@ -78,6 +86,27 @@ def change_subject(subject):
         if code_shaped(name, "`" in m.group(0)):
             return name
     return None
+
+
+# --kind refs: the engine's reading of a named change (retrieval/query refs):
+# a number after "#" (not inside a word), "gh-", "PR", "pull request",
+# "issue"; a hash of 7-12 or 40 hex digits with a letter and a digit, not
+# inside a link other than a commit's.
+URL = re.compile(r"\bhttps?://[^\s<>\"'`)\]]+")
+REF_LINK = re.compile(r"/(?:pulls?|issues|merge_requests)/\d+|/commits?/[0-9a-f]{7,40}")
+NUMBER = re.compile(r"(?i)(?:(?:^|[\s(\[,;:])#|\bgh-|\b(?:PR|pull request|pull|issue|MR|merge request)[\s/]*#?\s*)\d{2,7}\b")
+HEX = re.compile(r"\b[0-9a-f]{7,40}\b")
+
+
+def names_change(text):
+    text = re.sub(r"(?s)```.*?```", " ", text)
+    if any(REF_LINK.search(u) for u in URL.findall(text)):
+        return True
+    prose = URL.sub(" ", text)
+    if NUMBER.search(prose):
+        return True
+    return any((len(h) <= 12 or len(h) == 40) and re.search(r"[a-f]", h) and re.search(r"\d", h)
+               for h in HEX.findall(prose))
 
 
 def git(gitdir, *args, ok=(0,)):
@@ -154,7 +183,7 @@ def main():
     ap.add_argument("--lang", default="go", choices=sorted(EXT))
     ap.add_argument("--max", type=int, default=25, help="tasks to write")
     ap.add_argument("--scan", type=int, default=4000, help="first-parent commits to look at")
-    ap.add_argument("--kind", default="fix", choices=["fix", "change"],
+    ap.add_argument("--kind", default="fix", choices=["fix", "change", "refs"],
                     help="fix commits, or commits that rename, deprecate, export or unexport a named "
                          "definition (up to 8 files and 400 changed lines)")
     args = ap.parse_args()
@@ -176,6 +205,10 @@ def main():
             if SKIP.search(subject) or not FIX.search(subject):
                 continue
             t = task_of(gd, args.repo, args.lang, sha, parents[0], subject, body)
+        elif args.kind == "refs":
+            if SKIP.search(subject) or not names_change(query_of(subject, body)):
+                continue
+            t = task_of(gd, args.repo, args.lang, sha, parents[0], subject, body, dataset="ref-commits")
         else:
             if change_subject(subject) is None:
                 continue

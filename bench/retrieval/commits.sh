@@ -29,7 +29,7 @@ while read -r repo dir lang; do
     --lang "${lang:-go}" --kind "${KIND:-fix}" --scan "${SCAN:-4000}" >> "$TASKS"
 done < "$CLONES_FILE"
 echo "tasks: $(wc -l < "$TASKS") ($TASKS)"
-TASKS="$TASKS" bash "$LOC/prepare.sh" "$TREES" "$CLONES_FILE" | grep -E "^trees:|absent"
+TASKS="$TASKS" bash "$LOC/prepare.sh" "$TREES" "$CLONES_FILE" 2>&1 | { grep -E "^trees:|absent" || true; }
 
 python3 "$LOC/score.py" --tasks "$TASKS" --repos-root "$TREES" \
   --prep-cmd "cairn index -q {repo_dir}" \
