@@ -262,21 +262,23 @@ func (b *Builder) build(cs, merges []gitrepo.Commit, old, oldMerges *file) (*fil
 		}
 		return nr
 	}
+	// fresh is a new commit's record and its message, capped
+	fresh := func(c gitrepo.Commit) (record, string) {
+		msg := capped(c.Message)
+		// the subject is shown (a hit's why): a secret in it is redacted
+		r := record{Hash: c.Hash, Time: c.Time, Subject: redact.Text(subject(msg)), Nums: nums(msg)}
+		for _, p := range c.Files {
+			r.Files = append(r.Files, id(p))
+		}
+		return r, msg
+	}
 	// each commit's terms with their frequencies, newest first
 	var docs []map[string]int32
 	for _, c := range cs {
 		if len(c.Files) > b.opts.MaxFiles {
 			continue
 		}
-		msg := c.Message
-		if len(msg) > maxMessage {
-			msg = strings.ToValidUTF8(msg[:maxMessage], "")
-		}
-		// the subject is shown (a hit's why): a secret in it is redacted
-		r := record{Hash: c.Hash, Time: c.Time, Subject: redact.Text(subject(msg)), Nums: nums(msg)}
-		for _, p := range c.Files {
-			r.Files = append(r.Files, id(p))
-		}
+		r, msg := fresh(c)
 		tf := map[string]int32{}
 		tokens.Text([]byte(msg), func(t tokens.Token) {
 			tf[t.Term]++
@@ -305,18 +307,8 @@ func (b *Builder) build(cs, merges []gitrepo.Commit, old, oldMerges *file) (*fil
 	}
 	// merges that cite a number, the new ones before the old, capped
 	for _, c := range merges {
-		if len(c.Files) > b.opts.MaxFiles {
-			continue
-		}
-		msg := c.Message
-		if len(msg) > maxMessage {
-			msg = strings.ToValidUTF8(msg[:maxMessage], "")
-		}
-		if ns := nums(msg); len(ns) > 0 && len(f.Merges) < b.opts.MaxCommits {
-			r := record{Hash: c.Hash, Time: c.Time, Subject: redact.Text(subject(msg)), Nums: ns}
-			for _, p := range c.Files {
-				r.Files = append(r.Files, id(p))
-			}
+		if len(c.Files) <= b.opts.MaxFiles && len(f.Merges) < b.opts.MaxCommits && len(nums(capped(c.Message))) > 0 {
+			r, _ := fresh(c)
 			f.Merges = append(f.Merges, r)
 		}
 	}
@@ -635,6 +627,14 @@ func (x *Index) Files(text string, k int, alive func(string) bool) []FileHit {
 		out = out[:k]
 	}
 	return out
+}
+
+// capped is a message cut to maxMessage bytes.
+func capped(msg string) string {
+	if len(msg) > maxMessage {
+		msg = strings.ToValidUTF8(msg[:maxMessage], "")
+	}
+	return msg
 }
 
 func subject(msg string) string {
