@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/agent/verify"
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/retrieval/query"
 	"github.com/cairn-dev/cairn/retrieval/trace"
 )
 
@@ -80,6 +81,23 @@ func (h *harness) brief(ctx context.Context) (string, error) {
 		return "", err
 	}
 	defer snap.Release()
+
+	// The changes the goal names ("regressed in #3165", a commit hash):
+	// what each changed, from the commit history — where a regression's
+	// cause usually is.
+	if len(query.Parse(c.Objective).Refs) > 0 {
+		if res, err := snap.Search(ctx, engine.SearchOptions{Query: c.Objective, Limit: 1}); err == nil && len(res.Named) > 0 {
+			b.WriteString("\nChanges the goal names (commit history):\n")
+			for _, n := range res.Named {
+				files := n.Files
+				more := ""
+				if len(files) > briefSites {
+					files, more = files[:briefSites], fmt.Sprintf(" and %d more", len(n.Files)-briefSites)
+				}
+				fmt.Fprintf(&b, "  %s: %s %q changed %s%s\n", n.Ref, n.Hash[:min(12, len(n.Hash))], n.Subject, strings.Join(files, ", "), more)
+			}
+		}
+	}
 
 	// The values the goal names, else the definitions search finds.
 	targets := goalTargets(c.Objective)

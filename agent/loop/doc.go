@@ -23,7 +23,9 @@
 //     instructions (AGENTS.md, CLAUDE.md, CONTRIBUTING, Makefile and
 //     package.json test targets — quoted as material; they cannot widen the
 //     policy, which is built from .cairn/policy.yaml and the contract
-//     only), the write and read paths (engine Trace) of the values the
+//     only), the changes the objective names ("since #3165", a commit
+//     hash) with the files each changed (search's named changes, from the
+//     commit history), the write and read paths (engine Trace) of the values the
 //     objective names — identifiers in it, else what search ranks first —,
 //     the tests that reach the functions on those paths (engine Impact)
 //     with their selectors, and risk flags (schema files on the path,

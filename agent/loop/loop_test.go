@@ -576,3 +576,30 @@ func TestAskMode(t *testing.T) {
 		})
 	}
 }
+
+// TestBriefNamesTheChangeTheGoalNames: a goal that names the change it
+// regressed in gets that change and its files in the brief, before any
+// tool is called.
+func TestBriefNamesTheChangeTheGoalNames(t *testing.T) {
+	repo := fixtureRepo(t)
+	p := filepath.Join(repo, "server", "mapper.go")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, []byte("\n// mapped counts the tasks mapped.\nvar mapped int\n")...), 0o644)
+	git(t, repo, "commit", "-qam", "server: count the mapped tasks (#42)")
+	srv := llmtest.New(llmtest.Use("finish", `{"root_cause":"r","summary":"s"}`))
+	defer srv.Close()
+	out, err := loop.Run(context.Background(), loop.Options{
+		Repo: repo, Contract: contract(t, strings.Replace(contractYAML, "objective: After a page refresh, a finished task's download link is still shown (Task.ArtifactURL).",
+			`objective: "Since #42, after a page refresh, a finished task's download link is gone (Task.ArtifactURL)."`, 1)),
+		Provider: anthropicProvider(t, srv, nil, nil), Executor: sharedExecutor(t), NoGate: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var brief struct{ Brief string }
+	json.Unmarshal(kinds(events(t, out.Dir), state.KindBrief)[0].Data, &brief)
+	if !strings.Contains(brief.Brief, "Changes the goal names (commit history):\n  #42: ") ||
+		!strings.Contains(brief.Brief, `"server: count the mapped tasks (#42)" changed server/mapper.go`) {
+		t.Fatalf("the brief does not name #42 and its file:\n%s", brief.Brief)
+	}
+}
