@@ -221,7 +221,7 @@ func RebuildSideIndexes(ctx context.Context, w SideWriter, root, dir string, emb
 	// the history index is no index of the facts: unless rebuilt (hist),
 	// it stays as it was
 	if hist.Root == "" {
-		for _, k := range []string{history.KeyFile, history.KeyHead, history.KeyCommits} {
+		for _, k := range history.Keys {
 			if v, ok := prevExtra[k]; ok {
 				m.Extra[k] = v
 			}

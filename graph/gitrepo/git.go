@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 )
 
@@ -133,4 +134,45 @@ func Authors(ctx context.Context, root, rel string, n int) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// Remotes are the repository's names on its code hosts, "owner/name"
+// (GitLab's groups included: "group/sub/name"), lower-cased, one per
+// remote whose URL names one — https, ssh or scp-like
+// ("git@host:owner/name.git"); not a local path. A fork's clone with an
+// upstream remote has both names.
+func Remotes(ctx context.Context, root string) []string {
+	out, err := git(ctx, root, "config", "--get-regexp", `^remote\..*\.url$`)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, l := range strings.Split(string(out), "\n") {
+		_, u, ok := strings.Cut(strings.TrimSpace(l), " ")
+		if n := remoteName(u); ok && n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+func remoteName(u string) string {
+	var path string
+	switch {
+	case strings.Contains(u, "://"):
+		_, rest, _ := strings.Cut(u, "://")
+		_, path, _ = strings.Cut(rest, "/") // after the host
+		if strings.HasPrefix(u, "file://") {
+			return ""
+		}
+	case strings.Contains(u, ":") && !strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "."):
+		_, path, _ = strings.Cut(u, ":") // git@host:owner/name
+	default:
+		return "" // a local path
+	}
+	path = strings.TrimSuffix(strings.Trim(path, "/"), ".git")
+	if strings.Count(path, "/") < 1 {
+		return ""
+	}
+	return strings.ToLower(path)
 }

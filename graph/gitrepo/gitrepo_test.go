@@ -299,3 +299,30 @@ func TestLogMerges(t *testing.T) {
 		t.Errorf("merges (-want +got):\n%s", diff)
 	}
 }
+
+func TestRemotes(t *testing.T) {
+	for u, want := range map[string]string{
+		"https://github.com/grpc/grpc-go.git":        "grpc/grpc-go",
+		"https://github.com/Grpc/grpc-go":            "grpc/grpc-go",
+		"git@github.com:grpc/grpc-go.git":            "grpc/grpc-go",
+		"ssh://git@gitlab.com/group/sub/project.git": "group/sub/project",
+		"/work/.mirror/grpc+grpc-go/repo":            "",
+		"../other":                                   "",
+		"file:///srv/git/x.git":                      "",
+		"https://example.com/x":                      "",
+	} {
+		if got := remoteName(u); got != want {
+			t.Errorf("%s: %q, want %q", u, got, want)
+		}
+	}
+	root := repo(t)
+	if got := Remotes(context.Background(), root); got != nil {
+		t.Errorf("no remote: %q", got)
+	}
+	run(t, root, "remote", "add", "origin", "git@github.com:alice/Widgets.git")
+	run(t, root, "remote", "add", "upstream", "https://github.com/acme/widgets")
+	run(t, root, "remote", "add", "mirror", "/srv/mirror/widgets")
+	if got := Remotes(context.Background(), root); !slices.Equal(got, []string{"acme/widgets", "alice/widgets"}) && !slices.Equal(got, []string{"alice/widgets", "acme/widgets"}) {
+		t.Errorf("remotes: %q", got)
+	}
+}

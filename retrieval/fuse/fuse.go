@@ -752,18 +752,9 @@ func (s *search) history() error {
 	// the changes the query names first: the culprit a regression report
 	// names, the earlier report a duplicate points to
 	rank := 0
-	var hashes []string
-	var numbers []int
-	for _, r := range s.q.Refs {
-		if r.Hash != "" {
-			hashes = append(hashes, r.Hash)
-		} else {
-			numbers = append(numbers, r.Number)
-		}
-	}
 	// (a damaged merges file: the commits that answer, and the repair
 	// by the next index run that the manifest check asks for)
-	named, _ := hx.Named(hashes, numbers)
+	named, _ := hx.Named(s.q.Refs)
 	for _, c := range named {
 		s.named = append(s.named, NamedChange{Ref: c.Ref, Hash: c.Hash, Subject: c.Subject, Files: c.Files})
 		var live []string

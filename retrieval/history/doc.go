@@ -65,7 +65,12 @@
 // commit whose hash begins with a hash the query writes, the commits and
 // merges citing a number it writes — a regression report's culprit, the
 // fix of the report a duplicate points to — newest first, three per
-// number; 0.21 ms from an open index of astropy's history with its
+// number. A number the query gives another repository's name (a link to
+// golang/go's issue, "sunpy/ndcube#529") names nothing unless one of the
+// repository's remotes has that name (gitrepo.Remotes, origin and
+// upstream of a fork alike, kept in the meta and read again by every
+// index run: a clone from a local path has none, and such numbers are
+// then left out). 0.21 ms from an open index of astropy's history with its
 // merges read (BenchmarkNamed), reading the merges 7 ms once.
 //
 // Index.Commits scores commit messages against the query with BM25 (k1

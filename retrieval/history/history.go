@@ -28,7 +28,13 @@ const (
 	KeyFile    = "history.file"    // the file's name in the side directory
 	KeyHead    = "history.head"    // the commit the history was read from
 	KeyCommits = "history.commits" // how many commits it holds
+	// KeyRemotes: the repository's names on its code hosts
+	// (gitrepo.Remotes, space-separated), read again by every index run
+	KeyRemotes = "history.remotes"
 )
+
+// Keys are all the meta keys of a history index.
+var Keys = []string{KeyFile, KeyHead, KeyCommits, KeyRemotes}
 
 // Defaults of Options.
 const (
@@ -158,7 +164,8 @@ func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 		_, err1 := os.Stat(prevPath)
 		_, err2 := os.Stat(mergesName(prevPath))
 		if err1 == nil && err2 == nil {
-			return map[string]string{KeyFile: prevName, KeyHead: prevHead, KeyCommits: b.prev[KeyCommits]}, nil
+			return map[string]string{KeyFile: prevName, KeyHead: prevHead, KeyCommits: b.prev[KeyCommits],
+				KeyRemotes: strings.Join(gitrepo.Remotes(ctx, b.root), " ")}, nil
 		}
 	}
 	var old, oldMerges *file
@@ -200,7 +207,8 @@ func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 		}
 	}
 	b.removeOthers(name, mergesName(name), prevName, mergesName(prevName))
-	return map[string]string{KeyFile: name, KeyHead: head, KeyCommits: strconv.Itoa(len(f.Commits))}, nil
+	return map[string]string{KeyFile: name, KeyHead: head, KeyCommits: strconv.Itoa(len(f.Commits)),
+		KeyRemotes: strings.Join(gitrepo.Remotes(ctx, b.root), " ")}, nil
 }
 
 // removeOthers deletes history files of generations before the previous
@@ -411,6 +419,8 @@ func readFile(path string) (*file, error) {
 type Index struct {
 	f      *file
 	avgLen float64
+	// remotes: the repository's names on its code hosts (KeyRemotes)
+	remotes []string
 	// the merges, read when a query first names a change
 	mergesPath string
 	once       sync.Once
@@ -432,7 +442,7 @@ func Open(dir string, meta map[string]string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &Index{f: f, mergesPath: mergesName(filepath.Join(dir, name))}
+	x := &Index{f: f, mergesPath: mergesName(filepath.Join(dir, name)), remotes: strings.Fields(meta[KeyRemotes])}
 	var total float64
 	for _, c := range f.Commits {
 		total += float64(c.Len)
@@ -527,10 +537,23 @@ func (x *Index) Commits(text string, k int) []CommitHit {
 // the order given: the commit whose hash begins with a hash (none when
 // two do), and for a number the commits and merges whose messages cite it
 // — the pull request's own squashed commit or merge, the fixes that
-// close the issue — newest first, at most three. Score is 1 for each. The
-// merges are read on the first call; when their file cannot be read the
-// commits still answer, with the error.
-func (x *Index) Named(hashes []string, numbers []int) ([]CommitHit, error) {
+// close the issue — newest first, at most three. A number of another
+// repository (its Repo none of the remotes' names) names nothing. Score
+// is 1 for each. The merges are read on the first call; when their file
+// cannot be read the commits still answer, with the error.
+func (x *Index) Named(refs []query.Ref) ([]CommitHit, error) {
+	var hashes []string
+	var numbers []int
+	for _, r := range refs {
+		switch {
+		case r.Hash != "":
+			hashes = append(hashes, r.Hash)
+		case r.Repo == "" || x != nil && slices.Contains(x.remotes, r.Repo):
+			if !slices.Contains(numbers, r.Number) {
+				numbers = append(numbers, r.Number)
+			}
+		}
+	}
 	if x == nil || len(hashes)+len(numbers) == 0 {
 		return nil, nil
 	}

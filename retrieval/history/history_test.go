@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/retrieval/query"
 )
 
 func git(t *testing.T, dir string, args ...string) string {
@@ -228,6 +230,18 @@ func TestHistorySubjectsAreRedacted(t *testing.T) {
 	}
 }
 
+// refsOf are the refs of hashes and numbers.
+func refsOf(hashes []string, nums []int) []query.Ref {
+	var out []query.Ref
+	for _, h := range hashes {
+		out = append(out, query.Ref{Hash: h})
+	}
+	for _, n := range nums {
+		out = append(out, query.Ref{Number: n})
+	}
+	return out
+}
+
 // TestHistoryNamedChanges: the commits a query names by hash or number —
 // a squashed pull request, a merged one, the fix of an issue — with the
 // files each changed; not a changelog that cites everything; kept when
@@ -245,6 +259,8 @@ func TestHistoryNamedChanges(t *testing.T) {
 	commit(t, root, "meanwhile on main (see gh-12)", "README.md")
 	git(t, root, "merge", "-q", "--no-ff", "-m", "Merge pull request #774 from ann/feature", "feature")
 	dns := git(t, root, "log", "-1", "--format=%H", "--grep", "dns: stop")
+	git(t, root, "remote", "add", "origin", "git@github.com:ann/widgets.git")
+	git(t, root, "remote", "add", "upstream", "https://github.com/Acme/Widgets.git")
 	dir := t.TempDir()
 	m := build(t, root, dir, nil, true, Options{})
 	x, err := Open(dir, m)
@@ -252,7 +268,7 @@ func TestHistoryNamedChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	named := func(x *Index, hashes []string, nums []int) (out []string) {
-		cs, err := x.Named(hashes, nums)
+		cs, err := x.Named(refsOf(hashes, nums))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -273,6 +289,14 @@ func TestHistoryNamedChanges(t *testing.T) {
 	if got := named(x, nil, []int{13}); got != nil {
 		t.Fatalf("a changelog citing six numbers names #13: %q", got)
 	}
+	// a number of another repository names nothing; of this one (by a
+	// remote's name, any case of it), the change
+	if cs, _ := x.Named([]query.Ref{{Number: 3165, Repo: "golang/go"}}); cs != nil {
+		t.Fatalf("golang/go#3165 names %v", cs)
+	}
+	if cs, _ := x.Named([]query.Ref{{Number: 3165, Repo: "acme/widgets"}}); len(cs) != 1 || cs[0].Ref != "#3165" {
+		t.Fatalf("acme/widgets#3165 (an upstream remote) names %v", cs)
+	}
 	// extended with a new merge: the old merge and commits still named
 	git(t, root, "checkout", "-q", "-b", "two")
 	commit(t, root, "picker: skip failed subconns", "balancer/picker.go")
@@ -285,13 +309,18 @@ func TestHistoryNamedChanges(t *testing.T) {
 	if got := named(x, []string{dns[:9]}, []int{775, 774}); len(got) != 3 || !strings.HasPrefix(got[1], "Merge pull request #775") || got[2] != want[1] {
 		t.Fatalf("after extending: %q", got)
 	}
+	// a remote added, HEAD unmoved: the file stands, the names are read
+	git(t, root, "remote", "add", "third", "https://github.com/third/widgets")
+	if m3 := build(t, root, dir, m2, false, Options{}); m3[KeyFile] != m2[KeyFile] || !strings.Contains(m3[KeyRemotes], "third/widgets") {
+		t.Fatalf("after adding a remote: %v", m3)
+	}
 	// the merges' file lost: the commits still answer, with the error;
 	// the next run, HEAD unmoved, writes it again
 	os.Remove(filepath.Join(dir, mergesName(m2[KeyFile])))
 	if x, err = Open(dir, m2); err != nil {
 		t.Fatal(err)
 	}
-	if cs, err := x.Named([]string{dns[:9]}, []int{775}); len(cs) != 1 || err == nil {
+	if cs, err := x.Named(refsOf([]string{dns[:9]}, []int{775})); len(cs) != 1 || err == nil {
 		t.Fatalf("without the merges' file: %v, %v", cs, err)
 	}
 	build(t, root, dir, m2, false, Options{})

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/cairn-dev/cairn/retrieval/query"
 )
 
 // BenchmarkOpen: CAIRN_HISTORY_BENCH=DIR/history-….gob (a real history).
@@ -47,9 +49,9 @@ func BenchmarkQuery(b *testing.B) {
 // history whose merges are read (CAIRN_HISTORY_BENCH).
 func BenchmarkNamed(b *testing.B) {
 	x := opened(b)
-	x.Named(nil, []int{1}) // reads the merges
+	x.Named([]query.Ref{{Number: 1}}) // reads the merges
 	for b.Loop() {
-		if _, err := x.Named([]string{"2a0c5c6f"}, []int{12644, 7215}); err != nil {
+		if _, err := x.Named([]query.Ref{{Hash: "2a0c5c6f"}, {Number: 12644}, {Number: 7215}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -67,7 +69,7 @@ func BenchmarkOpenMerges(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := x.Named(nil, []int{12644}); err != nil {
+		if _, err := x.Named([]query.Ref{{Number: 12644}}); err != nil {
 			b.Fatal(err)
 		}
 	}

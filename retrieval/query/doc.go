@@ -27,8 +27,10 @@
 // 3165", "gh-812", a code host's /pull/, /issues/ or /commit/ link).
 // Not in fenced code ("#12" there is a comment), not in another link (a
 // blob link's revision is where the reporter looked), and "#" not inside a
-// word ("sunpy/ndcube#529" is another repository's). Numbers reads commit
-// messages the same way for the history index, which finds the commits.
+// word). A number of a link or of a cross-reference ("sunpy/ndcube#529")
+// keeps the repository it is of, which the history index compares with
+// the names of the repository's remotes. Numbers reads commit messages the
+// same way for the history index, which finds the commits.
 //
 // The title is the first line of a text of several lines.
 //

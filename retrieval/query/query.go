@@ -88,14 +88,21 @@ type Parsed struct {
 type Ref struct {
 	Hash   string
 	Number int
+	// Repo is the repository a number is of, when the text says
+	// ("owner/name", lower-cased): a link's (github.com/o/r/pull/12) or
+	// a cross-reference's ("o/r#12"). The history index takes it for this
+	// repository's only when one of its remotes has that name.
+	Repo string
 }
 
 var (
 	// a number after "#", "gh-", "PR", "pull request", "issue", "MR"
 	numberRE = regexp.MustCompile(`(?i)(?:(?:^|[\s(\[,;:])#|\bgh-|\b(?:PR|pull request|pull|issue|MR|merge request)[\s/]*#?\s*)(\d{2,7})\b`)
 	// a code host's link to a pull request, an issue or a commit
-	refLinkRE = regexp.MustCompile(`^https?://[^/]+/(?:[^/]+/)+?(?:-/)?(?:(pulls?|issues|merge_requests)/(\d{1,7})|commits?/([0-9a-f]{7,40}))\b`)
-	hexRE     = regexp.MustCompile(`\b[0-9a-f]{7,40}\b`)
+	refLinkRE = regexp.MustCompile(`^https?://[^/]+/((?:[^/]+/)+?)(?:-/)?(?:(pulls?|issues|merge_requests)/(\d{1,7})|commits?/([0-9a-f]{7,40}))\b`)
+	// a cross-reference to another repository's pull request or issue
+	crossRefRE = regexp.MustCompile(`(?:^|[\s(\[,;:])([\w.-]+/[\w.-]+)#(\d{1,7})\b`)
+	hexRE      = regexp.MustCompile(`\b[0-9a-f]{7,40}\b`)
 )
 
 // Numbers are the pull requests and issues a text cites by number ("#3165",
@@ -131,14 +138,19 @@ func refs(text string) []Ref {
 	text = fenceRE.ReplaceAllString(text, " ")
 	for _, u := range urlRE.FindAllString(text, -1) {
 		if m := refLinkRE.FindStringSubmatch(u); m != nil {
-			if m[3] != "" {
-				add(Ref{Hash: m[3]})
-			} else if n, err := strconv.Atoi(m[2]); err == nil && n > 0 {
-				add(Ref{Number: n})
+			if m[4] != "" {
+				add(Ref{Hash: m[4]})
+			} else if n, err := strconv.Atoi(m[3]); err == nil && n > 0 {
+				add(Ref{Number: n, Repo: strings.ToLower(strings.Trim(m[1], "/"))})
 			}
 		}
 	}
 	prose := urlRE.ReplaceAllString(text, " ")
+	for _, m := range crossRefRE.FindAllStringSubmatch(prose, -1) {
+		if n, err := strconv.Atoi(m[2]); err == nil && n > 0 {
+			add(Ref{Number: n, Repo: strings.ToLower(m[1])})
+		}
+	}
 	for _, n := range Numbers(prose) {
 		add(Ref{Number: n})
 	}

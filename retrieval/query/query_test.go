@@ -279,10 +279,12 @@ func TestRefs(t *testing.T) {
 	}{
 		// a regression report naming its culprit, twice
 		{"dns + round_robin not updating address list in v1.26\n\nPR #3165 is likely the culprit (see https://github.com/grpc/grpc-go/pull/3165).",
-			[]Ref{{Number: 3165}}},
+			[]Ref{{Number: 3165, Repo: "grpc/grpc-go"}, {Number: 3165}}},
 		{"Broken since 24638f5984c55a53cf0f4e74551ed763896c7e59, fine at 1a2b3c4.", []Ref{{Hash: "24638f5984c55a53cf0f4e74551ed763896c7e59"}, {Hash: "1a2b3c4"}}},
 		{"Duplicate of #7215; also gh-812 and issue 44.", []Ref{{Number: 7215}, {Number: 812}, {Number: 44}}},
-		{"see https://gitlab.com/o/r/-/merge_requests/17 and https://github.com/o/r/commit/abcdef0123", []Ref{{Number: 17}, {Hash: "abcdef0123"}}},
+		{"see https://gitlab.com/o/r/-/merge_requests/17 and https://github.com/o/r/commit/abcdef0123", []Ref{{Number: 17, Repo: "o/r"}, {Hash: "abcdef0123"}}},
+		// another repository's, by link or cross-reference: its name kept
+		{"moved from sunpy/ndcube#529; upstream https://github.com/Golang/go/issues/31044", []Ref{{Number: 31044, Repo: "golang/go"}, {Number: 529, Repo: "sunpy/ndcube"}}},
 		// what names no change: a blob link's revision, a commented
 		// number in code, a digest, an address, a word of hex letters,
 		// a one-digit list item, a version
