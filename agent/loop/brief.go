@@ -89,10 +89,13 @@ func (h *harness) brief(ctx context.Context) (string, error) {
 		if res, err := snap.Search(ctx, engine.SearchOptions{Query: c.Objective, Limit: 1}); err == nil && len(res.Named) > 0 {
 			b.WriteString("\nChanges the goal names (commit history):\n")
 			for _, n := range res.Named {
-				files := n.Files
-				more := ""
+				files, extra := n.Files, n.MoreFiles
 				if len(files) > briefSites {
-					files, more = files[:briefSites], fmt.Sprintf(" and %d more", len(n.Files)-briefSites)
+					files, extra = files[:briefSites], extra+len(files)-briefSites
+				}
+				more := ""
+				if extra > 0 {
+					more = fmt.Sprintf(" and %d more", extra)
 				}
 				fmt.Fprintf(&b, "  %s: %s %q changed %s%s\n", n.Ref, n.Hash[:min(12, len(n.Hash))], n.Subject, strings.Join(files, ", "), more)
 			}

@@ -40,11 +40,11 @@ func TestHistoryGenerator(t *testing.T) {
 	write("zz/last.go", "package zz\n")
 	gitIn("add", "-A")
 	gitIn("commit", "-q", "-m", "api: a refactoring (#41)")
-	for i := range 11 {
+	for i := range 25 {
 		write(fmt.Sprintf("gen/f%d.go", i), "package gen\n")
 	}
 	gitIn("add", "-A")
-	gitIn("commit", "-q", "-m", "gen: a sweep over eleven files (#50)")
+	gitIn("commit", "-q", "-m", "gen: a sweep over 25 files (#50)")
 	dir := filepath.Join(t.TempDir(), "idx")
 	if out, code := cli("index", "-q", "--repo", repo, "--index-dir", dir); code != 0 {
 		t.Fatalf("index: %s", out)
@@ -80,20 +80,25 @@ func TestHistoryGenerator(t *testing.T) {
 		Named []struct {
 			Ref, Hash, Subject string
 			Files              []string
+			More               int `json:"more_files"`
 		}
 		Results []struct{ Path, Why string }
 	}
 	if err := json.Unmarshal([]byte(js), &res); err != nil {
 		t.Fatalf("%v:\n%s", err, js)
 	}
-	if len(res.Named) != 2 || res.Named[0].Ref != "#50" || len(res.Named[0].Files) != 11 || res.Named[1].Ref != "#41" ||
+	// (a change of 25 files lists 20 and says how many more)
+	if len(res.Named) != 2 || res.Named[0].Ref != "#50" || len(res.Named[0].Files) != 20 || res.Named[0].More != 5 || res.Named[1].Ref != "#41" ||
 		!strings.HasPrefix(res.Named[1].Subject, "api: a refactoring") {
 		t.Fatalf("named: %+v", res.Named)
 	}
-	// a named change of eleven files ranks none of them by being named
+	if out, _ := cliStdout("search", "--repo", repo, "--index-dir", dir, "broken since #50"); !strings.Contains(out, " and 17 more\n") {
+		t.Fatalf("a change of 25 files in the text:\n%s", out)
+	}
+	// a named change of more than ten files ranks none of them by being named
 	for _, r := range res.Results {
 		if strings.HasPrefix(r.Path, "gen/") && strings.Contains(r.Why, "which the query names") {
-			t.Fatalf("a file of an 11-file named change is ranked for it: %+v", r)
+			t.Fatalf("a file of a 25-file named change is ranked for it: %+v", r)
 		}
 	}
 	if out, _ := cli("status", "--repo", repo, "--index-dir", dir); !strings.Contains(out, "history: 4 commits") {

@@ -802,8 +802,17 @@ type NamedChange struct {
 	Ref     string   `json:"ref" jsonschema:"how the query names it: #3165 or a commit hash"`
 	Hash    string   `json:"hash"`
 	Subject string   `json:"subject"`
-	Files   []string `json:"files" jsonschema:"the files it changed (a merge: against its first parent)"`
+	Files   []string `json:"files" jsonschema:"the files it changed (a merge: against its first parent), the search's strongest first"`
+	// MoreFiles is how many files it changed beyond those listed.
+	MoreFiles int `json:"more_files,omitempty" jsonschema:"how many more files it changed than are listed"`
 }
+
+// An answer lists at most namedMax named changes and namedFilesShown
+// files of each.
+const (
+	namedMax        = 8
+	namedFilesShown = 20
+)
 
 // History is a generation's history index, read when a search first asks
 // for it: answers that search nothing (def, refs, a trace) do not pay for
@@ -1303,9 +1312,16 @@ func (s *search) result(limit, fileLimit int, final bool) Result {
 	ff := s.fileScores()
 	fileScore := ff.score
 	if final {
-		// a named change's files, the search's strongest first
-		for _, c := range s.named {
+		// a named change's files, the search's strongest first, and not
+		// more than an answer can use
+		s.named = s.named[:min(len(s.named), namedMax)]
+		for i := range s.named {
+			c := &s.named[i]
 			slices.SortStableFunc(c.Files, func(a, b string) int { return ties.Compare(fileScore[b], fileScore[a]) })
+			if len(c.Files) > namedFilesShown {
+				c.MoreFiles = len(c.Files) - namedFilesShown
+				c.Files = c.Files[:namedFilesShown]
+			}
 		}
 	}
 	type explained struct {
