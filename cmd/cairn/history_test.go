@@ -31,13 +31,13 @@ func TestHistoryGenerator(t *testing.T) {
 	}
 	gitIn("init", "-q", "-b", "main")
 	write("quota/limits.go", "package quota\n\nfunc Allowed(n int) bool { return n < 10 }\n")
-	write("api/handler.go", "package api\n\nfunc Handle() {}\n")
+	write("api/handler.go", "package api\n\nfunc Handle() {}\n\nfunc Other() {}\n")
 	gitIn("add", "-A")
 	gitIn("commit", "-q", "-m", "initial")
 	write("quota/limits.go", "package quota\n\nfunc Allowed(n int) bool { return n <= 10 }\n")
 	gitIn("commit", "-q", "-am", "tenants are throttled one request early at the burst boundary")
-	write("api/handler.go", "package api\n\nfunc Handle() { _ = 1 }\n")
-	write("zz/last.go", "package zz\n")
+	write("api/handler.go", "package api\n\nfunc Handle() {\n\tretries := 3\n\t_ = retries\n}\n\nfunc Other() {}\n")
+	write("zz/last.go", "package zz\n\nfunc Last() {\n\tcount := 0\n\t_ = count\n}\n")
 	gitIn("add", "-A")
 	gitIn("commit", "-q", "-m", "api: a refactoring (#41)")
 	for i := range 25 {
@@ -82,7 +82,7 @@ func TestHistoryGenerator(t *testing.T) {
 			Files              []string
 			More               int `json:"more_files"`
 		}
-		Results []struct{ Path, Why string }
+		Results []struct{ Path, Symbol, Why string }
 	}
 	if err := json.Unmarshal([]byte(js), &res); err != nil {
 		t.Fatalf("%v:\n%s", err, js)
@@ -94,6 +94,18 @@ func TestHistoryGenerator(t *testing.T) {
 	}
 	if out, _ := cliStdout("search", "--repo", repo, "--index-dir", dir, "broken since #50"); !strings.Contains(out, " and 17 more\n") {
 		t.Fatalf("a change of 25 files in the text:\n%s", out)
+	}
+	// the definition holding the lines #41 added ranks for it, the one
+	// it left alone does not
+	handle := false
+	for _, r := range res.Results {
+		if r.Symbol == "Other" && strings.Contains(r.Why, "holds lines") {
+			t.Fatalf("a definition #41 did not touch ranks for it: %+v", r)
+		}
+		handle = handle || r.Symbol == "Handle" && strings.Contains(r.Why, `holds lines`) && strings.Contains(r.Why, `"api: a refactoring (#41)" added, which the query names`)
+	}
+	if !handle {
+		t.Fatalf("Handle, which #41 changed, is not ranked for it:\n%s", js)
 	}
 	// a named change of more than ten files ranks none of them by being named
 	for _, r := range res.Results {

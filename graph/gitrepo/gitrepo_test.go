@@ -326,3 +326,45 @@ func TestRemotes(t *testing.T) {
 		t.Errorf("remotes: %q", got)
 	}
 }
+
+// AddedLines: what a commit added to the files asked about, paths and all
+// relative to a root below the repository's top; a merge's against its
+// first parent; nothing for the root commit.
+func TestAddedLines(t *testing.T) {
+	top := repo(t)
+	ctx := context.Background()
+	first := run(t, top, "rev-parse", "HEAD")
+	if got, err := AddedLines(ctx, top, first, []string{"a.go"}); err != nil || got != nil {
+		t.Fatalf("the root commit: %v, %v", got, err)
+	}
+	run(t, top, "checkout", "-q", "-b", "fix")
+	write(t, top, "sub/b.txt", "one\ntwo and a half\nthree\nfour\n")
+	write(t, top, "a.go", "package a\n\nfunc A() { return }\n")
+	run(t, top, "commit", "-q", "-am", "fix")
+	fix := run(t, top, "rev-parse", "HEAD")
+	run(t, top, "checkout", "-q", "main")
+	write(t, top, "sub/c.txt", "main's\n")
+	run(t, top, "add", "-A")
+	run(t, top, "commit", "-q", "-m", "main")
+	run(t, top, "merge", "-q", "--no-ff", "-m", "Merge pull request #9", "fix")
+	merge := run(t, top, "rev-parse", "HEAD")
+	sub := filepath.Join(top, "sub")
+	for _, c := range []struct {
+		commit string
+		want   map[string][]string
+	}{
+		{fix, map[string][]string{"b.txt": {"two and a half", "four"}}},
+		{merge, map[string][]string{"b.txt": {"two and a half", "four"}}},
+	} {
+		got, err := AddedLines(ctx, sub, c.commit, []string{"b.txt", "c.txt"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.commit[:8], diff)
+		}
+	}
+	if _, err := AddedLines(ctx, top, "--output=x", nil); !errors.Is(err, ErrBadRevision) {
+		t.Errorf("an option for a commit: %v", err)
+	}
+}

@@ -102,3 +102,40 @@ func IsAncestor(ctx context.Context, root, a, b string) (bool, error) {
 	}
 	return false, err
 }
+
+// AddedLines returns the lines each of paths gained in commit, against its
+// first parent (for a merge, what the merged branch brought), paths
+// relative to root; nothing for a root commit.
+func AddedLines(ctx context.Context, root, commit string, paths []string) (map[string][]string, error) {
+	if err := checkRev(commit); err != nil {
+		return nil, err
+	}
+	args := []string{"-c", "core.quotePath=false", "diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
+		"--relative", "--src-prefix=a/", "--dst-prefix=b/", commit + "^1", commit, "--"}
+	out, err := git(ctx, root, append(args, paths...)...)
+	if err != nil {
+		if ce, ok := err.(*CommandError); ok && ce.Exited() && strings.Contains(ce.Stderr, commit+"^1") {
+			return nil, nil // a root commit
+		}
+		return nil, err
+	}
+	var added map[string][]string
+	cur := ""
+	for _, l := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(l, "+++ "):
+			cur = strings.TrimPrefix(strings.TrimPrefix(l, "+++ "), "b/")
+			if l == "+++ /dev/null" {
+				cur = ""
+			}
+		case strings.HasPrefix(l, "diff --git "):
+			cur = ""
+		case cur != "" && strings.HasPrefix(l, "+"):
+			if added == nil {
+				added = map[string][]string{}
+			}
+			added[cur] = append(added[cur], l[1:])
+		}
+	}
+	return added, nil
+}

@@ -34,16 +34,19 @@
 //   - history: the files that the past commits most like the query
 //     changed (package history: BM25 over commit messages, the 30 best
 //     voting for their files, shared by how many files each changed),
-//     when the generation has a history index, and before them the files
-//     of the changes the query names by hash or number (query.Refs,
-//     history.Index.Named: "PR #3165 is likely the culprit"), a named
-//     commit's files tied, since that it changed them says no more of one
-//     than of another, and none of a change of more than ten files (a
-//     sweep; Result.Named still lists it); a file-level generator
+//     when the generation has a history index; a file-level generator
 //     whose score ranks files but is not inherited by their chunks, since
 //     it says which files a change touches and nothing of which of their
 //     functions (inherited, it cost two tasks their gold function in the
-//     first ten on the dev set);
+//     first ten on the dev set). Before those files come the files of the
+//     changes the query names by hash or number (query.Refs,
+//     history.Index.Named: "PR #3165 is likely the culprit"), a change's
+//     files tied, since that it changed them says no more of one than of
+//     another, and none of a change of more than ten files (a sweep;
+//     Result.Named still lists it); and, the one place the generator
+//     ranks chunks, the definitions that still hold lines such a change
+//     added (git diff at search time: a regression's fix usually changes
+//     what the culprit wrote);
 //   - unwritten: when the query names a type and one of its fields
 //     ("WireLength is not set on the stats.InPayload …"), the functions
 //     that use the type without writing the field (unwritten.go) — where
