@@ -85,19 +85,21 @@ func (h *harness) brief(ctx context.Context) (string, error) {
 	// The changes the goal names ("regressed in #3165", a commit hash):
 	// what each changed, from the commit history — where a regression's
 	// cause usually is.
+	// (one search answers this and, below, what the goal is about)
+	var found *engine.SearchResult
+	searched := false
+	search := func() *engine.SearchResult {
+		if !searched {
+			searched = true
+			found, _ = snap.Search(ctx, engine.SearchOptions{Query: c.Objective, Limit: 5})
+		}
+		return found
+	}
 	if len(query.Parse(c.Objective).Refs) > 0 {
-		if res, err := snap.Search(ctx, engine.SearchOptions{Query: c.Objective, Limit: 1}); err == nil && len(res.Named) > 0 {
+		if res := search(); res != nil && len(res.Named) > 0 {
 			b.WriteString("\nChanges the goal names (commit history):\n")
 			for _, n := range res.Named {
-				files, extra := n.Files, n.MoreFiles
-				if len(files) > briefSites {
-					files, extra = files[:briefSites], extra+len(files)-briefSites
-				}
-				more := ""
-				if extra > 0 {
-					more = fmt.Sprintf(" and %d more", extra)
-				}
-				fmt.Fprintf(&b, "  %s: %s %q changed %s%s\n", n.Ref, n.Hash[:min(12, len(n.Hash))], n.Subject, strings.Join(files, ", "), more)
+				fmt.Fprintf(&b, "  %s: %s %q changed %s\n", n.Ref, n.Hash[:min(12, len(n.Hash))], n.Subject, n.FileList(briefSites))
 			}
 		}
 	}
@@ -105,7 +107,7 @@ func (h *harness) brief(ctx context.Context) (string, error) {
 	// The values the goal names, else the definitions search finds.
 	targets := goalTargets(c.Objective)
 	if len(targets) == 0 {
-		if res, err := snap.Search(ctx, engine.SearchOptions{Query: c.Objective, Limit: 5}); err == nil {
+		if res := search(); res != nil {
 			for _, hit := range res.Hits {
 				if hit.Symbol != "" && !slices.Contains(targets, hit.Symbol) {
 					targets = append(targets, hit.Symbol)

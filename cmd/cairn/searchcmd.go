@@ -88,7 +88,7 @@ func searchCmd(g *globals) *cobra.Command {
 					if len(res.Named) > 0 {
 						fmt.Fprintln(g.stdout, "named changes:")
 						for _, c := range res.Named {
-							fmt.Fprintf(g.stdout, "  %s\t%s %q\t%s\n", c.Ref, c.Hash[:min(12, len(c.Hash))], c.Subject, fileList(c.Files, c.MoreFiles, 8))
+							fmt.Fprintf(g.stdout, "  %s\t%s %q\t%s\n", c.Ref, c.Hash[:min(12, len(c.Hash))], c.Subject, c.FileList(8))
 						}
 					}
 					fmt.Fprintln(g.stdout, "files:")
@@ -119,17 +119,6 @@ func searchCmd(g *globals) *cobra.Command {
 	c.Flags().MarkHidden("dump-generators")
 	c.Flags().StringSliceVar(&only, "only", nil, "run only these generators: "+strings.Join(fuse.AllGenerators, ","))
 	return c
-}
-
-// fileList is up to n paths and how many more (more beyond paths).
-func fileList(paths []string, more, n int) string {
-	if len(paths) > n {
-		paths, more = paths[:n], more+len(paths)-n
-	}
-	if more == 0 {
-		return strings.Join(paths, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(paths, ", "), more)
 }
 
 func firstLine(s string) string {

@@ -877,6 +877,19 @@ type NamedChange struct {
 	MoreFiles int `json:"more_files,omitempty" jsonschema:"how many more files it changed than are listed"`
 }
 
+// FileList is the first n of its files and how many more it changed
+// ("a.go, b.go and 12 more").
+func (c NamedChange) FileList(n int) string {
+	paths, more := c.Files, c.MoreFiles
+	if len(paths) > n {
+		paths, more = paths[:n], more+len(paths)-n
+	}
+	if more == 0 {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths, ", "), more)
+}
+
 // An answer lists at most namedMax named changes and namedFilesShown
 // files of each.
 const (

@@ -86,9 +86,9 @@ type record struct {
 // parent: how a repository that merges pull requests records which change
 // a number was. They are no documents of the text search (their branch's
 // commits are), are capped like the commits, and are kept in a file of
-// their own (the same type, no commits), read only by a query that names
-// a change: astropy's 5,000 merges would double the time to open the
-// history for every search.
+// their own (the same type with its own path table, no commits), read
+// only by a query that names a change: astropy's 5,000 merges would
+// double the time to open the history for every search.
 type file struct {
 	Version int
 	Head    string
@@ -248,45 +248,56 @@ func nums(msg string) []int32 {
 	return out
 }
 
-// build makes the history file and the merges file (the same path table)
-// from the new commits and merges, followed by the old ones.
-func (b *Builder) build(cs, merges []gitrepo.Commit, old, oldMerges *file) (*file, *file) {
-	f := &file{Version: formatVersion}
-	ids := map[string]int32{}
-	id := func(p string) int32 {
-		if i, ok := ids[p]; ok {
-			return i
-		}
-		i := int32(len(f.Paths))
-		ids[p] = i
-		f.Paths = append(f.Paths, p)
+// pathTable gives each path of a file an index into file.Paths.
+type pathTable struct {
+	f   *file
+	ids map[string]int32
+}
+
+func (t *pathTable) id(p string) int32 {
+	if i, ok := t.ids[p]; ok {
 		return i
 	}
-	// moved is an old record with its files in the new path table
-	moved := func(r record, paths []string) record {
-		nr := record{Hash: r.Hash, Time: r.Time, Subject: r.Subject, Len: r.Len, Files: make([]int32, len(r.Files)), Nums: r.Nums}
-		for k, x := range r.Files {
-			nr.Files[k] = id(paths[x])
-		}
-		return nr
+	i := int32(len(t.f.Paths))
+	t.ids[p] = i
+	t.f.Paths = append(t.f.Paths, p)
+	return i
+}
+
+// moved is an old record with its files (indexes into paths) in t.
+func (t *pathTable) moved(r record, paths []string) record {
+	nr := record{Hash: r.Hash, Time: r.Time, Subject: r.Subject, Len: r.Len, Files: make([]int32, len(r.Files)), Nums: r.Nums}
+	for k, x := range r.Files {
+		nr.Files[k] = t.id(paths[x])
 	}
-	// fresh is a new commit's record and its message, capped
-	fresh := func(c gitrepo.Commit) (record, string) {
-		msg := capped(c.Message)
-		// the subject is shown (a hit's why): a secret in it is redacted
-		r := record{Hash: c.Hash, Time: c.Time, Subject: redact.Text(subject(msg)), Nums: nums(msg)}
-		for _, p := range c.Files {
-			r.Files = append(r.Files, id(p))
-		}
-		return r, msg
+	return nr
+}
+
+// fresh is a new commit's record, its files in t, and its message capped.
+func (t *pathTable) fresh(c gitrepo.Commit) (record, string) {
+	msg := capped(c.Message)
+	// the subject is shown (a hit's why): a secret in it is redacted
+	r := record{Hash: c.Hash, Time: c.Time, Subject: redact.Text(subject(msg)), Nums: nums(msg)}
+	for _, p := range c.Files {
+		r.Files = append(r.Files, t.id(p))
 	}
+	return r, msg
+}
+
+// build makes the history file and the merges file, each with its own
+// path table, from the new commits and merges, followed by the old ones.
+func (b *Builder) build(cs, merges []gitrepo.Commit, old, oldMerges *file) (*file, *file) {
+	f := &file{Version: formatVersion}
+	fm := &file{Version: formatVersion}
+	ft := &pathTable{f: f, ids: map[string]int32{}}
+	mt := &pathTable{f: fm, ids: map[string]int32{}}
 	// each commit's terms with their frequencies, newest first
 	var docs []map[string]int32
 	for _, c := range cs {
 		if len(c.Files) > b.opts.MaxFiles {
 			continue
 		}
-		r, msg := fresh(c)
+		r, msg := ft.fresh(c)
 		tf := map[string]int32{}
 		tokens.Text([]byte(msg), func(t tokens.Token) {
 			tf[t.Term]++
@@ -309,20 +320,20 @@ func (b *Builder) build(cs, merges []gitrepo.Commit, old, oldMerges *file) (*fil
 			}
 		}
 		for i, r := range old.Commits[:n] {
-			f.Commits = append(f.Commits, moved(r, old.Paths))
+			f.Commits = append(f.Commits, ft.moved(r, old.Paths))
 			docs = append(docs, olddocs[i])
 		}
 	}
 	// merges that cite a number, the new ones before the old, capped
 	for _, c := range merges {
-		if len(c.Files) <= b.opts.MaxFiles && len(f.Merges) < b.opts.MaxCommits && len(nums(capped(c.Message))) > 0 {
-			r, _ := fresh(c)
-			f.Merges = append(f.Merges, r)
+		if len(c.Files) <= b.opts.MaxFiles && len(fm.Merges) < b.opts.MaxCommits && len(nums(capped(c.Message))) > 0 {
+			r, _ := mt.fresh(c)
+			fm.Merges = append(fm.Merges, r)
 		}
 	}
 	if oldMerges != nil {
-		for _, r := range oldMerges.Merges[:min(len(oldMerges.Merges), max(b.opts.MaxCommits-len(f.Merges), 0))] {
-			f.Merges = append(f.Merges, moved(r, oldMerges.Paths))
+		for _, r := range oldMerges.Merges[:min(len(oldMerges.Merges), max(b.opts.MaxCommits-len(fm.Merges), 0))] {
+			fm.Merges = append(fm.Merges, mt.moved(r, oldMerges.Paths))
 		}
 	}
 	// invert
@@ -351,8 +362,6 @@ func (b *Builder) build(cs, merges []gitrepo.Commit, old, oldMerges *file) (*fil
 		}
 		f.Post[i] = ps
 	}
-	fm := &file{Version: formatVersion, Paths: f.Paths, Merges: f.Merges}
-	f.Merges = nil
 	return f, fm
 }
 
