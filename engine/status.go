@@ -88,6 +88,9 @@ type StatusResult struct {
 	// HistoryCommits is how many commits the history index holds (0:
 	// none: outside git, or indexed with --history 0).
 	HistoryCommits int `json:"history_commits"`
+	// HistoryOutdated: the history index is of an older cairn's format;
+	// search goes without it until `cairn index` reads it again.
+	HistoryOutdated bool `json:"history_outdated,omitempty" jsonschema:"the history index is of an older format: search goes without it until cairn index reads it again"`
 	// HeadMoved: another commit is checked out than was indexed.
 	HeadMoved bool `json:"head_moved"`
 	// Damaged lists the stored parts of the index found damaged (Check);
@@ -125,6 +128,7 @@ func (s *Snapshot) Status(ctx context.Context, o StatusOptions) (*StatusResult, 
 		}
 	}
 	res.HistoryCommits, _ = strconv.Atoi(m.Extra[history.KeyCommits])
+	res.HistoryOutdated = history.Outdated(m.Extra)
 	if m.Root != "" && !sameDir(m.Root, s.Root) {
 		res.IndexedFrom = m.Root
 	}

@@ -58,7 +58,9 @@ func statusCmd(g *globals) *cobra.Command {
 			if st.Watcher.Error != "" {
 				werr = errors.New(st.Watcher.Error)
 			}
-			if st.HistoryCommits > 0 {
+			if st.HistoryOutdated {
+				fmt.Fprintf(w, "history: %d commits in an older format, not searched: run `cairn index` to read the history again\n", st.HistoryCommits)
+			} else if st.HistoryCommits > 0 {
 				fmt.Fprintf(w, "history: %d commits (similar past changes)\n", st.HistoryCommits)
 			} else {
 				fmt.Fprintln(w, "history: none (not a git checkout, or indexed with --history 0)")

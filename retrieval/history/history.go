@@ -229,6 +229,14 @@ func fileName(head string) string {
 	return fmt.Sprintf("history-%s-v%d.gob", head[:min(12, len(head))], formatVersion)
 }
 
+// Outdated reports whether a generation's history index is of another
+// format than this build reads (an index made by an older cairn): search
+// goes without it until the next index run reads the history again.
+func Outdated(meta map[string]string) bool {
+	name := meta[KeyFile]
+	return name != "" && !strings.HasSuffix(name, fmt.Sprintf("-v%d.gob", formatVersion))
+}
+
 // mergesName is the file of the merges beside a history file.
 func mergesName(name string) string {
 	return strings.TrimSuffix(name, ".gob") + "-merges.gob"

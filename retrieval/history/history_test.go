@@ -327,7 +327,10 @@ func TestHistoryNamedChanges(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, mergesName(m2[KeyFile]))); err != nil {
 		t.Fatalf("the merges' file is not written again: %v", err)
 	}
-	// a file of another format under the same head: read again
+	// a file of another format under the same head: outdated, and read again
+	if Outdated(m2) || !Outdated(map[string]string{KeyFile: "history-0123456789ab.gob"}) || Outdated(nil) {
+		t.Fatal("Outdated")
+	}
 	old := strings.Replace(m2[KeyFile], fmt.Sprintf("-v%d", formatVersion), "", 1)
 	os.Rename(filepath.Join(dir, m2[KeyFile]), filepath.Join(dir, old))
 	m2[KeyFile] = old
