@@ -19,7 +19,27 @@ type Contract struct {
 	Forbidden  []string    `json:"forbidden"`
 	Budgets    Budgets     `json:"budgets"`
 	Escalation Escalation  `json:"escalation"`
+	// Allow names the harness edits and specified tests the change may
+	// make; left out of the canonical encoding when empty, so a contract
+	// without it keeps its hash.
+	Allow Allow `json:"allow,omitzero"`
 }
+
+// Allow is what the gate's tamper check lets the change do by name, and
+// nothing else: Harness globs (slash-separated, relative to the
+// repository root, as the scope's) name the files whose test harness the
+// change may edit — a TestMain, an init function, an os.Exit or framing
+// output in a Go test file, conftest.py and pytest plugins, the test
+// runners' configuration, the test targets of a Makefile or package.json;
+// Tests names the tests a tests criterion names (a -run name, a pytest
+// node id's function, a jest/vitest title) whose body the change may edit.
+type Allow struct {
+	Harness []string `json:"harness,omitempty" yaml:"harness"`
+	Tests   []string `json:"tests,omitempty" yaml:"tests"`
+}
+
+// IsZero reports an Allow that allows nothing.
+func (a Allow) IsZero() bool { return len(a.Harness) == 0 && len(a.Tests) == 0 }
 
 // Scope is where the change may write and what it must not touch. Globs are
 // slash-separated, relative to the repository root, with ** matching any
@@ -108,6 +128,7 @@ func (c *Contract) Canonical() []byte {
 	n := *c
 	n.Scope.Write = sortedSet(c.Scope.Write)
 	n.Scope.Protected = sortedSet(c.Scope.Protected)
+	n.Allow = Allow{Harness: sortedSetOrNil(c.Allow.Harness), Tests: sortedSetOrNil(c.Allow.Tests)}
 	n.Criteria = slices.Clone(c.Criteria)
 	if n.Criteria == nil {
 		n.Criteria = []Criterion{}
@@ -138,6 +159,8 @@ func (c *Contract) Clone() *Contract {
 	n.Scope.Write = slices.Clone(c.Scope.Write)
 	n.Scope.Protected = slices.Clone(c.Scope.Protected)
 	n.Forbidden = slices.Clone(c.Forbidden)
+	n.Allow.Harness = slices.Clone(c.Allow.Harness)
+	n.Allow.Tests = slices.Clone(c.Allow.Tests)
 	n.Criteria = make([]Criterion, len(c.Criteria))
 	for i, cr := range c.Criteria {
 		cr.Check.Argv = slices.Clone(cr.Check.Argv)
@@ -157,4 +180,12 @@ func sortedSet(s []string) []string {
 		out = []string{}
 	}
 	return out
+}
+
+// sortedSetOrNil is sortedSet with an empty set left out (omitempty).
+func sortedSetOrNil(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return sortedSet(s)
 }

@@ -27,6 +27,27 @@
 // meaning changes it. Canonical output parses back to the same hash (the
 // fuzz target checks it).
 //
+// Allowances. The gate's tamper check (agent/verify) treats the test
+// harness and the tests a criterion names as not the change's to rewrite.
+// An optional allow lifts that by name, and only that:
+//
+//	allow:
+//	  harness: [server/main_test.go, conftest.py]   # globs, as scope's
+//	  tests: [TestReportedBug]                      # names, as criteria name them
+//
+// harness globs name the files whose harness edits stand: a Go test file's
+// TestMain, init functions, os.Exit calls and test-framing output;
+// conftest.py, pytest hooks and plugin lists, pytest's sections of
+// pytest.ini, setup.cfg, pyproject.toml and tox.ini; jest, vitest and vite
+// configuration and the setup files they name; a Makefile's test targets
+// and package.json's test scripts and jest key. tests names the tests a
+// tests criterion names (a -run name, a pytest node id's function, a
+// jest/vitest full title) whose bodies may change. Validation checks the
+// globs as scope's and that no name is empty; no other finding can be
+// allowed. The sets are sorted and deduplicated in the canonical encoding,
+// and a contract without allow encodes — and hashes — as it did before
+// the field existed.
+//
 // Attempts. Start resolves the base to a full commit with git rev-parse
 // (peeled with ^{commit}, after --end-of-options) and freezes a deep copy of
 // the contract with its hash: an Attempt is immutable, and a changed contract

@@ -25,6 +25,7 @@ import (
 //	forbidden: [TEXT…]
 //	budgets: {steps: N, input_tokens: N, output_tokens: N, cost_usd: X, wall_s: N}
 //	escalation: {max_gate_failures: N, contact: TEXT}
+//	allow: {harness: [GLOB…], tests: [NAME…]}   optional; see Allow
 //
 // where CHECK is exactly one of {tests: SELECTOR}, {command: [ARG…]},
 // {regression: true}, {impact_tests: true}, {scope: true}. Decoding is
@@ -141,6 +142,7 @@ type rawContract struct {
 	Forbidden  []string       `yaml:"forbidden"`
 	Budgets    Budgets        `yaml:"budgets"`
 	Escalation Escalation     `yaml:"escalation"`
+	Allow      Allow          `yaml:"allow"`
 }
 
 type rawCriterion struct {

@@ -105,7 +105,7 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"empty", "", []string{"empty contract"}},
 		{"not a mapping", "- a\n- b\n", []string{"a contract is a mapping (objective, base, scope, criteria, …) (line 1)"}},
-		{"unknown top field", ok + "budget: {steps: 1}\n", []string{"budget: unknown field (known: objective, base, scope, criteria, forbidden, budgets, escalation) (line 2)"}},
+		{"unknown top field", ok + "budget: {steps: 1}\n", []string{"budget: unknown field (known: objective, base, scope, criteria, forbidden, budgets, escalation, allow) (line 2)"}},
 		{"unknown nested", ok + "scope: {write: [a/**], writable: [b]}\n", []string{"scope.writable: unknown field (known: write, protected) (line 2)"}},
 		{"unknown check kind", ok + "criteria:\n  - {id: a, text: t, check: {test: ./...}}\n", []string{
 			"criteria[0].check.test: unknown field (known: tests, command, regression, impact_tests, scope) (line 3)",
@@ -148,11 +148,16 @@ func TestParseErrors(t *testing.T) {
 			`scope.write[4]: "": empty (line 3)`,
 			`scope.protected[0]: "a\\b": use '/' between path segments (and no '\' escapes) (line 4)`,
 		}},
+		{"bad allow", ok + "allow:\n  harness: ['/x_test.go']\n  tests: ['', TestA]\n", []string{
+			`allow.harness[0]: "/x_test.go": absolute; write it relative to the repository root (line 3)`,
+			`allow.tests[0]: "": give a test's name as a tests criterion names it (TestX, test_x, a jest title) (line 4)`,
+		}},
+		{"unknown allow", ok + "allow: {fewer_assertions: [x]}\n", []string{"allow.fewer_assertions: unknown field (known: harness, tests) (line 2)"}},
 		{"option as base", ok + "base: --output=/tmp/x\n", []string{`base: "--output=/tmp/x" may not start with '-' (line 2)`}},
 		{"range as base", ok + "base: main..HEAD\n", []string{`base: "main..HEAD" is a range; give one revision (line 2)`}},
 		{"alias", ok + "scope: {write: &w [a/**], protected: *w}\n", []string{"scope.protected: YAML aliases (*w) are not supported: write the value out (line 2)"}},
 		{"null objective", "objective:\n", []string{"objective: no value (line 1)"}},
-		{"json unknown", `{"objective": "fix the mapper bug now", "crit": []}`, []string{"crit: unknown field (known: objective, base, scope, criteria, forbidden, budgets, escalation) (line 1)"}},
+		{"json unknown", `{"objective": "fix the mapper bug now", "crit": []}`, []string{"crit: unknown field (known: objective, base, scope, criteria, forbidden, budgets, escalation, allow) (line 1)"}},
 		{"json repeated", "{\"objective\": \"a b c\",\n \"objective\": \"d\"}", []string{"objective: given twice (line 2)"}},
 		{"json trailing", `{"objective": "fix the mapper bug now"} {}`, []string{"json: data after the contract's closing brace (line 1)"}},
 		{"json wrong type", "{\"objective\": \"a b c\",\n \"criteria\": [{\"id\": \"x\", \"text\": \"t\", \"check\": {\"scope\": \"yes\"}}]}", []string{
@@ -319,4 +324,45 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = Questions(c)
 	})
+}
+
+// TestAllow: allow parses, its sets are canonical (sorted, deduplicated),
+// and a contract without it keeps the encoding — and the hash — it had
+// before the field existed.
+func TestAllow(t *testing.T) {
+	const body = "objective: fix the refresh bug in the mapper\n"
+	plain, err := Parse([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(plain.Canonical()), "allow") {
+		t.Errorf("a contract without allow encodes it: %s", plain.Canonical())
+	}
+	c, err := Parse([]byte(body + "allow:\n  harness: [server/main_test.go, conftest.py, conftest.py]\n  tests: [TestB, TestA]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Allow{Harness: []string{"server/main_test.go", "conftest.py", "conftest.py"}, Tests: []string{"TestB", "TestA"}}
+	if diff := cmp.Diff(want, c.Allow); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	if c.Hash() == plain.Hash() {
+		t.Error("allow does not change the hash")
+	}
+	reordered, err := Parse([]byte(body + "allow: {tests: [TestA, TestB], harness: [conftest.py, server/main_test.go]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reordered.Hash() != c.Hash() {
+		t.Errorf("allow's order changes the hash:\n%s\n%s", c.Canonical(), reordered.Canonical())
+	}
+	back, err := Parse(c.Canonical())
+	if err != nil || back.Hash() != c.Hash() {
+		t.Errorf("canonical round trip: %v\n%s", err, c.Canonical())
+	}
+	cl := c.Clone()
+	cl.Allow.Harness[0] = "x"
+	if c.Allow.Harness[0] == "x" {
+		t.Error("Clone shares allow.harness")
+	}
 }

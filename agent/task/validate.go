@@ -24,6 +24,7 @@ func build(raw *rawContract, lines map[string]int) (*Contract, Errors) {
 		Forbidden:  raw.Forbidden,
 		Budgets:    raw.Budgets,
 		Escalation: raw.Escalation,
+		Allow:      raw.Allow,
 	}
 	if c.Objective == "" {
 		v.fail("objective", "required: say what must be true when the task is done")
@@ -36,6 +37,12 @@ func build(raw *rawContract, lines map[string]int) (*Contract, Errors) {
 	}
 	v.globs("scope.write", c.Scope.Write)
 	v.globs("scope.protected", c.Scope.Protected)
+	v.globs("allow.harness", c.Allow.Harness)
+	for i, name := range c.Allow.Tests {
+		if strings.TrimSpace(name) == "" || strings.ContainsAny(name, "\n\r\x00") {
+			v.fail(fmt.Sprintf("allow.tests[%d]", i), "%q: give a test's name as a tests criterion names it (TestX, test_x, a jest title)", name)
+		}
+	}
 	seen := map[string]int{}
 	for i, rc := range raw.Criteria {
 		p := fmt.Sprintf("criteria[%d]", i)
