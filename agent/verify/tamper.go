@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -25,7 +26,8 @@ var jsTestFile = regexp.MustCompile(`\.(test|spec)\.(js|jsx|ts|tsx|mjs|cjs|mts|c
 // testFunc is one test as the tamper check sees it.
 type testFunc struct {
 	Name    string
-	Asserts int      // assertions reachable in its body
+	Asserts int      // assertions reachable in its body and, Go, the helpers it reaches
+	Own     int      // Go: assertions reachable in its body alone
 	Dead    int      // assertions in its body that can never run (Go)
 	Method  bool     // a Go method (a suite's test): go test does not select it by this name
 	Skips   int      // skips and expected-failure markers
@@ -42,6 +44,7 @@ type goDecl struct {
 	// Recv and Name: a method's receiver type and name (its key is
 	// "Recv.Name": two types' Dial methods are two helpers)
 	Recv, Name string
+	Asserts    int // assertions reachable in its body (a function or method)
 }
 
 // testFile is what the tamper check reads from one test file.
@@ -52,6 +55,7 @@ type testFile struct {
 	Only        int                // JS/TS .only, fit, fdescribe: the rest never run
 	Skips       int                // file-level skip markers (JS/TS .skip, xit …)
 	Helpers     map[string]*goDecl // Go: the other declarations, by name
+	Harness     goHarness          // Go: TestMain, init, exits and output (harness.go)
 }
 
 // analyzeTest parses a test file with tree-sitter; ok is false for a file
@@ -84,6 +88,11 @@ func analyzeTest(p string, src []byte) (*testFile, bool) {
 	defer tree.Close()
 	f := &testFile{Tests: map[string]*testFunc{}, Helpers: map[string]*goDecl{}}
 	walk(f, tree.RootNode(), src)
+	if !strings.HasSuffix(base, "_test.go") {
+		for _, t := range f.Tests {
+			t.Own = t.Asserts // helpers are counted for Go only
+		}
+	}
 	return f, true
 }
 
@@ -103,7 +112,9 @@ func normalize(s string) string { return spaces.ReplaceAllString(strings.TrimSpa
 var goConstraint = regexp.MustCompile(`^//(go:build\s|\s*\+build\s)`)
 
 func goTests(f *testFile, root *sitter.Node, src []byte) {
-	w := goWalker{src: src, pkgs: goImports(root, src)}
+	imports := goImportPaths(root, src)
+	w := goWalker{src: src, pkgs: goImports(root, src), asserters: map[string]bool{}}
+	w.suite = slices.Contains(slices.Collect(maps.Values(imports)), "github.com/stretchr/testify/suite")
 	for i := 0; i < int(root.NamedChildCount()); i++ {
 		n := root.NamedChild(i)
 		switch n.Type() {
@@ -116,6 +127,10 @@ func goTests(f *testFile, root *sitter.Node, src []byte) {
 			// receiver's TestX methods as subtests
 			name := n.ChildByFieldName("name").Content(src)
 			body := n.ChildByFieldName("body")
+			mw := w
+			if n.Type() == "method_declaration" {
+				mw.recv = goRecvName(n, src)
+			}
 			if !goTestName(name) {
 				if body != nil {
 					d := &goDecl{Body: normalize(n.Content(src)), Refs: goRefs(body, src), Name: name}
@@ -124,7 +139,14 @@ func goTests(f *testFile, root *sitter.Node, src []byte) {
 						d.Recv = goRecvType(n, src)
 						key = d.Recv + "." + name
 					}
-					f.Helpers[key] = d
+					var own testFunc
+					mw.count(&own, body)
+					d.Asserts = own.Asserts
+					if name == "init" && n.Type() == "function_declaration" {
+						f.Harness.Inits = append(f.Harness.Inits, d.Body) // there may be several
+					} else {
+						f.Helpers[key] = d
+					}
 				}
 				continue
 			}
@@ -135,16 +157,25 @@ func goTests(f *testFile, root *sitter.Node, src []byte) {
 			if body != nil {
 				t.Body = normalize(body.Content(src))
 				t.Refs = goRefs(body, src)
-				w.count(t, body)
+				mw.count(t, body)
+			}
+			t.Own = t.Asserts
+			if name == "TestMain" && !t.Method {
+				f.Harness.Main = "func TestMain" + t.Body
 			}
 			f.add(t)
 		case "var_declaration", "const_declaration":
 			// a table of cases or checks the tests read
+			// (a closure in it is a helper too: its assertions count)
+			var own testFunc
+			w.count(&own, n)
 			for _, name := range goDeclNames(n, src) {
-				f.Helpers[name] = &goDecl{Body: normalize(n.Content(src)), Refs: goRefs(n, src)}
+				f.Helpers[name] = &goDecl{Body: normalize(n.Content(src)), Refs: goRefs(n, src), Asserts: own.Asserts}
 			}
 		}
 	}
+	goHarnessOf(&f.Harness, root, src, imports)
+	withHelpers(f.Tests, f.Helpers)
 }
 
 // goImports are the names a file's imports bind: `fmt.Errorf` and
@@ -280,14 +311,28 @@ var (
 type goWalker struct {
 	src  []byte
 	pkgs map[string]bool
+	// suite: the file imports testify's suite, whose methods assert on
+	// their receiver (s.Equal); recv is the receiver's name in the method
+	// walked
+	suite bool
+	recv  string
+	// asserters are the variables bound to assert.New or require.New
+	// (a := assert.New(t); a.Equal(…))
+	asserters map[string]bool
 }
 
-// assertCall: a call of testify's assert/require, cmp.Diff,
-// reflect.DeepEqual, or an Error*/Fatal*/Fail* method of anything that is not
-// an imported package (fmt.Errorf builds an error; it asserts nothing).
+// assertCall: a call of testify's assert/require (also through
+// s.Require(), s.Assert(), a := assert.New(t), and a testify suite's own
+// methods), gomega's Expect/Ω/Eventually/Consistently(…).To/Should…,
+// cmp.Diff, reflect.DeepEqual, or an Error*/Fatal*/Fail* method of anything
+// that is not an imported package (fmt.Errorf builds an error; it asserts
+// nothing).
 func (w goWalker) assertCall(op, field string) bool {
 	return op == "assert" || op == "require" || op == "cmp" && field == "Diff" || op == "reflect" && field == "DeepEqual" ||
-		goAssertMethods[field] && !w.pkgs[op]
+		goAssertMethods[field] && !w.pkgs[op] ||
+		strings.HasSuffix(op, ".Require()") || strings.HasSuffix(op, ".Assert()") || w.asserters[op] ||
+		w.suite && w.recv != "" && op == w.recv && testifyMethods[field] ||
+		gomegaMatch[field] && gomegaActual.MatchString(op)
 }
 
 func (w goWalker) count(t *testFunc, n *sitter.Node) {
@@ -337,6 +382,8 @@ func (w goWalker) count(t *testFunc, n *sitter.Node) {
 			}
 		}
 		return
+	case "short_var_declaration", "assignment_statement":
+		w.noteAsserters(n)
 	case "call_expression":
 		if fn := n.ChildByFieldName("function"); fn != nil && fn.Type() == "selector_expression" {
 			op := fn.ChildByFieldName("operand").Content(src)
@@ -637,8 +684,7 @@ func compareTests(p string, base, cand *testFile) []Finding {
 			continue
 		}
 		if c.Asserts < b.Asserts {
-			out = append(out, Finding{Kind: "fewer_assertions", Path: p, Test: name,
-				Base: fmt.Sprintf("%d reachable assertions", b.Asserts), Candidate: fmt.Sprintf("%d reachable assertions", c.Asserts)})
+			out = append(out, Finding{Kind: "fewer_assertions", Path: p, Test: name, Base: helperEvidence(b), Candidate: helperEvidence(c)})
 		}
 		if c.Skips > b.Skips {
 			out = append(out, Finding{Kind: "skip_added", Path: p, Test: name,
@@ -670,13 +716,27 @@ func compareTests(p string, base, cand *testFile) []Finding {
 	if cand.Skips > base.Skips {
 		out = append(out, Finding{Kind: "skip_added", Path: p, Base: fmt.Sprintf("%d skip markers", base.Skips), Candidate: fmt.Sprintf("%d skip markers", cand.Skips)})
 	}
-	return out
+	return append(out, compareGoHarness(p, base, cand)...)
 }
 
 // tamper compares every changed test file at the base with the candidate
-// workspace, and flags deleted test files and edited CI configuration.
+// workspace — a Go test file with its package's other test files, whose
+// helpers count in its tests' assertions, and whose unchanged tests lose
+// assertions when a helper they reach does —, flags deleted test files,
+// edited CI configuration, harness edits (harness.go) and edits of the
+// tests a criterion names, and drops what the contract's allow names.
 func (g *gate) tamper(ctx context.Context, ws *sandbox.Workspace) []Finding {
 	out := []Finding{}
+	var dirs []string
+	changed := map[string]bool{}
+	for _, ch := range g.changed {
+		changed[ch.Path] = true
+		if strings.HasSuffix(ch.Path, "_test.go") && !strings.Contains("/"+ch.Path, "/testdata/") && !slices.Contains(dirs, path.Dir(ch.Path)) {
+			dirs = append(dirs, path.Dir(ch.Path))
+		}
+	}
+	slices.Sort(dirs)
+	basePkgs, candPkgs := g.goPackages(ctx, ws, dirs)
 	for _, ch := range g.changed {
 		if ci := matchAny(ciGlobs, ch.Path); ci != "" {
 			out = append(out, Finding{Kind: "ci_config_edited", Path: ch.Path, Candidate: ch.Status + " (" + ci + ")"})
@@ -699,13 +759,40 @@ func (g *gate) tamper(ctx context.Context, ws *sandbox.Workspace) []Finding {
 		}
 		b, ok1 := analyzeTest(ch.Path, baseSrc)
 		c, ok2 := analyzeTest(ch.Path, candSrc)
+		if d := path.Dir(ch.Path); strings.HasSuffix(ch.Path, "_test.go") {
+			// counted with the package's helpers
+			if pb := basePkgs[d][ch.Path]; pb != nil && baseSrc != nil {
+				b = pb
+			}
+			if pc := candPkgs[d][ch.Path]; pc != nil {
+				c = pc
+			}
+		}
 		if ok1 && ok2 {
 			fs := compareTests(ch.Path, b, c)
 			if baseSrc == nil { // a new file: only what no new test may have
-				fs = slices.DeleteFunc(fs, func(f Finding) bool { return f.Kind != "unreachable_assertions" })
+				fs = slices.DeleteFunc(fs, func(f Finding) bool { return f.Kind != "unreachable_assertions" && !harnessKinds[f.Kind] })
+			} else {
+				fs = append(fs, specifiedChanged(g.contract, ch.Path, b, c)...)
 			}
 			out = append(out, fs...)
 		}
 	}
-	return out
+	// the package's unchanged test files: a changed helper is all that can
+	// change their tests
+	for _, d := range dirs {
+		for _, p := range slices.Sorted(maps.Keys(candPkgs[d])) {
+			b, ok := basePkgs[d][p]
+			if changed[p] || !ok {
+				continue
+			}
+			for _, f := range compareTests(p, b, candPkgs[d][p]) {
+				if f.Kind == "fewer_assertions" {
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	out = append(out, g.harnessFindings(ctx, ws)...)
+	return slices.DeleteFunc(out, func(f Finding) bool { return allowed(g.contract, f) })
 }
