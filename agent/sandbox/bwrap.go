@@ -78,14 +78,26 @@ const (
 	Unisolated = "unisolated"
 )
 
-// UnavailableError says why the bubblewrap backend cannot run here.
+// UnavailableError says why the bubblewrap backend cannot run here: bwrap's
+// own message, what the host's settings suggest is the cause, and what the
+// user can allow instead.
 type UnavailableError struct {
 	Backend string
 	Err     error
+	// Cause is what the host's settings suggest (bubblewrap not installed,
+	// unprivileged user namespaces disabled or restricted by AppArmor);
+	// "" when nothing stands out.
+	Cause string
 }
 
 func (e *UnavailableError) Error() string {
-	return fmt.Sprintf("sandbox backend %s cannot run here: %v (no weaker backend is allowed unless the policy names one)", e.Backend, e.Err)
+	cause := ""
+	if e.Cause != "" {
+		cause = "; " + e.Cause
+	}
+	return fmt.Sprintf("sandbox backend %s cannot run here: %v%s. Nothing runs without isolation unless you allow it yourself: "+
+		"--allow-weaker-sandbox %s (or sandbox: {allow_weaker: %s} in your own policy, ~/.config/cairn/policy.yaml) runs the commands "+
+		"as plain processes with the host's network and filesystem; a repository's policy cannot allow it", e.Backend, e.Err, cause, Unisolated, Unisolated)
 }
 
 func (e *UnavailableError) Unwrap() error { return e.Err }
@@ -110,7 +122,9 @@ func Select(ctx context.Context, opts Options) (Executor, error) {
 	case "":
 		return nil, err
 	case Unisolated:
-		return newProcess(opts), nil
+		p := newProcess(opts)
+		p.why = ue
+		return p, nil
 	}
 	return nil, fmt.Errorf("%w; and the allowed weaker backend %q is not one (known: %s)", err, opts.AllowWeaker, Unisolated)
 }
@@ -139,7 +153,8 @@ func NewBwrap(opts Options) (*Bwrap, error) {
 	}
 	bin, err := exec.LookPath(opts.Bwrap)
 	if err != nil {
-		return nil, &UnavailableError{Backend: BackendBwrap, Err: err}
+		return nil, &UnavailableError{Backend: BackendBwrap, Err: err,
+			Cause: "bubblewrap is not installed, or not on PATH (the package is bubblewrap)"}
 	}
 	return &Bwrap{opts: opts, bin: bin}, nil
 }
@@ -189,10 +204,49 @@ func (b *Bwrap) Probe(ctx context.Context) error {
 		cmd.SysProcAttr = b.sysProcAttr()
 		cmd.Env = []string{"PATH=/usr/bin:/bin"}
 		if out, err := cmd.CombinedOutput(); err != nil {
-			b.probeErr = &UnavailableError{Backend: BackendBwrap, Err: fmt.Errorf("%w: %s", err, strings.TrimSpace(string(out)))}
+			cause := ""
+			switch {
+			case !b.privileged():
+				cause = userNamespaceCause("/proc/sys")
+			case strings.Contains(string(out), "Operation not permitted"):
+				cause = "as root, bwrap makes its namespaces without a user namespace and needs CAP_SYS_ADMIN, which this process (a container's?) lacks"
+			}
+			b.probeErr = &UnavailableError{Backend: BackendBwrap, Err: fmt.Errorf("%w: %s", err, strings.TrimSpace(string(out))), Cause: cause}
 		}
 	})
 	return b.probeErr
+}
+
+// userNamespaceCause names the host setting that keeps an unprivileged
+// bwrap from making its user namespace, read under procSys (/proc/sys):
+// Debian's and Ubuntu's switch, Ubuntu's AppArmor restriction, or no user
+// namespaces at all; "" when none is set.
+func userNamespaceCause(procSys string) string {
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(procSys, name))
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(b))
+	}
+	switch {
+	case read("kernel/unprivileged_userns_clone") == "0":
+		return "unprivileged user namespaces are disabled: kernel.unprivileged_userns_clone=0 (sysctl -w kernel.unprivileged_userns_clone=1 allows them)"
+	case read("kernel/apparmor_restrict_unprivileged_userns") == "1":
+		return "AppArmor restricts unprivileged user namespaces: kernel.apparmor_restrict_unprivileged_userns=1 (an AppArmor profile for bwrap with the userns permission, or the sysctl set to 0, allows them)"
+	case read("user/max_user_namespaces") == "0":
+		return "user namespaces are disabled: user.max_user_namespaces=0"
+	}
+	return ""
+}
+
+// Degraded is why bubblewrap could not run when ex is the weaker backend
+// Select chose instead; nil for any other executor.
+func Degraded(ex Executor) *UnavailableError {
+	if p, ok := ex.(*process); ok {
+		return p.why
+	}
+	return nil
 }
 
 func (b *Bwrap) sysProcAttr() *syscall.SysProcAttr {

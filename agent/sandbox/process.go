@@ -17,6 +17,7 @@ import (
 // processes are all reachable. Only Options.AllowWeaker selects it.
 type process struct {
 	opts Options
+	why  *UnavailableError // why Select chose it (Degraded)
 }
 
 func newProcess(opts Options) *process {

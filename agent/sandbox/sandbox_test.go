@@ -329,6 +329,12 @@ func TestUnavailable(t *testing.T) {
 	if !errors.As(err, &ue) || ue.Backend != BackendBwrap || !strings.Contains(err.Error(), "/nonexistent/bwrap") {
 		t.Errorf("Select without bwrap: %v, want an UnavailableError naming it", err)
 	}
+	// It says why and what the user can allow.
+	for _, want := range []string{"not installed", "--allow-weaker-sandbox unisolated", "a repository's policy cannot"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
+	}
 	opts.AllowWeaker = "chroot"
 	if _, err := Select(context.Background(), opts); err == nil {
 		t.Error("an unknown weaker backend was accepted")
@@ -337,6 +343,9 @@ func TestUnavailable(t *testing.T) {
 	ex, err := Select(context.Background(), opts)
 	if err != nil || ex.Backend() != Unisolated {
 		t.Fatalf("Select with AllowWeaker: %v, %v", ex, err)
+	}
+	if why := Degraded(ex); why == nil || !strings.Contains(why.Error(), "/nonexistent/bwrap") {
+		t.Errorf("Degraded: %v, want why bwrap could not run", why)
 	}
 	root := reachableDir(t, "")
 	repo := filepath.Join(root, "repo")
@@ -355,6 +364,30 @@ func TestUnavailable(t *testing.T) {
 	}
 	if res.Backend != Unisolated || !bytes.HasPrefix(res.Stdout, []byte(ws.Dir+"\n")) || bytes.Contains(res.Stdout, []byte("FOO_API_KEY")) {
 		t.Errorf("unisolated run: backend %s\n%s", res.Backend, res.Stdout)
+	}
+}
+
+// TestUserNamespaceCause: the host settings that stop an unprivileged
+// bwrap are named, the first that is set.
+func TestUserNamespaceCause(t *testing.T) {
+	for _, tt := range []struct {
+		files map[string]string
+		want  string
+	}{
+		{map[string]string{"kernel/unprivileged_userns_clone": "1\n", "user/max_user_namespaces": "63000\n"}, ""},
+		{map[string]string{"kernel/unprivileged_userns_clone": "0\n"}, "kernel.unprivileged_userns_clone=0"},
+		{map[string]string{"kernel/apparmor_restrict_unprivileged_userns": "1\n", "user/max_user_namespaces": "63000\n"}, "kernel.apparmor_restrict_unprivileged_userns=1"},
+		{map[string]string{"user/max_user_namespaces": "0\n"}, "user.max_user_namespaces=0"},
+	} {
+		dir := t.TempDir()
+		for name, v := range tt.files {
+			os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+			os.WriteFile(filepath.Join(dir, name), []byte(v), 0o644)
+		}
+		got := userNamespaceCause(dir)
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("%v: %q, want %q", tt.files, got, tt.want)
+		}
 	}
 }
 
