@@ -226,6 +226,12 @@ func (c *Checker) path(p string, del bool, why string) Decision {
 			return c.outside(fmt.Sprintf("%s is outside the policy's writable paths (%s).", n, strings.Join(c.p.Write, ", ")),
 				"outside write", why, names, &Grant{Paths: names})
 		}
+		for _, also := range c.p.writeAlso {
+			if matchAny(also, n) == "" {
+				return c.outside(fmt.Sprintf("%s is outside the repository policy's writable paths (%s).", n, strings.Join(also, ", ")),
+					"outside write", why, names, &Grant{Paths: names})
+			}
+		}
 		if c.p.scope != nil && matchAny(c.p.scope, n) == "" {
 			return c.outside(fmt.Sprintf("%s is outside the task's write scope (%s). Change files within it.", n, strings.Join(c.p.scope, ", ")),
 				"outside scope", why, names, &Grant{Paths: names})

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path"
 	"slices"
 	"strings"
 	"time"
@@ -38,7 +36,7 @@ const Version = 1
 //	  deny:  [RULE…]             # checked first
 //	network: false
 //	limits: {wall_s: N, cpu_s: N, memory_mb: N, procs: N, output_kb: N}
-//	sandbox: {allow_weaker: unisolated}   # the one weaker backend allowed when bwrap cannot run
+//	sandbox: {allow_weaker: unisolated}   # the one weaker backend allowed when bwrap cannot run (the user's file only)
 //
 // An ARG matches one argument: exactly, or as a simple pattern when it has
 // '*' (any run of characters, '/' included) or '?' (one character); argv[0]
@@ -49,7 +47,8 @@ const Version = 1
 
 // Policy is what every tool call is checked against. It lives outside the
 // model: nothing a model writes (the repository's own instructions
-// included) widens it.
+// included) widens it, and the repository's policy file only narrows the
+// user's (Layered).
 type Policy struct {
 	Version   int      `yaml:"version"`
 	Mode      Mode     `yaml:"mode"`
@@ -61,6 +60,15 @@ type Policy struct {
 	Limits    Limits   `yaml:"limits"`
 	Sandbox   Sandbox  `yaml:"sandbox"`
 
+	// Where the layers differ (Layered): what the user's layer allows
+	// beyond Default, in force; what the repository's file asked for beyond
+	// the user's layer, not granted.
+	Weakened []Widening `yaml:"-"`
+	Ignored  []Widening `yaml:"-"`
+
+	// writeAlso are the write globs of the narrower layers: a write must
+	// match one glob of every set as well as Write.
+	writeAlso [][]string
 	// scope is a contract's write scope, intersected with Write
 	// (ForContract); nil when there is no contract.
 	scope []string
@@ -210,9 +218,10 @@ func (l Limits) SandboxLimits() sandbox.Limits {
 }
 
 // SandboxOptions applies the policy's limits and its choice of a weaker
-// backend to the executor's options. The sandbox has no network whatever
-// the policy says: Network admits tools that declare it (a fetch the
-// harness runs outside), not commands inside.
+// backend (only ever the user's: Layered ignores a repository's) to the
+// executor's options. The sandbox has no network whatever the policy says:
+// Network admits tools that declare it (a fetch the harness runs outside),
+// not commands inside.
 func (p *Policy) SandboxOptions(o sandbox.Options) sandbox.Options {
 	o.Limits = p.Limits.SandboxLimits()
 	o.AllowWeaker = p.Sandbox.AllowWeaker
@@ -259,28 +268,22 @@ func Default() *Policy {
 	}
 }
 
-// Load reads the repository's policy file (File under root); without one,
-// the Default policy.
+// Load is the repository's policy file (File under root) narrowing
+// Default, without a user's layer: Layered(root, User{}) with Default as
+// the ceiling. Without a file, Default.
 func Load(root string) (*Policy, error) {
-	data, err := os.ReadFile(path.Join(root, File))
-	if errors.Is(err, os.ErrNotExist) {
-		return Default(), nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read policy: %w", err)
-	}
-	p, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("policy %s: %w", File, err)
-	}
-	return p, nil
+	return layer(root, Default())
 }
 
 // Parse decodes a policy file over Default: a key the file sets replaces
 // the default's value as a whole (a file's protected list is the whole
-// protected list).
+// protected list). This is how the user's file is read; a repository's
+// only narrows it (Layered).
 func Parse(data []byte) (*Policy, error) {
-	p := Default()
+	return parseOver(Default(), data)
+}
+
+func parseOver(p *Policy, data []byte) (*Policy, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(p); err != nil && !errors.Is(err, io.EOF) {
