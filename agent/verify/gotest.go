@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -38,6 +39,8 @@ type TestID struct{ Package, Name string }
 type Run struct {
 	Tests       []TestResult
 	BuildFailed []string // packages that did not build
+	// BuildOutput is what the build printed for those packages (bounded).
+	BuildOutput string
 	Expected    []string // names the selector asked for by name
 }
 
@@ -298,6 +301,13 @@ func (goRunner) Parse(_ *sandbox.Workspace, res *sandbox.Result) (*Run, error) {
 	}
 	slices.Sort(run.BuildFailed)
 	run.BuildFailed = slices.Compact(run.BuildFailed)
+	var bo strings.Builder
+	for _, pkg := range slices.Sorted(maps.Keys(failed)) {
+		if b := pkgOut[pkg]; b != nil {
+			bo.WriteString(b.String())
+		}
+	}
+	run.BuildOutput = excerpt(bo.String(), 2<<10)
 	if events == 0 && res.ExitCode != 0 {
 		// go test printed no events: the go command itself failed (a
 		// bad pattern, no module) before any package ran.

@@ -231,6 +231,7 @@ func (g *gate) regressionCheck(ctx context.Context, c *Check) {
 		}
 	}
 	// On the change: each must pass (every repetition).
+	onChange := map[string]Outcome{} // by package directory and name
 	for _, grp := range groups {
 		cmd, err := r.Plan(cand, grp.selector(), nil)
 		if err != nil {
@@ -248,6 +249,7 @@ func (g *gate) regressionCheck(ctx context.Context, c *Check) {
 				t = &TestResult{Package: grp.Dir, Name: n, Outcome: OutcomeNotRun}
 			}
 			c.Tests = append(c.Tests, *t)
+			onChange[grp.Dir+"\x00"+n] = t.Outcome
 		}
 	}
 	var notPassing []string
@@ -255,6 +257,12 @@ func (g *gate) regressionCheck(ctx context.Context, c *Check) {
 		if t.Outcome != OutcomePass {
 			notPassing = append(notPassing, t.Name+" "+string(t.Outcome))
 		}
+	}
+	// Each test that failed at the base and passes on the change: does its
+	// failure tie it to the change?
+	counted, blocked := 0, ""
+	if len(notPassing) == 0 && failedAtBase > 0 {
+		counted, blocked = g.proofs(ctx, c, cand, groups, onChange)
 	}
 	switch {
 	case len(notPassing) > 0:
@@ -267,11 +275,107 @@ func (g *gate) regressionCheck(ctx context.Context, c *Check) {
 		case g.opts.BaseRepeats > 1:
 			c.Reason += fmt.Sprintf(" (not in %d repetitions either)", g.opts.BaseRepeats)
 		}
+	case counted == 0 && blocked != "":
+		c.Status, c.Reason = Blocked, blocked
+	case counted == 0:
+		var why []string
+		for _, p := range c.Proofs {
+			if p.BaseOutcome == OutcomeFail {
+				why = append(why, p.Test+": "+p.Reason)
+			}
+		}
+		c.Status, c.Reason = Fail, fmt.Sprintf("%d added or changed tests fail at the base, but none proves the change: %s", failedAtBase, strings.Join(why, "; "))
 	case repeat > 1:
-		c.Status, c.Reason = Pass, fmt.Sprintf("%d of %d added or changed tests fail at the base only intermittently (passed once, then failed within %d repetitions) and all pass %d repetitions on the change", failedAtBase, len(c.Tests), g.opts.BaseRepeats, repeat)
+		c.Status, c.Reason = Pass, fmt.Sprintf("%d of %d added or changed tests fail at the base only intermittently (passed once, then failed within %d repetitions) and all pass %d repetitions on the change; %d prove the change", failedAtBase, len(c.Tests), g.opts.BaseRepeats, repeat, counted)
 	default:
-		c.Status, c.Reason = Pass, fmt.Sprintf("%d of %d added or changed tests fail at the base and all pass on the change", failedAtBase, len(c.Tests))
+		c.Status, c.Reason = Pass, fmt.Sprintf("%d of %d added or changed tests fail at the base and all pass on the change; %d prove the change", failedAtBase, len(c.Tests), counted)
 	}
+}
+
+// proofs judges each regression test that failed at the base and passes
+// on the change (Check.Proofs, one per test of the groups). A failure at
+// the base ties a test to the change when it is behaviour — an
+// assertion, a panic, a time-out — and the test executes some of the
+// change's statements (when the change has any). A package that does not
+// build at the base ties nothing by itself (the test may use only a
+// constant or a helper the change adds, which nothing on the bug's path
+// calls): such a test counts only when it executes changed statements of
+// functions that exist at the base. Coverage that cannot be collected
+// blocks the proof, never passes it.
+func (g *gate) proofs(ctx context.Context, c *Check, cand *sandbox.Workspace, groups []testGroup, onChange map[string]Outcome) (counted int, blocked string) {
+	codes := map[string]*changeCode{}
+	for _, grp := range groups {
+		mod, _, err := moduleOf(cand.Dir, []string{"./" + grp.Dir})
+		if err != nil {
+			return 0, err.Error()
+		}
+		cc := codes[mod]
+		if cc == nil {
+			cc = g.changeCodeIn(ctx, cand, mod)
+			codes[mod] = cc
+		}
+		for _, n := range grp.Names {
+			p := Proof{Package: grp.Dir, Test: n, BaseOutcome: OutcomeNotRun, ChangeOutcome: OutcomeNotRun}
+			var base *TestResult
+			for i := range c.BaseTests {
+				if c.BaseTests[i].Package == grp.Dir && c.BaseTests[i].Name == n {
+					base = &c.BaseTests[i]
+				}
+			}
+			if base != nil {
+				p.BaseOutcome, p.BaseMessage = base.Outcome, base.Output
+				p.BaseFailure = baseFailure(*base, strings.Contains(base.Output, "does not build"))
+			}
+			if o, ok := onChange[grp.Dir+"\x00"+n]; ok {
+				p.ChangeOutcome = o
+			}
+			switch {
+			case p.BaseOutcome != OutcomeFail:
+				p.Reason = "does not fail at the base"
+			case p.ChangeOutcome != OutcomePass:
+				p.Reason = "does not pass on the change"
+			case len(cc.files) == 0 && p.BaseFailure == "build":
+				p.Reason = "fails at the base only because its package does not build without the change, and the change has no Go code in this module for it to execute"
+			case len(cc.files) == 0:
+				p.Counts, p.Reason = true, fmt.Sprintf("fails at the base (%s) and passes on the change; the change has no Go code in this module to execute", p.BaseFailure)
+			default:
+				cov, err := g.testCoverage(ctx, c, cand, cc, grp, n)
+				if err != nil {
+					p.Reason = "coverage could not be collected: " + err.Error()
+					if blocked == "" {
+						blocked = n + ": " + p.Reason
+					}
+					break
+				}
+				p.Coverage = cov
+				p.Counts, p.Reason = judgeProof(p.BaseFailure, cov)
+			}
+			if p.Counts {
+				counted++
+			}
+			c.Proofs = append(c.Proofs, p)
+		}
+	}
+	return counted, blocked
+}
+
+// judgeProof: does a test that failed at the base (how: failure) and
+// executed cov of the change prove it?
+func judgeProof(failure string, cov *ProofCoverage) (bool, string) {
+	executed := fmt.Sprintf("executes %d of the change's %d changed statements", cov.Executed, cov.Statements)
+	switch {
+	case failure == "build" && cov.InExisting > 0:
+		return true, fmt.Sprintf("does not build at the base without the change, and on the change %s, %d of them in code the base has (%s)", executed, cov.InExisting, strings.Join(cov.Functions, ", "))
+	case failure == "build" && cov.Executed > 0:
+		return false, fmt.Sprintf("fails at the base only because its package does not build without the change, and %s, all of them in code the change adds (%s): it tests new code, not the path the base gets wrong", executed, strings.Join(cov.Functions, ", "))
+	case failure == "build":
+		return false, fmt.Sprintf("fails at the base only because its package does not build without the change, and %s: it proves nothing about the change's behaviour", executed)
+	case cov.Statements == 0:
+		return true, fmt.Sprintf("fails at the base (%s) and passes on the change; the change has no executable statement (constants, declarations)", failure)
+	case cov.Executed == 0:
+		return false, fmt.Sprintf("fails at the base (%s) but %s: its failure is not the change's doing", failure, executed)
+	}
+	return true, fmt.Sprintf("fails at the base (%s) and passes on the change, and %s (%s)", failure, executed, strings.Join(cov.Functions, ", "))
 }
 
 // reaches: code that mentions refs calls or reads a helper in reach. A
@@ -376,7 +480,11 @@ func (g *gate) baseOutcomes(c *Check, grp testGroup, run *Run, note string) (fai
 		}
 		out := note
 		if buildFailed {
-			out += ": the package does not build"
+			out += ": the package does not build\n" + run.BuildOutput
+		} else if o == OutcomeFail {
+			if t := findTest(run.Tests, n); t != nil && t.Output != "" {
+				out += ":\n" + t.Output
+			}
 		}
 		c.BaseTests = append(c.BaseTests, TestResult{Package: grp.Dir, Name: n, Outcome: o, Runs: runs, Output: out})
 	}

@@ -78,6 +78,9 @@ type Check struct {
 	// BaseTests are the regression check's runs at the base with only the
 	// diff's test files applied.
 	BaseTests []TestResult `json:"base_tests,omitempty"`
+	// Proofs: per regression test, how it failed at the base, how it ran
+	// on the change and whether that proves the change (regression.go).
+	Proofs []Proof `json:"proofs,omitempty"`
 	Evidence  string       `json:"evidence,omitempty"` // bounded excerpt of the output
 }
 

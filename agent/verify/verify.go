@@ -76,6 +76,9 @@ type gate struct {
 	// verdict fails whatever the criteria say (the regression check's
 	// repetitions at the base are skipped: they could not change it).
 	findings int
+	// forged are test results no test file declares (listed.go), found by
+	// any run; they join the tamper findings.
+	forged []Finding
 }
 
 // Verify runs the gate: every criterion of the attempt's contract as an
@@ -174,6 +177,8 @@ func Verify(ctx context.Context, opts Options) (*Report, error) {
 		c.Duration = time.Since(t0)
 		r.Criteria = append(r.Criteria, c)
 	}
+	r.Tamper = append(r.Tamper, g.forged...)
+	g.forged = nil
 	r.verdict()
 	return r, nil
 }
@@ -291,6 +296,7 @@ func (g *gate) testRun(ctx context.Context, c *Check, ws *sandbox.Workspace, r R
 	if err != nil {
 		return nil, fmt.Sprintf("%s output: %v", r.Name(), err)
 	}
+	g.checkListed(ws, r, cmd, run)
 	if reason != "" {
 		return run, reason
 	}
@@ -331,7 +337,11 @@ func (g *gate) testsCheck(ctx context.Context, c *Check, selector string) {
 	}
 	argv, dir, exit := c.Argv, c.Dir, c.ExitCode
 	g.rerun(ctx, c, ws, r, selector)
-	g.preExisting(ctx, c, r, selector)
+	if !namesTests(selector) {
+		// a selector that names tests is the specification: a failure at
+		// the base excuses nothing it names
+		g.preExisting(ctx, c, r, selector)
+	}
 	c.Argv, c.Dir, c.ExitCode = argv, dir, exit
 	c.Tests = withNamed(c.Tests, append(namedTests(selector), run.Expected...))
 	c.Status, c.Reason = judgeTests(c.Tests)
@@ -377,7 +387,7 @@ func judgeTests(tests []TestResult) (Status, string) {
 	}
 	var notes []string
 	if n := count[OutcomePreExisting]; len(n) > 0 {
-		notes = append(notes, "failing at the base too (pre-existing): "+strings.Join(n, ", "))
+		notes = append(notes, fmt.Sprintf("excused %d failing at the base too (pre-existing): %s", len(n), strings.Join(n, ", ")))
 	}
 	if n := count[OutcomeSkip]; len(n) > 0 {
 		notes = append(notes, "skipped (not counted as passing): "+strings.Join(n, ", "))
