@@ -96,8 +96,21 @@
 // silently or loudly. Tests still failing are then compared with the same
 // selector at the base (run once per base commit, runner and selector, and
 // cached under Dir/cache/base): a test that fails there too is
-// pre_existing, not blamed on the change, and the criterion passes with
-// the note.
+// pre_existing, not blamed on the change, and the criterion passes saying
+// how many it excused — but only for a broad selector (packages, files). A
+// selector that names its tests (a Go -run pattern, a pytest node id, a
+// jest/vitest -t) is the specification: every test it names must run and
+// pass on the change, and a failure at the base excuses none of them
+// ("make this failing test pass" is the most natural contract there is;
+// a comment-only change must not satisfy it).
+//
+// Go results are checked against the tests the package's test files
+// declare (listed.go): go test -json reads the framing lines the test
+// binary prints, so test code that prints them could make up a test and
+// its pass. A result whose top-level name no test file declares is a
+// forged_result tamper finding and fails. The declared names are read from
+// the source, not asked of the test binary (go test -list), which a
+// changed TestMain could answer too.
 //
 // command: [argv]. Runs in the workspace root; exit 0 passes; a time-out
 // or exit 126/127 (not executable, not found) blocks.
@@ -105,10 +118,26 @@
 // regression: true. The Go tests the diff adds or changes (a new name, or
 // a body that differs from the base's, by tree-sitter) run twice: at the
 // base with only the diff's test files applied (*_test.go, test_*.py,
-// *.test.ts …, testdata/), where each must fail — a package that does not
-// build without the fix counts as failing — and on the change, where each
-// must pass. It passes when at least one fails at the base and all pass on
-// the change; a diff with no test fails, one whose tests are only Python or
+// *.test.ts …, testdata/), where each must fail, and on the change, where
+// each must pass. A failure at the base proves the change only when it is
+// the change's doing (proof.go; Check.Proofs reports each test's base
+// outcome with its failure message or build error, its outcome on the
+// change, its coverage and why it counts or not):
+//
+//   - an assertion, a panic or a time-out at the base counts when the test,
+//     run alone on the change with -coverpkg of the changed packages,
+//     executes at least one statement on a line the change adds or edits
+//     (or the change has no executable statement: a constant, data);
+//   - a package that does not build at the base (the test uses API the
+//     change adds) counts only when the test executes changed statements
+//     in functions the base has too: a test of a new constant, or of a new
+//     helper that nothing on the bug's path calls, executes nothing the
+//     base gets wrong and proves nothing;
+//   - coverage that cannot be collected blocks the criterion, never passes
+//     it.
+//
+// It passes when at least one test proves the change and all pass on the
+// change; a diff with no test fails, one whose tests are only Python or
 // TS/JS blocks (Go only, for now). When none fails at the base in one run,
 // they run there again with -count=Options.BaseRepeats -failfast (default
 // 10): a race or timing bug loses only now and then (grpc-go 2371's added
@@ -181,10 +210,13 @@
 // there; the cache is content-addressed, but a gate that must withstand a
 // hostile candidate should give each run its own cache. Per-test results
 // are read from the runner's own output (go test -json, the JUnit file),
-// which code under test can imitate; the tamper checks and the regression
-// run at the base are what make that costly, not impossible. Commands are
+// which code under test can imitate: Go results must name declared tests,
+// and the harness checks (TestMain, init, os.Exit, output writers) and the
+// regression run at the base make the rest costly, not impossible; a
+// pytest or jest result is not checked against a collection yet. Commands are
 // not compared with the base (only tests are). The regression check is
-// Go's only so far; reruns are Go's, jest's and vitest's (not pytest's).
+// Go's only so far (coverage.py and the node runners' coverage would give
+// pytest and jest/vitest the same proof); reruns are Go's, jest's and vitest's (not pytest's).
 // jest/vitest: npm lockfiles only (no yarn or pnpm), no npm workspaces
 // (a lockfile above the package is not used), no dependency's install
 // script runs (a package that needs one to work is broken in the

@@ -80,8 +80,8 @@ type Check struct {
 	BaseTests []TestResult `json:"base_tests,omitempty"`
 	// Proofs: per regression test, how it failed at the base, how it ran
 	// on the change and whether that proves the change (regression.go).
-	Proofs []Proof `json:"proofs,omitempty"`
-	Evidence  string       `json:"evidence,omitempty"` // bounded excerpt of the output
+	Proofs   []Proof `json:"proofs,omitempty"`
+	Evidence string  `json:"evidence,omitempty"` // bounded excerpt of the output
 }
 
 // Finding is one tamper or scope finding. Any finding fails the verdict.
