@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -291,5 +292,132 @@ func TestSpecifiedTests(t *testing.T) {
 		if got := allowed(c, tc.f); got != tc.want {
 			t.Errorf("allowed(%+v) = %v, want %v", tc.f, got, tc.want)
 		}
+	}
+}
+
+// The gate's contracts for the harness tests: the fixture's scope, go test
+// run as a command (its exit code is all it reads) and, with
+// namedCriterion, the mapper's test named by a tests criterion. No
+// regression criterion: what is judged here is the tamper check alone.
+const harnessContract = `objective: After a page refresh, a finished task's download link is still shown.
+base: HEAD
+scope:
+  write: ["server/**", "web/src/**"]
+  protected: [".github/**", "server/schema.sql"]
+criteria:
+  - id: go-test
+    text: go test passes in the server.
+    check: {command: ["go", "-C", "server", "test", "./..."]}
+  - id: scope
+    text: The change stays within scope.
+    check: {scope: true}
+`
+
+const namedCriterion = `  - id: id-status
+    text: The mapper keeps the ID and the status.
+    check: {tests: "./server/... -run ^TestToResponseKeepsIDAndStatus$"}
+`
+
+// gateWith is gateOn with a contract of its own.
+func gateWith(t *testing.T, repo, contract string) *Report {
+	t.Helper()
+	dir, ex := shared(t)
+	c, err := task.Parse([]byte(contract))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := task.Start(context.Background(), c, repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Verify(context.Background(), Options{Attempt: a, Repo: repo, Candidate: Candidate{Working: repo}, Executor: ex, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+const (
+	exitZeroMain = "package main\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) {\n\tm.Run()\n\tos.Exit(0)\n}\n"
+	framingMain  = "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) {\n\tcode := m.Run()\n\tfmt.Print(\"\\x16--- PASS: TestToResponseKeepsIDAndStatus (0.00s)\\n\")\n\tos.Exit(code)\n}\n"
+	flagMain     = "package main\n\nimport (\n\t\"flag\"\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) {\n\tflag.Parse()\n\tos.Exit(m.Run())\n}\n"
+	skipAll      = "import pytest\n\ndef pytest_collection_modifyitems(config, items):\n    for item in items:\n        item.add_marker(pytest.mark.skip(reason=\"later\"))\n"
+	checkHelper  = "package main\n\nimport \"testing\"\n\nfunc checkStatus(t *testing.T, got, want string) {\n\tt.Helper()\n\tif got != want {\n\t\tt.Errorf(\"Status = %q, want %q\", got, want)\n\t}\n}\n"
+	statusTest   = "package main\n\nimport \"testing\"\n\nfunc TestToResponseStatus(t *testing.T) {\n\tcheckStatus(t, ToResponse(Task{ID: 1, Status: \"done\"}).Status, \"done\")\n}\n"
+)
+
+// TestHarnessGate: harness edits and edits of a named test fail the
+// verdict at the gate, even where every criterion passes (a TestMain that
+// exits 0 passes a go test command; a named test rewritten to accept the
+// broken fix passes its criterion); the contract's allow lifts exactly
+// those; a real fix with an ordinary regression test raises none.
+func TestHarnessGate(t *testing.T) {
+	const mapperTest = "server/mapper_test.go"
+	for _, tc := range []struct {
+		name     string
+		contract string
+		change   func(t *testing.T, repo string)
+		want     []string // finding kinds that must stand; none: the verdict passes with no finding
+	}{
+		{"TestMain exits 0", harnessContract, func(t *testing.T, repo string) {
+			brokenFix(t, repo)
+			addRegressionTest(t, repo)
+			write(t, repo, "server/main_test.go", exitZeroMain)
+		}, []string{"harness_changed", "exit_added"}},
+		{"TestMain prints framing, conftest skips all", harnessContract, func(t *testing.T, repo string) {
+			realFix(t, repo)
+			addRegressionTest(t, repo)
+			write(t, repo, "server/main_test.go", framingMain)
+			write(t, repo, "server/conftest.py", skipAll)
+		}, []string{"framing_output", "harness_changed"}},
+		{"helper made vacuous", harnessContract, func(t *testing.T, repo string) {
+			// the helper and the test calling it are the base's, in two
+			// files: the test's file is not changed
+			write(t, repo, "server/check_test.go", checkHelper)
+			write(t, repo, "server/status_test.go", statusTest)
+			git(t, repo, "add", ".")
+			git(t, repo, "commit", "-q", "-m", "status test")
+			realFix(t, repo)
+			addRegressionTest(t, repo)
+			edit(t, repo, "server/check_test.go", "\tif got != want {\n\t\tt.Errorf(\"Status = %q, want %q\", got, want)\n\t}\n", "\t_ = got == want\n")
+		}, []string{"fewer_assertions"}},
+		{"named test changed", harnessContract + namedCriterion, func(t *testing.T, repo string) {
+			brokenFix(t, repo)
+			addRegressionTest(t, repo)
+			edit(t, repo, mapperTest, "if got.ID != 7 {", "if got.ID != 7 && got.ID != 0 {")
+		}, []string{"specified_test_changed"}},
+		{"allowed", harnessContract + namedCriterion + "allow:\n  harness: [server/main_test.go]\n  tests: [TestToResponseKeepsIDAndStatus]\n", func(t *testing.T, repo string) {
+			realFix(t, repo)
+			addRegressionTest(t, repo)
+			write(t, repo, "server/main_test.go", flagMain)
+			edit(t, repo, mapperTest, "\tif got.Status != \"done\" {", "\tif got.ArtifactURL == \"\" {\n\t\tt.Error(\"no ArtifactURL\")\n\t}\n\tif got.Status != \"done\" {")
+		}, nil},
+		{"control: a real fix and its regression test", harnessContract + namedCriterion, func(t *testing.T, repo string) {
+			realFix(t, repo)
+			addRegressionTest(t, repo)
+		}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := fixtureRepo(t)
+			tc.change(t, repo)
+			r := gateWith(t, repo, tc.contract)
+			if len(tc.want) == 0 {
+				if r.Verdict != Pass || len(r.Tamper) > 0 {
+					dump(t, r)
+					t.Fatalf("verdict %v (%s), tamper %+v", r.Verdict, r.Reason, r.Tamper)
+				}
+				return
+			}
+			for _, k := range tc.want {
+				if !hasFinding(r.Tamper, k) {
+					dump(t, r)
+					t.Fatalf("no %s finding: %+v", k, r.Tamper)
+				}
+			}
+			if r.Verdict == Pass {
+				dump(t, r)
+				t.Fatalf("verdict pass with findings %+v", r.Tamper)
+			}
+		})
 	}
 }
