@@ -129,10 +129,12 @@
 //     executes at least one statement on a line the change adds or edits
 //     (or the change has no executable statement: a constant, data);
 //   - a package that does not build at the base (the test uses API the
-//     change adds) counts only when the test executes changed statements
-//     in functions the base has too: a test of a new constant, or of a new
-//     helper that nothing on the bug's path calls, executes nothing the
-//     base gets wrong and proves nothing;
+//     change adds) counts only when the test executes changed statements:
+//     a test of a new constant executes none and proves nothing. The proof
+//     says whether any it executed are in functions the base has; a test
+//     that executes only new code (a helper nothing else calls yet) still
+//     counts — a refactor's new API tested directly, as grpc-go 3476's
+//     BuilderMap.Equal, looks the same — and CHANGE.md says so;
 //   - coverage that cannot be collected blocks the criterion, never passes
 //     it.
 //
