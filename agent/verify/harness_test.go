@@ -274,7 +274,7 @@ func TestSpecifiedTests(t *testing.T) {
 	cd, _ := analyzeTest("server/m_test.go", []byte(replace(replace(src, "A() != 1", "A() != 2"), "C() != 1", "C() != 2")))
 	fs := specifiedChanged(c, "server/m_test.go", b, cd)
 	if len(fs) != 1 || fs[0].Kind != "specified_test_changed" || fs[0].Test != "TestA" {
-		t.Errorf("specifiedChanged: %+v", fs)
+		t.Fatalf("specifiedChanged: %+v", fs)
 	}
 	c.Allow = task.Allow{Tests: []string{"TestA"}, Harness: []string{"server/**"}}
 	for _, tc := range []struct {
