@@ -91,13 +91,17 @@ type UnavailableError struct {
 }
 
 func (e *UnavailableError) Error() string {
-	cause := ""
-	if e.Cause != "" {
-		cause = "; " + e.Cause
-	}
-	return fmt.Sprintf("sandbox backend %s cannot run here: %v%s. Nothing runs without isolation unless you allow it yourself: "+
+	return fmt.Sprintf("sandbox backend %s cannot run here: %s. Nothing runs without isolation unless you allow it yourself: "+
 		"--allow-weaker-sandbox %s (or sandbox: {allow_weaker: %s} in your own policy, ~/.config/cairn/policy.yaml) runs the commands "+
-		"as plain processes with the host's network and filesystem; a repository's policy cannot allow it", e.Backend, e.Err, cause, Unisolated, Unisolated)
+		"as plain processes with the host's network and filesystem; a repository's policy cannot allow it", e.Backend, e.Reason(), Unisolated, Unisolated)
+}
+
+// Reason is bwrap's failure and its likely cause, without the remedy.
+func (e *UnavailableError) Reason() string {
+	if e.Cause == "" {
+		return e.Err.Error()
+	}
+	return e.Err.Error() + "; " + e.Cause
 }
 
 func (e *UnavailableError) Unwrap() error { return e.Err }
