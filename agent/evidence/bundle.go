@@ -46,7 +46,42 @@ type Bundle struct {
 	Decisions   []string       `json:"decisions,omitempty"`
 	Reproduce   Reproduce      `json:"reproduce"`
 	Environment Environment    `json:"environment"`
+	Isolation   Isolation      `json:"isolation"`
 	Created     time.Time      `json:"created"`
+}
+
+// Isolation is how isolated the checks ran and who chose it: the backend;
+// when it is the weaker one, why bubblewrap could not run (Degraded, as
+// sandbox.UnavailableError.Reason says it); what
+// the user's policy or command line allowed beyond the default (Weakened);
+// what the repository's policy asked for beyond the user's and did not get
+// (Ignored).
+type Isolation struct {
+	Backend  string   `json:"backend"`
+	Isolated bool     `json:"isolated"`
+	Degraded string   `json:"degraded,omitempty"`
+	Weakened []string `json:"weakened,omitempty"`
+	Ignored  []string `json:"ignored,omitempty"`
+}
+
+// markdown is CHANGE.md's paragraph on a weakened sandbox or an ignored
+// widening; "" when the checks ran isolated and nothing was ignored.
+func (i Isolation) markdown() string {
+	var s strings.Builder
+	if !i.Isolated && i.Backend != "" {
+		fmt.Fprintf(&s, "\n**Not isolated:** the checks ran %s, as the user allowed", i.Backend)
+		if i.Degraded != "" {
+			fmt.Fprintf(&s, " (bubblewrap could not run: %s)", i.Degraded)
+		}
+		s.WriteString(".\n")
+	}
+	for _, w := range i.Weakened {
+		fmt.Fprintf(&s, "\nThe user's policy allows beyond the default: %s.\n", w)
+	}
+	for _, w := range i.Ignored {
+		fmt.Fprintf(&s, "\nIgnored, the repository's policy asks for: %s.\n", w)
+	}
+	return s.String()
 }
 
 // Revisions name what was judged.
@@ -169,6 +204,9 @@ type Input struct {
 	RootCause string
 	Summary   string
 	Decisions []string
+	// Isolation is what the caller knows of the sandbox (its Backend is
+	// the report's when the report has one).
+	Isolation Isolation
 	// Now stamps Created; zero: time.Now.
 	Now time.Time
 }
@@ -211,6 +249,11 @@ func Build(ctx context.Context, in Input) (*Bundle, error) {
 	b.Risks = risks(ctx, in, patch)
 	b.Reproduce = reproduce(in)
 	b.Environment = environment(ctx, in)
+	b.Isolation = in.Isolation
+	if in.Report.Backend != "" {
+		b.Isolation.Backend = in.Report.Backend
+	}
+	b.Isolation.Isolated = b.Isolation.Backend == sandbox.BackendBwrap
 	return b, nil
 }
 

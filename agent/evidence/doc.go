@@ -51,8 +51,9 @@
 //
 // Run is the gate as `cairn verify` and the MCP tool verify_change both
 // call it: parse the contract (a file or its text), take a range's base
-// as the contract's base, start the attempt, pick the executor the
-// repository's policy allows (PolicyExecutor), run verify.Verify, and
+// as the contract's base, start the attempt, pick the executor the policy
+// allows (the user's, narrowed by the repository's: PolicyExecutor), run
+// verify.Verify, and
 // Build the bundle. Errors the caller can fix (a contract that does not
 // parse, a malformed range, a base that is not a commit, a bad policy) are
 // *RequestError; the rest are the environment's. A verdict that is not

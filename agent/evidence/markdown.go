@@ -130,6 +130,7 @@ func (b *Bundle) Markdown() string {
 		fmt.Fprintf(&w, ", model %s", e.Model.ID)
 	}
 	w.WriteString(".\n")
+	w.WriteString(b.Isolation.markdown())
 	return w.String()
 }
 

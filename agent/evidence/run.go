@@ -29,12 +29,14 @@ type Request struct {
 	Range string
 	// Dir is the gate's directory (verify.Options.Dir).
 	Dir string
-	// Executor runs the checks; nil: the repository's policy
-	// (.cairn/policy.yaml) chooses it, with bubblewrap required unless the
-	// policy names the weaker backend.
+	// Executor runs the checks; nil: the policy chooses it (PolicyExecutor),
+	// with bubblewrap required unless the user allows the weaker backend.
 	Executor sandbox.Executor
-	Reruns   int
-	Limits   sandbox.Limits
+	// User is the user's layer of the policy, which the repository's
+	// .cairn/policy.yaml only narrows (policy.Layered).
+	User   policy.User
+	Reruns int
+	Limits sandbox.Limits
 	// Impact selects the impact_tests; nil: the engine's, whose analysis
 	// then also gives the bundle its risks (no second index).
 	Impact verify.ImpactSelector
@@ -97,11 +99,13 @@ func Run(ctx context.Context, rq Request) (*verify.Report, *Bundle, error) {
 		return nil, nil, &RequestError{Err: fmt.Errorf("task contract: %w", err)}
 	}
 	ex := rq.Executor
+	var pol *policy.Policy
 	if ex == nil {
-		if ex, err = PolicyExecutor(ctx, rq.Repo); err != nil {
+		if ex, pol, err = PolicyExecutor(ctx, rq.Repo, rq.User); err != nil {
 			return nil, nil, err
 		}
 	}
+	iso := IsolationOf(ex, pol)
 	rec := &recorder{}
 	impact := rq.Impact
 	if impact == nil {
@@ -119,7 +123,7 @@ func Run(ctx context.Context, rq Request) (*verify.Report, *Bundle, error) {
 	in := Input{Report: rep, Attempt: attempt, Repo: rq.Repo, Candidate: cand, Patch: patch,
 		Impact: rec.res, ImpactErr: rec.err, ScratchDir: filepath.Join(rq.Dir, "evidence"),
 		Command: rq.Command, CairnVersion: rq.CairnVersion, Model: rq.Model,
-		RootCause: rq.RootCause, Summary: rq.Summary, Decisions: rq.Decisions}
+		RootCause: rq.RootCause, Summary: rq.Summary, Decisions: rq.Decisions, Isolation: iso}
 	// each analysis takes its own directory under ScratchDir and removes it
 	if err := os.MkdirAll(in.ScratchDir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("evidence: %w", err)
@@ -131,19 +135,40 @@ func Run(ctx context.Context, rq Request) (*verify.Report, *Bundle, error) {
 	return rep, b, nil
 }
 
-// PolicyExecutor is the executor the repository's policy allows: the host's
-// Go toolchain bound in, bubblewrap unless the policy names the weaker
-// backend (sandbox.Select says why not).
-func PolicyExecutor(ctx context.Context, repo string) (sandbox.Executor, error) {
-	pol, err := policy.Load(repo)
+// PolicyExecutor is the executor the policy allows — the user's layer,
+// narrowed by the repository's (policy.Layered) — with the host's Go
+// toolchain bound in: bubblewrap, unless it cannot run and the user allows
+// the weaker backend (sandbox.Select says why not). The policy comes back
+// for what it weakened and ignored.
+func PolicyExecutor(ctx context.Context, repo string, u policy.User) (sandbox.Executor, *policy.Policy, error) {
+	pol, err := policy.Layered(repo, u)
 	if err != nil {
-		return nil, &RequestError{Err: err}
+		return nil, nil, &RequestError{Err: err}
 	}
 	goroot, modcache, err := sandbox.GoToolchain(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("verify needs the go toolchain: %w", err)
+		return nil, nil, fmt.Errorf("verify needs the go toolchain: %w", err)
 	}
-	return sandbox.Select(ctx, pol.SandboxOptions(sandbox.Options{GoRoot: goroot, GoModCache: modcache}))
+	ex, err := pol.Select(ctx, sandbox.Options{GoRoot: goroot, GoModCache: modcache})
+	if err != nil {
+		return nil, nil, err
+	}
+	return ex, pol, nil
+}
+
+// IsolationOf is the isolation an executor gives under a policy (nil: not
+// known): the backend, why bubblewrap could not run when it is the weaker
+// one, and the policy's weakenings and ignored widenings.
+func IsolationOf(ex sandbox.Executor, pol *policy.Policy) Isolation {
+	iso := Isolation{Backend: ex.Backend()}
+	iso.Isolated = iso.Backend == sandbox.BackendBwrap
+	if why := sandbox.Degraded(ex); why != nil {
+		iso.Degraded = why.Reason()
+	}
+	if pol != nil {
+		iso.Weakened, iso.Ignored = policy.Strings(pol.Weakened), policy.Strings(pol.Ignored)
+	}
+	return iso
 }
 
 // recorder is the engine's impact selector that keeps its analysis for
