@@ -39,6 +39,7 @@ func (h *harness) evidence(ctx context.Context, out *Outcome) (string, error) {
 			ScratchDir: filepath.Join(h.run.Dir, "scratch"), CairnVersion: h.o.CairnVersion,
 			Model:     &evidence.Model{ID: h.o.Provider.Model(), Provider: h.o.Provider.Name(), Config: map[string]any{"max_tokens": h.o.MaxTokens}},
 			RootCause: h.st.RootCause, Summary: h.st.Summary, Decisions: decisions,
+			Isolation: h.isolation(),
 		})
 		if err != nil {
 			return dir, fmt.Errorf("evidence bundle: %w", err)

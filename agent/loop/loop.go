@@ -310,6 +310,9 @@ type harness struct {
 
 func (h *harness) open(ctx context.Context) error {
 	h.started = time.Now()
+	if err := h.recordIsolation(); err != nil {
+		return err
+	}
 	h.o.Retries.bind(func(attempt int, err error, wait time.Duration) {
 		h.run.Append(state.KindModelRetry, h.st.Step, map[string]any{"attempt": attempt, "error": err.Error(), "wait_ms": wait.Milliseconds()})
 	})

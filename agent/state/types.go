@@ -21,6 +21,7 @@ type Event struct {
 // cairn itself uses, so readers can switch on them.
 const (
 	KindRunStarted         = "run_started"
+	KindSandbox            = "sandbox" // the commands' isolation: backend, and what weakened or was ignored
 	KindBrief              = "brief"
 	KindModelRequest       = "model_request"
 	KindModelCall          = "model_call"
