@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/cairn-dev/cairn/agent/evidence"
 	"github.com/cairn-dev/cairn/agent/llm"
 	"github.com/cairn-dev/cairn/agent/llm/providers"
 	"github.com/cairn-dev/cairn/agent/loop"
@@ -43,6 +44,7 @@ type agentFlags struct {
 	noVerify, unattended              bool
 	maxTokens                         int64
 	reruns                            int
+	user                              userPolicyFlags
 }
 
 func (f *agentFlags) register(c *cobra.Command) {
@@ -55,6 +57,7 @@ func (f *agentFlags) register(c *cobra.Command) {
 	fs.BoolVar(&f.unattended, "unattended", false, "deny what the policy would ask a person about, instead of pausing for cairn agent approve|deny")
 	fs.Int64Var(&f.maxTokens, "max-tokens", 0, "output tokens per model call (default 4096)")
 	fs.IntVar(&f.reruns, "reruns", 0, "the gate's reruns of a failing test (default 2; negative: none)")
+	f.user.register(c)
 }
 
 // options builds the loop's options from flags and the environment.
@@ -83,7 +86,11 @@ func (f *agentFlags) options(ctx context.Context, g *globals, repo string) (loop
 	if err != nil {
 		return o, nil, usageError("--model: %v", err)
 	}
-	pol, err := policy.Load(repo)
+	user, err := f.user.user()
+	if err != nil {
+		return o, nil, err
+	}
+	pol, err := policy.Layered(repo, user)
 	if err != nil {
 		return o, nil, &exitError{code: 1, err: err}
 	}
@@ -91,10 +98,11 @@ func (f *agentFlags) options(ctx context.Context, g *globals, repo string) (loop
 	if err != nil {
 		return o, nil, &exitError{code: 1, err: fmt.Errorf("the agent's sandbox needs the go toolchain: %w", err)}
 	}
-	ex, err := sandbox.Select(ctx, pol.SandboxOptions(sandbox.Options{GoRoot: goroot, GoModCache: modcache}))
+	ex, err := pol.Select(ctx, sandbox.Options{GoRoot: goroot, GoModCache: modcache})
 	if err != nil {
 		return o, nil, &exitError{code: 1, err: err}
 	}
+	printIsolation(g.stderr, evidence.IsolationOf(ex, pol))
 	tracer, shutdown, err := obs.Setup(ctx, obs.Options{Exporter: f.otel, Endpoint: f.otelEndpoint, Writer: g.stderr, ServiceVersion: version})
 	if err != nil {
 		return o, nil, usageError("--otel: %v", err)

@@ -25,12 +25,17 @@ func serveCmd(g *globals) *cobra.Command {
 	var addr string
 	var embedder string
 	var watching bool
+	var user userPolicyFlags
 	m := &cobra.Command{
 		Use:   "mcp [--http ADDR]",
 		Short: "an MCP server over stdio, or over streamable HTTP with --http (endpoint /mcp)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
+			u, err := user.user()
+			if err != nil {
+				return err
+			}
 			root, eng, log, err := g.openServed(ctx, embedder, watching)
 			if err != nil {
 				return err
@@ -40,7 +45,7 @@ func serveCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			srv := mcp.New(mcp.Options{Engine: eng, Version: version, Log: log, Verify: &mcp.VerifyOptions{Dir: gate}})
+			srv := mcp.New(mcp.Options{Engine: eng, Version: version, Log: log, Verify: &mcp.VerifyOptions{Dir: gate, User: u}})
 			if addr == "" {
 				return srv.ServeStdio(ctx)
 			}
@@ -51,6 +56,7 @@ func serveCmd(g *globals) *cobra.Command {
 	}
 	m.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on this address (127.0.0.1:7040) instead of stdio")
 	m.Flags().StringVar(&embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "query embedder, as for index")
+	user.register(m)
 	m.Flags().BoolVar(&watching, "watch", true, "keep the index fresh while serving (as cairn watch; skipped when another watcher runs, and on a shared store)")
 	l := &cobra.Command{
 		Use:   "lsp",

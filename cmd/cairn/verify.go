@@ -21,6 +21,7 @@ func verifyCmd(g *globals) *cobra.Command {
 	var taskFile, diff, dir, evidenceDir string
 	var working bool
 	var reruns int
+	var user userPolicyFlags
 	c := &cobra.Command{
 		Use:   "verify --task FILE [--diff BASE..HEAD | --working]",
 		Short: "run the verification gate on a change: every criterion of the task contract executed in a sandbox, tamper and scope checks (exit 0 only on pass)",
@@ -53,6 +54,10 @@ the change description (CHANGE.md) there.`,
 			if _, err := os.Stat(taskFile); err != nil {
 				return usageError("--task: %v", err)
 			}
+			u, err := user.user()
+			if err != nil {
+				return err
+			}
 			if dir == "" {
 				if dir, err = gateDir(repo); err != nil {
 					return &exitError{code: 1, err: err}
@@ -65,10 +70,11 @@ the change description (CHANGE.md) there.`,
 				argv = append(argv, "--working")
 			}
 			rep, bundle, err := evidence.Run(ctx, evidence.Request{Repo: repo, TaskFile: taskFile, Range: diff, Dir: dir,
-				Reruns: reruns, Command: argv, CairnVersion: version})
+				Reruns: reruns, Command: argv, CairnVersion: version, User: u})
 			if err != nil {
 				return &exitError{code: 1, err: err}
 			}
+			printIsolation(g.stderr, bundle.Isolation)
 			if evidenceDir != "" {
 				if err := evidence.Write(evidenceDir, bundle); err != nil {
 					return &exitError{code: 1, err: err}
@@ -100,6 +106,7 @@ the change description (CHANGE.md) there.`,
 	f.StringVar(&dir, "dir", "", "the gate's directory: workspaces (removed at every start) and caches (default: the user cache dir)")
 	f.StringVar(&evidenceDir, "evidence", "", "write the evidence bundle into this directory: evidence.json (schema/evidence.schema.json) and CHANGE.md (cause, fix, proof)")
 	f.IntVar(&reruns, "reruns", 0, "reruns of a failing test before it counts as failing (default 2; negative: none)")
+	user.register(c)
 	return c
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cairn-dev/cairn/agent/evidence"
+	"github.com/cairn-dev/cairn/agent/policy"
 	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/agent/verify"
 	"github.com/cairn-dev/cairn/engine"
@@ -21,9 +22,12 @@ type VerifyOptions struct {
 	// Dir is the gate's directory (workspaces and caches; one gate at a
 	// time uses it, the others wait).
 	Dir string
-	// Executor runs the checks; nil: the repository's policy chooses
-	// (bubblewrap unless it names the weaker backend).
+	// Executor runs the checks; nil: the policy chooses (bubblewrap,
+	// unless it cannot run and User allows the weaker backend).
 	Executor sandbox.Executor
+	// User is the user's layer of the policy (the server's command line
+	// and the user's policy file), which the repository's only narrows.
+	User policy.User
 	// Reruns of a failing test (0: the gate's default).
 	Reruns int
 }
@@ -72,7 +76,7 @@ func verifyOutSchema() *jsonschema.Schema {
 func (s *Server) verifyChange(ctx context.Context, _ *engine.Snapshot, in VerifyChangeIn) (VerifyChangeOut, string, error) {
 	vo := s.opts.Verify
 	root := s.eng.Root()
-	rq := evidence.Request{Repo: root, Dir: vo.Dir, Executor: vo.Executor, Reruns: vo.Reruns, CairnVersion: s.opts.Version}
+	rq := evidence.Request{Repo: root, Dir: vo.Dir, Executor: vo.Executor, User: vo.User, Reruns: vo.Reruns, CairnVersion: s.opts.Version}
 	task := strings.TrimSpace(in.Task)
 	switch {
 	case task == "":
@@ -105,6 +109,9 @@ func (s *Server) verifyChange(ctx context.Context, _ *engine.Snapshot, in Verify
 		return VerifyChangeOut{}, "", engine.Errorf(engine.InvalidArgument, "%s", re.Error())
 	case err != nil:
 		return VerifyChangeOut{}, "", err
+	}
+	if iso := b.Isolation; s.opts.Log != nil && (!iso.Isolated || len(iso.Ignored) > 0) {
+		s.opts.Log.Warn("verify_change: isolation", "backend", iso.Backend, "degraded", iso.Degraded, "weakened", iso.Weakened, "ignored", iso.Ignored)
 	}
 	return VerifyChangeOut{Report: rep, Evidence: b.WithoutReport()}, b.Markdown(), nil
 }
