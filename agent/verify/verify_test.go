@@ -476,12 +476,17 @@ func TestMissingRunnerBlocks(t *testing.T) {
 
 // TestMain in the change's test file is the package's entry point, not a
 // test: go test never reports it, and regression must not wait for it
-// (grpc-go-2760's test patch changes one).
+// (grpc-go-2760's test patch changes one). A TestMain is the harness: the
+// contract allows this one by its file.
 func TestChangedTestMainIsNotARegressionTest(t *testing.T) {
 	repo := fixtureRepo(t)
 	realFix(t, repo)
 	write(t, repo, "server/artifact_test.go", strings.Replace(regressionTest, `import "testing"`, "import (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(m.Run()) }", 1))
-	r := gateOn(t, repo, sandbox.Limits{})
+	contract, err := os.ReadFile("testdata/contract.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := gateWith(t, repo, string(contract)+"allow:\n  harness: [server/artifact_test.go]\n")
 	if r.Verdict != Pass {
 		dump(t, r)
 		t.Fatalf("verdict %v: %s", r.Verdict, r.Reason)
