@@ -183,10 +183,21 @@
 //     those names, as grpc-go's grpctest runs) deleted (test_deleted) or
 //     renamed (test_renamed: a new name with the same body); fewer reachable
 //     assertions (fewer_assertions: t.Error*/Fatal*/Fail*, assert. and
-//     require. calls, cmp.Diff, reflect.DeepEqual — not counted in a branch
-//     whose condition is a constant (if false, if !true && x) nor after a
-//     return, panic, t.Fatal*, t.FailNow or t.Skip* in the same block, nor
-//     in a for false loop); more t.Skip*/testing.Short calls (skip_added);
+//     require. calls, s.Require().X, s.Assert().X, a := assert.New(t)'s
+//     a.X, a testify suite's own s.Equal …, gomega's Expect/Ω/Eventually/
+//     Consistently(…).To/ToNot/NotTo/Should/ShouldNot, cmp.Diff,
+//     reflect.DeepEqual — not counted in a branch whose condition is a
+//     constant (if false, if !true && x) nor after a return, panic,
+//     t.Fatal*, t.FailNow or t.Skip* in the same block, nor in a for false
+//     loop). A test's count includes the assertions of the helpers it
+//     reaches among the package's test files (helpers.go): a function or
+//     package variable it names, a method by its name and its receiver
+//     type (named by the test or by a helper it reaches), and what those
+//     reach, each helper once. Every test file of a package whose test
+//     files changed is read at the base and in the candidate, so a helper
+//     made vacuous (if got != want { t.Errorf(…) } become _ = got == want)
+//     is fewer_assertions for every test reaching it, in a changed file or
+//     not; more t.Skip*/testing.Short calls (skip_added);
 //     a new //go:build or // +build line (build_constraint_added); more
 //     assertions that can never run than at the base — under a constant
 //     condition, after the test ends — in any test, a new one included
@@ -204,6 +215,59 @@
 //   - Any: a test file deleted (test_file_deleted); CI configuration of the
 //     common services edited (ci_config_edited), protected or not.
 //
+// The harness is not the change's to rewrite (harness.go). Each of these is
+// a finding unless the contract's allow.harness (globs, as scope's) matches
+// its path:
+//
+//   - Go test files: TestMain added, changed or removed, init functions
+//     added or changed (harness_changed, test TestMain or init); more
+//     os.Exit, syscall.Exit or unix.Exit calls than at the base, anywhere
+//     in test files (exit_added: a TestMain that runs m.Run() and exits 0
+//     passes a go test command whatever failed); more string literals that
+//     imitate go test's framing (framing_output: test2json's framing byte
+//     0x16 however spelled, a "Action": key, a line starting === RUN/PAUSE/
+//     CONT/NAME or --- PASS/FAIL/SKIP/BENCH:, a PASS or FAIL line, ok or
+//     FAIL with a package), except as arguments of the T's own calls
+//     (t.Log*, t.Error*, t.Fatal*, t.Skip*, t.Run's name: go test indents
+//     and prefixes that output, so it frames nothing; a function literal
+//     passed to t.Run is the test's code and is read); more writes to the
+//     binary's output in TestMain or init (fmt.Print*, log.Print*,
+//     print/println, any use of os.Stdout or os.Stderr) and fd-level writes
+//     anywhere (syscall.Write, os.NewFile) (framing_output). A new test
+//     file is compared with an empty one for these too. An ordinary
+//     fmt.Println in a test or an Example is not flagged. A //go:build
+//     line added to an existing test file stays build_constraint_added;
+//     allow.harness lifts it too.
+//   - Python: conftest.py added, changed or deleted; in any .py file, a
+//     module-level pytest_* hook (pytest_collection_modifyitems,
+//     pytest_runtest_*, pytest_configure …) or the pytest_plugins list
+//     added, changed or removed; pytest.ini and tox.ini changed; the
+//     [tool:pytest] and [pytest] sections of setup.cfg; [tool.pytest*]
+//     sections, [tool] pytest keys and pytest11 entry points of
+//     pyproject.toml (harness_changed, test the hook or section).
+//   - JS/TS: jest.config.*, vitest.config.*, vitest.workspace.*,
+//     .mocharc*, karma.conf.* changed; the test property of vite.config.*;
+//     a file the jest, vitest or vite configuration of a changed file's
+//     directory or an ancestor (or package.json's jest key), at the base or
+//     in the candidate, names as setupFiles, setupFilesAfterEnv,
+//     globalSetup/Teardown, testEnvironment/environment, reporters,
+//     runner, testRunner, resolver, snapshotResolver or testSequencer;
+//     package.json's jest and mocha keys and every script whose name says
+//     test (harness_changed).
+//   - Makefiles (Makefile, makefile, GNUmakefile, *.mk): a rule with a
+//     target that says test or check, its prerequisites and recipe, and
+//     the variables whose names say test or check (harness_changed).
+//
+// Tests named by a criterion are the specification, and not the change's
+// to edit: a test the base has, that a tests criterion names by name — the
+// literal names of a Go -run (^TestA$, ^(A|B)$) in the files of its
+// package patterns, a pytest node id's function in its file, the tests of
+// its files a jest/vitest -t matches (its anchored list of names, or the
+// pattern as a regular expression on the full title) — must keep its body:
+// any change is specified_test_changed unless the contract's allow.tests
+// names it. Deleting or renaming one is test_deleted or test_renamed, as
+// for any test. The contract's allow lifts nothing else.
+//
 // # Known limits
 //
 // The Go build cache (Dir/cache/build) is shared by the gate's sandboxes,
@@ -215,7 +279,14 @@
 // which code under test can imitate: Go results must name declared tests,
 // and the harness checks (TestMain, init, os.Exit, output writers) and the
 // regression run at the base make the rest costly, not impossible; a
-// pytest or jest result is not checked against a collection yet. Commands are
+// pytest or jest result is not checked against a collection yet. The
+// framing_output rule reads literals: framing built at run time ("--- " +
+// "PASS") or read from a file is not seen, and a legitimate test of a go
+// test output parser that adds framing literals is flagged until the
+// contract allows its file. Helpers' assertions are counted for Go only
+// (Python and JS/TS count a test's own body), by name, not by a type
+// checker: a helper's name shared with something else over-counts, at the
+// base and in the candidate alike. Commands are
 // not compared with the base (only tests are). The regression check is
 // Go's only so far (coverage.py and the node runners' coverage would give
 // pytest and jest/vitest the same proof); reruns are Go's, jest's and vitest's (not pytest's).
