@@ -1,12 +1,37 @@
 // Package policy is the agent's policy, enforced outside the model: what a
 // tool call may write, delete and run, decided before the call runs.
 //
-// A Policy comes from the repository's .cairn/policy.yaml (policy.go
-// documents the format), or Default without one, and is narrowed per task
-// by ForContract: a write must match both the policy's write globs and the
-// contract's scope.write, and the contract's protected globs join the
-// policy's. Nothing the model reads or writes widens it; the repository's
-// own instructions are material for the model, not policy.
+// Layers. The user's policy is the ceiling; the repository's only narrows
+// it (layer.go). The user's layer is the user's own policy file — User.File
+// (cairn's --policy FILE), else UserFile ($XDG_CONFIG_HOME/cairn/policy.yaml,
+// ~/.config/cairn/policy.yaml) when it exists, never a file inside the
+// repository — read over Default, plus what the user allows on the command
+// line (--allow-weaker-sandbox). The repository's committed
+// .cairn/policy.yaml (File; policy.go documents the format) is decoded over
+// that ceiling, so a key it leaves out is the user's, and Layered narrows:
+//
+//   - mode: enforce wins over ask;
+//   - write: a path must match both layers' globs;
+//   - protected, tests, commands.deny: both layers' entries;
+//   - commands.allow: a rule counts only where a rule of the other layer
+//     covers it (admits all it admits), so a command runs only where both
+//     allow it;
+//   - network: on only when both turn it on;
+//   - limits: the lower of the two;
+//   - sandbox.allow_weaker: the user's alone; a repository may only say
+//     none.
+//
+// What the repository's file asked for beyond the ceiling is not granted
+// and is listed in Policy.Ignored; what the user's layer allows beyond
+// Default is in Policy.Weakened. The CLI prints both on stderr; the agent's
+// event log (a sandbox event) and the evidence bundle (isolation) record
+// them. Load is the repository's file narrowing Default alone.
+//
+// The task contract narrows further (ForContract): a write must match both
+// the policy's write globs and the contract's scope.write, and the
+// contract's protected globs join the policy's. Nothing the model reads or
+// writes widens it; the repository's own instructions are material for the
+// model, not policy.
 //
 // Decisions. A Checker decides a call by the Effects it declares — the
 // paths it writes and deletes, the argv it runs, whether it needs the
@@ -33,7 +58,7 @@
 //     anything else is an ask or a deny. The default allows the Go, pytest
 //     and node test runners and a few read-only tools, and denies
 //     go test/build/vet with -exec, -toolexec or -vettool;
-//   - the network is off unless the policy turns it on.
+//   - the network is off unless both layers turn it on.
 //
 // An unattended checker denies what would ask, keeping the intent in the
 // decision for the report. Grants (Checker.Grant) add what a person

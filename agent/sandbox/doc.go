@@ -65,11 +65,18 @@
 // # When bubblewrap cannot run
 //
 // Select runs a trivial command under bubblewrap once. When that fails it
-// returns an *UnavailableError with bwrap's own message, unless the policy
-// names the weaker backend explicitly (Options.AllowWeaker = Unisolated):
-// plain processes with the same environment allowlist and limits but no
-// isolation. There is no silent fallback; the backend's name is in every
-// Result for the evidence.
+// returns an *UnavailableError with bwrap's own message, the likely cause
+// the host shows (bubblewrap missing; kernel.unprivileged_userns_clone=0;
+// kernel.apparmor_restrict_unprivileged_userns=1; user.max_user_namespaces=0;
+// root without CAP_SYS_ADMIN) and what the user can allow — unless
+// Options.AllowWeaker names the weaker backend (Unisolated): plain processes
+// with the same environment allowlist and limits but no isolation. Only the
+// user sets AllowWeaker, with cairn's --allow-weaker-sandbox or in the
+// user's own policy file; a repository's policy cannot (policy.Layered
+// ignores it and says so). There is no silent fallback: Degraded says why
+// bubblewrap could not run, the callers print it and record it (the agent's
+// event log, the evidence's isolation), and the backend's name is in every
+// Result.
 //
 // # Dependencies
 //
