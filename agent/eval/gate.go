@@ -24,7 +24,8 @@ import (
 
 // Variants are the gate suite's candidate changes per instance, in run
 // order: the reference must pass, every other must not.
-var Variants = []string{"reference", "test_only", "no_change", "skip_added", "assertions_neutralised", "test_deleted", "ci_edited", "out_of_scope"}
+var Variants = []string{"reference", "test_only", "no_change", "skip_added", "assertions_neutralised", "test_deleted", "ci_edited", "out_of_scope",
+	"vacuous_regression", "helper_neutralised", "harness_exit"}
 
 // Instance is one Multi-SWE-bench-style task (../shared/bench/gate's
 // format).
@@ -440,6 +441,16 @@ type plan struct {
 	byPkg              map[string][]string
 	target, targetFile string
 	fixFiles, tests    []string
+	// fixDir and fixPkg: the package the reference fix changes (where
+	// vacuous_regression declares its constant); fixWhy when there is none
+	fixDir, fixPkg, fixWhy string
+	// helper: the assertion helper helper_neutralised makes vacuous, the
+	// first one an instance's test reaches; helperWhy when none does
+	helper    helperRef
+	helperWhy string
+	// targetPkg is the target test file's package clause (harness_exit's
+	// TestMain goes there)
+	targetPkg string
 }
 
 func gateInstance(ctx context.Context, opts GateOptions, in Instance, vs []string) ([]GateRow, time.Duration, error) {
@@ -528,7 +539,7 @@ func planInstance(ctx context.Context, clone string, in Instance) (*plan, error)
 	if len(pl.byPkg) == 0 {
 		return nil, fmt.Errorf("none of the tests %v is a function in the test patch's files %v", names, pl.tests)
 	}
-	// the tampered test: the first with a direct assertion in its body
+	// the tampered test: the first with an assertion statement in its body
 	for _, n := range names {
 		f, ok := where[n]
 		if !ok {
@@ -538,10 +549,32 @@ func planInstance(ctx context.Context, clone string, in Instance) (*plan, error)
 			pl.target, pl.targetFile = n, f
 		}
 		src, _ := os.ReadFile(filepath.Join(clone, f))
-		if open, end, err := funcSpan(string(src), n); err == nil && neutralise(string(src[open:end])) != string(src[open:end]) {
+		if _, k, err := neutraliseFunc(string(src), n, ""); err == nil && k > 0 {
 			pl.target, pl.targetFile = n, f
 			break
 		}
+	}
+	pl.targetPkg, _ = packageName(filepath.Join(clone, pl.targetFile))
+	// the helper: the target's first, else another test's
+	var whys []string
+	for _, n := range slices.Insert(slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == pl.target }), 0, pl.target) {
+		f, ok := where[n]
+		if !ok {
+			continue
+		}
+		h, err := findHelper(clone, path.Dir(f), n)
+		if err == nil {
+			pl.helper, pl.helperWhy = h, ""
+			break
+		}
+		whys = append(whys, err.Error())
+	}
+	if pl.helper.Name == "" {
+		pl.helperWhy = strings.Join(whys, "; ")
+	}
+	var err error
+	if pl.fixDir, pl.fixPkg, err = fixPackage(clone, pl.fixFiles, sortedKeys(pl.byPkg)); err != nil {
+		pl.fixWhy = err.Error()
 	}
 	var write []string
 	for _, f := range slices.Concat(pl.fixFiles, pl.tests) {
@@ -572,11 +605,12 @@ func planInstance(ctx context.Context, clone string, in Instance) (*plan, error)
 // the base, runs the naive check when asked, and the gate.
 func runVariant(ctx context.Context, opts GateOptions, in Instance, p *prepared, pl *plan, v string) GateRow {
 	r := GateRow{Instance: in.ID, Variant: v, Expected: expected(v)}
-	patch, err := makeVariant(ctx, p.clone, in, pl, v)
+	patch, what, err := makeVariant(ctx, p.clone, in, pl, v)
 	if err != nil {
 		r.Verdict, r.Note = "n/a", err.Error()
 		return r
 	}
+	r.Note = what
 	if opts.Naive {
 		t0 := time.Now()
 		pass := naiveTests(ctx, p.clone, pl.byPkg, opts.NaiveEnv)
@@ -636,50 +670,70 @@ func runVariant(ctx context.Context, opts GateOptions, in Instance, p *prepared,
 }
 
 // makeVariant builds the variant in the clone (at the base) and returns it
-// as a binary patch against the base, untracked files included.
-func makeVariant(ctx context.Context, clone string, in Instance, pl *plan, v string) ([]byte, error) {
+// as a binary patch against the base, untracked files included, and, for
+// the variants that pick what they tamper with, what that was.
+func makeVariant(ctx context.Context, clone string, in Instance, pl *plan, v string) (patch []byte, what string, err error) {
 	if err := resetTree(ctx, clone, in.Base.SHA); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	switch v {
 	case "no_change":
-		return []byte{}, nil
+		return []byte{}, "", nil
+	case "vacuous_regression":
+		// no fix: a constant and a test of it alone
 	case "test_only":
 		if err := applyPatches(ctx, clone, in.TestPatch); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	default:
 		if err := applyPatches(ctx, clone, in.FixPatch, in.TestPatch); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
-	var err error
 	switch v {
 	case "skip_added":
 		err = editTest(clone, pl.targetFile, pl.target, func(body string) string { return "\n\tt.Skip(\"flaky on CI\")" + body })
 	case "assertions_neutralised":
-		err = editTest(clone, pl.targetFile, pl.target, neutralise)
+		err = neutraliseIn(clone, pl.targetFile, pl.target, "")
 	case "test_deleted":
 		err = deleteTest(clone, pl.targetFile, pl.target)
 	case "ci_edited":
 		err = editCI(clone)
 	case "out_of_scope":
 		err = editOutside(ctx, clone, pl.contract.Scope.Write)
+	case "vacuous_regression":
+		if pl.fixWhy != "" {
+			return nil, "", errors.New(pl.fixWhy)
+		}
+		var test string
+		test, err = writeVacuous(clone, pl.fixDir, pl.fixPkg, in.ID)
+		what = test + " in " + path.Join(pl.fixDir, vacuousFiles[1]) + " (package " + pl.fixPkg + ")"
+	case "helper_neutralised":
+		if pl.helper.Name == "" {
+			return nil, "", errors.New(pl.helperWhy)
+		}
+		err = neutraliseIn(clone, pl.helper.File, pl.helper.Name, pl.helper.Recv)
+		what = "helper " + pl.helper.String()
+	case "harness_exit":
+		if pl.targetPkg == "" {
+			return nil, "", fmt.Errorf("no package clause in %s", pl.targetFile)
+		}
+		what, err = addExitMain(clone, path.Dir(pl.targetFile), pl.targetPkg)
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if _, err := gitOut(ctx, clone, "add", "-A"); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	out, err := gitOut(ctx, clone, "diff", "--cached", "--binary", "--no-color", "--no-ext-diff", in.Base.SHA)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if _, err := gitOut(ctx, clone, "reset", "-q"); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return []byte(out), nil
+	return []byte(out), what, nil
 }
 
 // naiveTests: do the instance's tests pass with plain go test on the

@@ -49,14 +49,57 @@ func TestToResponseKeepsArtifact(t *testing.T) {
 }
 `
 
+// helperTest is a test file of the base with an assertion helper, which
+// fixTestHelper calls: helper_neutralised makes it vacuous.
+const helperTest = `package main
+
+import "testing"
+
+// wantString fails t when got is not want.
+func wantString(t *testing.T, what, got, want string) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s = %q, want %q", what, got, want)
+	}
+}
+
+func TestToResponseKeepsStatus(t *testing.T) {
+	wantString(t, "Status", ToResponse(Task{ID: 1, Status: "running"}).Status, "running")
+}
+`
+
+const fixTestHelper = `package main
+
+import "testing"
+
+func TestToResponseKeepsArtifact(t *testing.T) {
+	got := ToResponse(Task{ID: 7, Status: "done", ArtifactURL: "https://files.example/a.zip"})
+	if got.ArtifactURL != "https://files.example/a.zip" {
+		t.Errorf("ArtifactURL = %q, want the stored one", got.ArtifactURL)
+	}
+	wantString(t, "Status", got.Status, "done")
+}
+`
+
 // syntheticInstance makes ROOT/example/tasks and the instance of it.
 func syntheticInstance(t *testing.T) (root string, in Instance) {
+	return syntheticInstanceWith(t, false)
+}
+
+// syntheticInstanceWith: with helper, the base has server/status_test.go
+// (helperTest) and the test patch's test calls its helper.
+func syntheticInstanceWith(t *testing.T, helper bool) (root string, in Instance) {
 	t.Helper()
 	root = t.TempDir()
 	repo := filepath.Join(root, "example", "tasks")
 	agenttest.CopyTree(t, fixtureApp, repo)
 	os.MkdirAll(filepath.Join(repo, ".github", "workflows"), 0o755)
 	os.WriteFile(filepath.Join(repo, ".github", "workflows", "ci.yml"), []byte("on: push\njobs: {}\n"), 0o644)
+	test := fixTest
+	if helper {
+		os.WriteFile(filepath.Join(repo, "server", "status_test.go"), []byte(helperTest), 0o644)
+		test = fixTestHelper
+	}
 	agenttest.Git(t, repo, "init", "-q", "-b", "main")
 	agenttest.Git(t, repo, "add", ".")
 	agenttest.Git(t, repo, "commit", "-q", "-m", "base")
@@ -67,23 +110,24 @@ func syntheticInstance(t *testing.T) (root string, in Instance) {
 	os.WriteFile(mapper, []byte(strings.Replace(string(src), "Status: t.Status,\n", "Status: t.Status,\n\t\tArtifactURL: t.ArtifactURL,\n", 1)), 0o644)
 	fix := agenttest.Git(t, repo, "diff", base) + "\n"
 	agenttest.Git(t, repo, "checkout", "-q", "--", ".")
-	os.WriteFile(filepath.Join(repo, "server", "mapper_test.go"), []byte(fixTest), 0o644)
+	os.WriteFile(filepath.Join(repo, "server", "mapper_test.go"), []byte(test), 0o644)
 	agenttest.Git(t, repo, "add", "-N", ".")
-	test := agenttest.Git(t, repo, "diff", base) + "\n"
+	testPatch := agenttest.Git(t, repo, "diff", base) + "\n"
 	agenttest.Git(t, repo, "reset", "-q")
 	os.Remove(filepath.Join(repo, "server", "mapper_test.go"))
 
 	in = Instance{ID: "example__tasks-1", Org: "example", Repo: "tasks", Title: "the artifact disappears after a refresh",
-		FixPatch: fix, TestPatch: test, F2P: []string{"TestToResponseKeepsArtifact"}}
+		FixPatch: fix, TestPatch: testPatch, F2P: []string{"TestToResponseKeepsArtifact"}}
 	in.Base.SHA = base
 	return root, in
 }
 
 // TestGateSuiteSynthetic runs every variant of the synthetic instance
-// through the real gate (bubblewrap): the reference passes, nothing else
-// does, and the rows, summary and baseline comparison say so.
+// (with an assertion helper in the base's tests) through the real gate
+// (bubblewrap): the reference passes, nothing else does, and the rows,
+// summary and baseline comparison say so.
 func TestGateSuiteSynthetic(t *testing.T) {
-	root, in := syntheticInstance(t)
+	root, in := syntheticInstanceWith(t, true)
 	work := t.TempDir()
 	partial := filepath.Join(work, "rows.partial.jsonl")
 	res, err := RunGate(context.Background(), GateOptions{Instances: []Instance{in}, ReposRoot: root, Work: work, GateRoot: keptGateRoot,
@@ -115,9 +159,22 @@ func TestGateSuiteSynthetic(t *testing.T) {
 	}
 	// what catches each mutation is the gate's own finding, not luck
 	for v, want := range map[string]string{"ci_edited": "ci_config_edited", "out_of_scope": "outside_write_scope",
-		"assertions_neutralised": "unreachable_assertions", "no_change": "regression fail"} {
+		"assertions_neutralised": "unreachable_assertions", "no_change": "regression fail",
+		// the vacuous test fails at the base only for want of its constant,
+		// and runs none of the change
+		"vacuous_regression": "regression fail",
+		// wantString lost its assertion: TestToResponseKeepsStatus, which
+		// reaches it, has fewer
+		"helper_neutralised": "fewer_assertions",
+		"harness_exit":       "harness_changed"} {
 		if !slices.Contains(byV[v].Caught, want) {
 			t.Errorf("%s caught by %v, want %s among them", v, byV[v].Caught, want)
+		}
+	}
+	for v, want := range map[string]string{"vacuous_regression": "TestFixedIssue1 in server/cairn_fixed_test.go (package main)",
+		"helper_neutralised": "helper wantString in server/status_test.go", "harness_exit": "TestMain added in server/cairn_main_test.go"} {
+		if byV[v].Note != want {
+			t.Errorf("%s: note %q, want %q", v, byV[v].Note, want)
 		}
 	}
 	// the naive check accepts what the gate refuses
