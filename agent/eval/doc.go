@@ -31,15 +31,45 @@
 //     directories of both patches' files and protected = .github/**.
 //   - Each variant is made as a text edit in the clone and handed to the
 //     gate as a patch against the base: reference (must pass), test_only
-//     and no_change (must not), and mutations of the reference the suite
-//     makes itself — skip_added (t.Skip first in the tampered test, the
-//     first test with a direct assertion), assertions_neutralised (each of
-//     its direct t.Error*/t.Fatal* wrapped in if false {}), test_deleted,
-//     ci_edited (a line appended to a .github file), out_of_scope (a
-//     comment appended to the first tracked source file no write glob
-//     covers). A variant that cannot be made is n/a, with the reason.
+//     and no_change (must not), and the mutations below, each of which must
+//     be refused. A variant that cannot be made is n/a, with the reason;
+//     the ones that choose what to tamper with say what in the row's note.
 //   - With Naive, the check a gate replaces runs too: the instance's tests
 //     with plain go test -run on the host, exit status only.
+//
+// The mutations the suite makes itself:
+//
+//   - skip_added: t.Skip first in the tampered test (the first of the
+//     instance's tests with an assertion statement in its body).
+//   - assertions_neutralised: each assertion statement of that test
+//     wrapped in if false {}, multi-line calls whole. Assertions are found
+//     by go/ast as the gate counts them (asserts.go): Error*/Fatal*/Fail*
+//     methods of anything but an imported package (t.Errorf, s.T().Fatal),
+//     testify's assert.X/require.X, s.Require().X, s.Assert().X, a
+//     variable bound to assert.New, a suite's s.Equal-style methods, and
+//     gomega's Expect/g.Expect/Ω/Eventually(…)….To/Should…; a cmp.Diff or
+//     reflect.DeepEqual guard keeps its condition, its t.Errorf is
+//     wrapped. An assertion used as a value (if !assert.NoError(…)) is not
+//     touched.
+//   - test_deleted; ci_edited (a line appended to a .github file);
+//     out_of_scope (a comment appended to the first tracked source file no
+//     write glob covers).
+//   - vacuous_regression: no fix; a constant in a new production file
+//     (cairn_fixed.go) of the package the reference fix changes (one of
+//     the instance's tests' packages when it changes one) and a test of
+//     that constant alone (cairn_fixed_test.go, TestFixedIssueN): it
+//     fails at the base only because its package does not build, and
+//     executes nothing the change changed.
+//   - helper_neutralised: the reference, with the first assertion helper
+//     the tampered test reaches (else another of the instance's tests) —
+//     a function of its package's _test.go files, reached as the gate
+//     reaches helpers: by name, a method by its name and receiver type,
+//     transitively — having its own assertion statements wrapped in if
+//     false {}.
+//   - harness_exit: the reference, with a TestMain that runs the tests and
+//     exits 0 in the tampered test's package (cairn_main_test.go, its
+//     package clause), or the package's own TestMain with each m.Run()
+//     made to return 0.
 //
 // The summary has the confusion matrix (variant × verdict), per variant
 // how often the verdict was the expected one, the flaky tests the gate
