@@ -556,21 +556,20 @@ func planInstance(ctx context.Context, clone string, in Instance) (*plan, error)
 	}
 	pl.targetPkg, _ = packageName(filepath.Join(clone, pl.targetFile))
 	// the helper: the target's first, else another test's
-	var whys []string
+	var tried []string
 	for _, n := range slices.Insert(slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == pl.target }), 0, pl.target) {
 		f, ok := where[n]
 		if !ok {
 			continue
 		}
-		h, err := findHelper(clone, path.Dir(f), n)
-		if err == nil {
-			pl.helper, pl.helperWhy = h, ""
+		if h, err := findHelper(clone, path.Dir(f), n); err == nil {
+			pl.helper = h
 			break
 		}
-		whys = append(whys, err.Error())
+		tried = append(tried, n)
 	}
 	if pl.helper.Name == "" {
-		pl.helperWhy = strings.Join(whys, "; ")
+		pl.helperWhy = fmt.Sprintf("none of %s reaches a helper of its package's _test.go files with an assertion statement", strings.Join(tried, ", "))
 	}
 	var err error
 	if pl.fixDir, pl.fixPkg, err = fixPackage(clone, pl.fixFiles, sortedKeys(pl.byPkg)); err != nil {
