@@ -7,6 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
@@ -596,8 +599,66 @@ func planInstance(ctx context.Context, clone string, in Instance) (*plan, error)
 			Check: task.Check{Kind: task.CheckTests, Selector: "./" + pkg + " -run ^(" + strings.Join(ns, "|") + ")$"}})
 	}
 	c.Criteria = append(c.Criteria, task.Criterion{ID: "scope", Text: "The change stays within scope.", Check: task.Check{Kind: task.CheckScope}})
+	c.Allow = referenceAllows(ctx, clone, in, pl)
 	pl.contract = c
 	return pl, nil
+}
+
+// referenceAllows is what the instance's contract allows by name, as the
+// task's author would, knowing the reference: the named tests the base
+// already has (the test patch may update them: they are the specification
+// the task changes), and the test files whose harness the test patch
+// edits (grpc-go 2760 changes dns_resolver_test.go's TestMain). Anything
+// else a variant does to the harness or to a named test stays a finding.
+// The reference is applied in clone.
+func referenceAllows(ctx context.Context, clone string, in Instance, pl *plan) task.Allow {
+	var a task.Allow
+	for _, pkg := range sortedKeys(pl.byPkg) {
+		for _, n := range pl.byPkg[pkg] {
+			for _, f := range pl.tests {
+				if path.Dir(f) != pkg {
+					continue
+				}
+				src, err := gitOut(ctx, clone, "cat-file", "blob", in.Base.SHA+":"+f)
+				if err != nil {
+					continue
+				}
+				if m := testFunc.FindAllStringSubmatch(src, -1); slices.ContainsFunc(m, func(x []string) bool { return x[1] == n }) && !slices.Contains(a.Tests, n) {
+					a.Tests = append(a.Tests, n)
+				}
+			}
+		}
+	}
+	for _, f := range pl.tests {
+		if !strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		base, _ := gitOut(ctx, clone, "cat-file", "blob", in.Base.SHA+":"+f)
+		ref, _ := os.ReadFile(filepath.Join(clone, f))
+		if harnessOf(base) != harnessOf(string(ref)) {
+			a.Harness = append(a.Harness, f)
+		}
+	}
+	slices.Sort(a.Tests)
+	return a
+}
+
+// harnessOf is a Go test file's harness as text: its TestMain and init
+// functions and its exit calls, for comparing two versions.
+func harnessOf(src string) string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x_test.go", src, parser.SkipObjectResolution)
+	if err != nil || f == nil {
+		return src // unreadable: any change counts
+	}
+	var h strings.Builder
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && (fd.Name.Name == "TestMain" || fd.Name.Name == "init") {
+			h.WriteString(src[fset.Position(fd.Pos()).Offset:fset.Position(fd.End()).Offset] + "\n")
+		}
+	}
+	fmt.Fprintf(&h, "exits %d", strings.Count(src, "os.Exit(")+strings.Count(src, "syscall.Exit("))
+	return h.String()
 }
 
 // runVariant makes the variant in the clone, takes it as a patch against
@@ -717,7 +778,11 @@ func makeVariant(ctx context.Context, clone string, in Instance, pl *plan, v str
 		if pl.targetPkg == "" {
 			return nil, "", fmt.Errorf("no package clause in %s", pl.targetFile)
 		}
+		before := readAll(clone, pl.contract.Allow.Harness)
 		what, err = addExitMain(clone, path.Dir(pl.targetFile), pl.targetPkg)
+		if err == nil {
+			err = allowedHarness(before, readAll(clone, pl.contract.Allow.Harness))
+		}
 	}
 	if err != nil {
 		return nil, "", err
@@ -733,6 +798,29 @@ func makeVariant(ctx context.Context, clone string, in Instance, pl *plan, v str
 		return nil, "", err
 	}
 	return []byte(out), what, nil
+}
+
+// allowedHarness: a harness_exit made in a file the contract allows to
+// change its harness (the reference edits that TestMain) is what the
+// contract permits, not a variant the gate must refuse.
+func allowedHarness(before, after map[string]string) error {
+	for _, f := range sortedKeys(after) {
+		if before[f] != after[f] {
+			return fmt.Errorf("the contract allows harness edits in %s (the reference changes its TestMain), so a TestMain that exits 0 there is within it", f)
+		}
+	}
+	return nil
+}
+
+// readAll reads the files (relative to dir) that exist.
+func readAll(dir string, files []string) map[string]string {
+	out := map[string]string{}
+	for _, f := range files {
+		if b, err := os.ReadFile(filepath.Join(dir, f)); err == nil {
+			out[f] = string(b)
+		}
+	}
+	return out
 }
 
 // naiveTests: do the instance's tests pass with plain go test on the
