@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -47,7 +48,10 @@ type Bundle struct {
 	Reproduce   Reproduce      `json:"reproduce"`
 	Environment Environment    `json:"environment"`
 	Isolation   Isolation      `json:"isolation"`
-	Created     time.Time      `json:"created"`
+	// Run is the agent run's summary (steps, model calls, refusals, cost
+	// and whether it was priced); nil for `cairn verify`.
+	Run     *RunSummary `json:"run,omitempty"`
+	Created time.Time   `json:"created"`
 }
 
 // Isolation is how isolated the checks ran and who chose it: the backend;
@@ -207,6 +211,13 @@ type Input struct {
 	// Isolation is what the caller knows of the sandbox (its Backend is
 	// the report's when the report has one).
 	Isolation Isolation
+	// ContractPath is where the contract is saved (the reproduce command
+	// names it); PatchPath where the judged patch is, for a patch
+	// candidate. Empty: the command says CONTRACT / PATCH for the reader
+	// to fill in.
+	ContractPath, PatchPath string
+	// Run summarises an agent run (nil for `cairn verify`).
+	Run *RunSummary
 	// Now stamps Created; zero: time.Now.
 	Now time.Time
 }
@@ -250,6 +261,7 @@ func Build(ctx context.Context, in Input) (*Bundle, error) {
 	b.Reproduce = reproduce(in)
 	b.Environment = environment(ctx, in)
 	b.Isolation = in.Isolation
+	b.Run = in.Run
 	if in.Report.Backend != "" {
 		b.Isolation.Backend = in.Report.Backend
 	}
@@ -354,6 +366,11 @@ func risks(ctx context.Context, in Input, patch []byte) Risks {
 	case in.ScratchDir == "":
 		err = errors.New("not run: no scratch directory to index the candidate in")
 	default:
+		// the scratch directory may not exist yet (an agent run's)
+		if derr := os.MkdirAll(in.ScratchDir, 0o755); derr != nil {
+			err = derr
+			break
+		}
 		dir, derr := os.MkdirTemp(in.ScratchDir, "impact-")
 		if derr != nil {
 			err = derr
@@ -385,12 +402,14 @@ func risks(ctx context.Context, in Input, patch []byte) Risks {
 func reproduce(in Input) Reproduce {
 	rp := Reproduce{Command: in.Command, Contract: json.RawMessage(in.Attempt.Contract().Canonical()), Checks: []CheckRepro{}}
 	if rp.Command == nil {
-		rp.Command = []string{"cairn", "verify", "--repo", in.Repo, "--task", "CONTRACT"}
+		rp.Command = []string{"cairn", "verify", "--repo", in.Repo, "--task", cmp.Or(in.ContractPath, "CONTRACT")}
 		switch {
 		case in.Candidate.Range != "":
 			rp.Command = append(rp.Command, "--diff", in.Candidate.Range)
 		case in.Candidate.Working != "":
 			rp.Command = append(rp.Command, "--working")
+		case in.Candidate.Patch != nil:
+			rp.Command = append(rp.Command, "--patch", cmp.Or(in.PatchPath, "PATCH"))
 		}
 	}
 	env := sandbox.ReproducibleEnv()

@@ -171,14 +171,45 @@ func TestEvidenceOfRealFix(t *testing.T) {
 		t.Errorf("command: %v", got.Reproduce.Command)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, "CHANGE.md"))
-	for _, want := range []string{"**Verdict: PASS**", "## Cause\n\nToResponse drops ArtifactURL.", "## Fix", "`server/mapper.go` | modified | 1 | 0",
-		"## Proof", "| regression | regression | **pass** |", "### Tamper and scope findings\n\nNone.", "### Risks\n\nLevel", "### How to reproduce", "LANG=C.UTF-8 go test -json"} {
+	for _, want := range []string{"**Verdict: PASS**", "## Cause\n\n_The model's diagnosis, in its words (not checked by the gate):_\n\n> ToResponse drops ArtifactURL.",
+		"Backed by the gate's checks: regression **pass**, server-tests **pass**", "## Fix", "`server/mapper.go` | modified | 1 | 0",
+		"## Proof", "| regression | regression | `go test -json -count=1 -run '^(TestArtifact)$' .` in `server` | **pass** |",
+		"### Regression tests: at the base and on the change", "- `server` TestArtifact — at the base: **fail (assertion)**; on the change: **pass**; proves the change", "artifact_test.go:7: dropped",
+		"### Tamper and scope findings\n\nNone.", "### Risks\n\nLevel", "### How to reproduce", "LANG=C.UTF-8 go test -json", "--task " + contract} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("CHANGE.md lacks %q:\n%s", want, md)
 		}
 	}
 	if ls, _ := filepath.Glob(filepath.Join(gateDir, "evidence", "*")); len(ls) != 0 {
 		t.Errorf("the impact workspace was left behind: %v", ls)
+	}
+
+	// an agent run's bundle: a patch candidate reproduced from the saved
+	// contract and patch, the model's words marked, the run's summary, and
+	// risks computed though the scratch directory does not exist yet
+	patch := []byte(git(t, repo, "diff", "--binary", "HEAD~1", "HEAD") + "\n")
+	b3, err := Build(ctx, Input{Report: rep, Attempt: mustAttempt(t, repo, contract), Repo: repo, Candidate: verify.Candidate{Patch: patch}, Patch: patch,
+		ScratchDir: filepath.Join(t.TempDir(), "runs", "r1", "scratch"), ContractPath: "/repo/.cairn/runs/r1/contract", PatchPath: "/repo/.cairn/runs/r1/evidence/change.patch",
+		Summary: "Map ArtifactURL.", Run: &RunSummary{RunID: "r1", Steps: 7, ModelCalls: 8, ToolCalls: 12, PolicyRefusals: 2, InputTokens: 100, OutputTokens: 20, WallS: 31}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b3.Risks.Available {
+		t.Errorf("an agent run's risks: %+v", b3.Risks)
+	}
+	if got := strings.Join(b3.Reproduce.Command, " "); !strings.HasSuffix(got, "--task /repo/.cairn/runs/r1/contract --patch /repo/.cairn/runs/r1/evidence/change.patch") {
+		t.Errorf("reproduce: %s", got)
+	}
+	md3 := b3.Markdown()
+	for _, want := range []string{"Agent run `r1`: 7 steps, 8 model calls, 12 tool calls, 2 refused by the policy, 100 input and 20 output tokens, cost unknown (the model has no price)",
+		"_The model's summary, in its words (not checked by the gate):_\n\n> Map ArtifactURL."} {
+		if !strings.Contains(md3, want) {
+			t.Errorf("CHANGE.md lacks %q:\n%s", want, md3)
+		}
+	}
+	data3, _ := json.Marshal(b3)
+	if err := validate(t, sch, data3); err != nil {
+		t.Errorf("an agent run's bundle does not match the schema: %v", err)
 	}
 
 	// impact that cannot run is said, not silently empty

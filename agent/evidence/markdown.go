@@ -31,16 +31,19 @@ func (b *Bundle) Markdown() string {
 	if r != nil {
 		fmt.Fprintf(&w, ", sandbox %s, %.1f s", r.Backend, r.Duration.Seconds())
 	}
-	w.WriteString(".\n\n## Cause\n\n")
+	w.WriteString(".\n\n")
+	w.WriteString(b.Run.markdown())
+	w.WriteString("## Cause\n\n")
 	if b.RootCause != "" {
-		w.WriteString(strings.TrimSpace(b.RootCause) + "\n")
+		modelSaid(&w, "diagnosis", b.RootCause)
+		w.WriteString(backing(r))
 	} else {
 		w.WriteString("_Not recorded: no task state gave a root cause._\n")
 	}
 
 	w.WriteString("\n## Fix\n\n")
 	if b.Summary != "" {
-		w.WriteString(strings.TrimSpace(b.Summary) + "\n\n")
+		modelSaid(&w, "summary", b.Summary)
 	}
 	if len(b.Files) == 0 {
 		w.WriteString("_No file changed._\n")
@@ -66,10 +69,11 @@ func (b *Bundle) Markdown() string {
 
 	w.WriteString("\n## Proof\n\n")
 	if r != nil {
-		w.WriteString("| criterion | check | status | tests | time | note |\n|---|---|---|---|---:|---|\n")
+		w.WriteString("| criterion | check | ran | status | tests | time | note |\n|---|---|---|---|---|---:|---|\n")
 		for _, c := range r.Criteria {
-			fmt.Fprintf(&w, "| %s | %s | **%s** | %s | %.1f s | %s |\n", cell(c.ID), c.Kind, c.Status, testCounts(c), c.Duration.Seconds(), cell(c.Reason))
+			fmt.Fprintf(&w, "| %s | %s | %s | **%s** | %s | %.1f s | %s |\n", cell(c.ID), c.Kind, cell(ran(c)), c.Status, testCounts(c), c.Duration.Seconds(), cell(c.Reason))
 		}
+		proofs(&w, r)
 		w.WriteString("\n### Tamper and scope findings\n\n")
 		if len(r.Tamper)+len(r.Scope) == 0 {
 			w.WriteString("None.\n")

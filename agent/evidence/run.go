@@ -27,6 +27,10 @@ type Request struct {
 	// contract's base), or, when Range is empty, the repository's
 	// worktree as it is against the contract's base.
 	Range string
+	// PatchFile is a binary git patch against the contract's base to
+	// judge instead (an agent run's evidence/change.patch); exclusive with
+	// Range.
+	PatchFile string
 	// Dir is the gate's directory (verify.Options.Dir).
 	Dir string
 	// Executor runs the checks; nil: the policy chooses it (PolicyExecutor),
@@ -94,6 +98,16 @@ func Run(ctx context.Context, rq Request) (*verify.Report, *Bundle, error) {
 		contract.Base = base
 		cand = verify.Candidate{Range: rq.Range}
 	}
+	if rq.PatchFile != "" {
+		if rq.Range != "" {
+			return nil, nil, badRequest("give a commit range or a patch, not both")
+		}
+		p, err := os.ReadFile(rq.PatchFile)
+		if err != nil {
+			return nil, nil, badRequest("patch: %v", err)
+		}
+		cand = verify.Candidate{Patch: p}
+	}
 	attempt, err := task.Start(ctx, contract, rq.Repo)
 	if err != nil {
 		return nil, nil, &RequestError{Err: fmt.Errorf("task contract: %w", err)}
@@ -122,7 +136,7 @@ func Run(ctx context.Context, rq Request) (*verify.Report, *Bundle, error) {
 	}
 	in := Input{Report: rep, Attempt: attempt, Repo: rq.Repo, Candidate: cand, Patch: patch,
 		Impact: rec.res, ImpactErr: rec.err, ScratchDir: filepath.Join(rq.Dir, "evidence"),
-		Command: rq.Command, CairnVersion: rq.CairnVersion, Model: rq.Model,
+		Command: rq.Command, CairnVersion: rq.CairnVersion, Model: rq.Model, ContractPath: rq.TaskFile, PatchPath: rq.PatchFile,
 		RootCause: rq.RootCause, Summary: rq.Summary, Decisions: rq.Decisions, Isolation: iso}
 	// each analysis takes its own directory under ScratchDir and removes it
 	if err := os.MkdirAll(in.ScratchDir, 0o755); err != nil {

@@ -18,16 +18,18 @@ import (
 )
 
 func verifyCmd(g *globals) *cobra.Command {
-	var taskFile, diff, dir, evidenceDir string
+	var taskFile, diff, patchFile, dir, evidenceDir string
 	var working bool
 	var reruns int
 	var user userPolicyFlags
 	c := &cobra.Command{
-		Use:   "verify --task FILE [--diff BASE..HEAD | --working]",
+		Use:   "verify --task FILE [--diff BASE..HEAD | --patch FILE | --working]",
 		Short: "run the verification gate on a change: every criterion of the task contract executed in a sandbox, tamper and scope checks (exit 0 only on pass)",
 		Long: `verify runs the gate over a worktree's uncommitted changes (--working, the
 default: the base is the contract's, the candidate the worktree as it is,
-untracked files included) or a commit range (--diff BASE..HEAD). It prints the
+untracked files included), a commit range (--diff BASE..HEAD) or a binary git
+patch against the contract's base (--patch FILE: an agent run's
+.cairn/runs/RUN/evidence/change.patch, with --task .cairn/runs/RUN/contract). It prints the
 report (--json: verdict, criteria[], tamper[], scope[], and evidence: the
 bundle's summary — revisions, files with line counts, risks from impact, how
 to reproduce, the environment) and exits 0 on pass, 1 on fail or blocked, 2
@@ -39,8 +41,18 @@ the change description (CHANGE.md) there.`,
 			if taskFile == "" {
 				return usageError("--task FILE is required")
 			}
-			if working && diff != "" {
-				return usageError("give --diff or --working, not both")
+			if working && diff != "" || working && patchFile != "" || diff != "" && patchFile != "" {
+				return usageError("give one of --diff, --patch and --working")
+			}
+			if patchFile != "" {
+				if _, err := os.Stat(patchFile); err != nil {
+					return usageError("--patch: %v", err)
+				}
+				abs, err := filepath.Abs(patchFile)
+				if err != nil {
+					return usageError("--patch: %v", err)
+				}
+				patchFile = abs
 			}
 			repo, err := g.repoRoot()
 			if err != nil {
@@ -64,12 +76,15 @@ the change description (CHANGE.md) there.`,
 				}
 			}
 			argv := []string{"cairn", "verify", "--repo", repo, "--task", taskFile}
-			if diff != "" {
+			switch {
+			case patchFile != "":
+				argv = append(argv, "--patch", patchFile)
+			case diff != "":
 				argv = append(argv, "--diff", diff)
-			} else {
+			default:
 				argv = append(argv, "--working")
 			}
-			rep, bundle, err := evidence.Run(ctx, evidence.Request{Repo: repo, TaskFile: taskFile, Range: diff, Dir: dir,
+			rep, bundle, err := evidence.Run(ctx, evidence.Request{Repo: repo, TaskFile: taskFile, Range: diff, PatchFile: patchFile, Dir: dir,
 				Reruns: reruns, Command: argv, CairnVersion: version, User: u})
 			if err != nil {
 				return &exitError{code: 1, err: err}
@@ -102,6 +117,7 @@ the change description (CHANGE.md) there.`,
 	f := c.Flags()
 	f.StringVar(&taskFile, "task", "", "the task contract (YAML or JSON)")
 	f.StringVar(&diff, "diff", "", "judge the commit range BASE..HEAD (BASE becomes the contract's base)")
+	f.StringVar(&patchFile, "patch", "", "judge a binary git patch against the contract's base (an agent run's .cairn/runs/RUN/evidence/change.patch)")
 	f.BoolVar(&working, "working", false, "judge the worktree's uncommitted changes, untracked files included (the default)")
 	f.StringVar(&dir, "dir", "", "the gate's directory: workspaces (removed at every start) and caches (default: the user cache dir)")
 	f.StringVar(&evidenceDir, "evidence", "", "write the evidence bundle into this directory: evidence.json (schema/evidence.schema.json) and CHANGE.md (cause, fix, proof)")
