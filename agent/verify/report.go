@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/cairn-dev/cairn/agent/sandbox"
@@ -136,6 +137,10 @@ func (r *Report) verdict() {
 		r.Reason = fmt.Sprintf("%d criteria failed %v, %d tamper and %d scope findings", len(failed), failed, len(r.Tamper), len(r.Scope))
 	case len(r.Criteria) == 0:
 		r.Verdict, r.Reason = Blocked, "the contract has no criteria: nothing proves the change"
+	case !slices.ContainsFunc(r.Criteria, func(c Check) bool { return c.Kind != "scope" }):
+		// a scope check reads paths and runs nothing: a contract of only
+		// scope criteria lets the gate check nothing the change does
+		r.Verdict, r.Reason = Blocked, "the contract's only criteria are scope checks: nothing executes the change, so nothing proves it (add tests, a command or regression)"
 	case len(unfinished) > 0:
 		r.Verdict, r.Reason = Blocked, fmt.Sprintf("criteria did not pass: %v", unfinished)
 	default:

@@ -26,6 +26,8 @@ func TestVerdictRules(t *testing.T) {
 		{"a criterion not run", []Check{{ID: "a", Status: Pass}, {ID: "b", Status: NotRun}}, nil, nil, Blocked},
 		{"a blocked criterion", []Check{{ID: "a", Status: Blocked}}, nil, nil, Blocked},
 		{"no criteria", nil, nil, nil, Blocked},
+		{"only a scope criterion", []Check{{ID: "scope", Kind: "scope", Status: Pass}}, nil, nil, Blocked},
+		{"a scope criterion and a test", []Check{{ID: "scope", Kind: "scope", Status: Pass}, {ID: "t", Kind: "tests", Status: Pass}}, nil, nil, Pass},
 	} {
 		r := &Report{Criteria: tc.criteria, Tamper: tc.tamper, Scope: tc.scope}
 		r.verdict()
