@@ -41,7 +41,10 @@ type Run struct {
 	BuildFailed []string // packages that did not build
 	// BuildOutput is what the build printed for those packages (bounded).
 	BuildOutput string
-	Expected    []string // names the selector asked for by name
+	// Unlisted says why some results could not be checked against the
+	// tests the package declares (listed.go): the run is blocked.
+	Unlisted []string
+	Expected []string // names the selector asked for by name
 }
 
 // preparer is a Runner that installs what its command needs in a fresh

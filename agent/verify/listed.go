@@ -1,6 +1,10 @@
 package verify
 
 import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path"
 	"path/filepath"
@@ -50,6 +54,7 @@ func (g *gate) checkListed(ws *sandbox.Workspace, r Runner, cmd sandbox.Command,
 		return
 	}
 	declared := map[string]map[string]bool{} // package dir → top-level test names
+	unlisted := map[string]bool{}
 	for i := range run.Tests {
 		t := &run.Tests[i]
 		rel, ok := strings.CutPrefix(t.Package, modPath)
@@ -58,9 +63,17 @@ func (g *gate) checkListed(ws *sandbox.Workspace, r Runner, cmd sandbox.Command,
 		}
 		dir := path.Clean(path.Join(modDir, strings.TrimPrefix(rel, "/")))
 		names := declared[dir]
-		if names == nil {
-			names = declaredTests(ws, dir)
+		if names == nil && !unlisted[dir] {
+			var err error
+			if names, err = declaredTests(ws, dir); err != nil {
+				unlisted[dir] = true
+				run.Unlisted = append(run.Unlisted, fmt.Sprintf("the tests of %s cannot be listed to check its results against: %v", dir, err))
+				continue
+			}
 			declared[dir] = names
+		}
+		if unlisted[dir] {
+			continue
 		}
 		top, _, _ := strings.Cut(t.Name, "/")
 		if names[top] {
@@ -76,27 +89,29 @@ func (g *gate) checkListed(ws *sandbox.Workspace, r Runner, cmd sandbox.Command,
 }
 
 // declaredTests are the top-level test functions (Test, Fuzz, Example,
-// Benchmark) of a package directory's _test.go files.
-func declaredTests(ws *sandbox.Workspace, dir string) map[string]bool {
+// Benchmark, by go test's naming rule) of a package directory's _test.go
+// files, read with go/parser; an error means they could not all be read,
+// and the package's results cannot be checked.
+func declaredTests(ws *sandbox.Workspace, dir string) (map[string]bool, error) {
 	out := map[string]bool{}
-	entries, _ := os.ReadDir(filepath.Join(ws.Dir, filepath.FromSlash(dir)))
+	entries, err := os.ReadDir(filepath.Join(ws.Dir, filepath.FromSlash(dir)))
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), "_test.go") {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(ws.Dir, filepath.FromSlash(dir), e.Name()))
+		f, err := parser.ParseFile(fset, filepath.Join(ws.Dir, filepath.FromSlash(dir), e.Name()), nil, parser.SkipObjectResolution)
 		if err != nil {
-			continue
+			return nil, fmt.Errorf("%s/%s: %w", dir, e.Name(), err)
 		}
-		f, _ := analyzeTest(e.Name(), src)
-		if f == nil {
-			continue
-		}
-		for _, n := range f.Order {
-			if t := f.Tests[n]; t != nil && !t.Method {
-				out[n] = true
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && IsGoTest(path.Join(dir, e.Name()), fd.Name.Name) {
+				out[fd.Name.Name] = true
 			}
 		}
 	}
-	return out
+	return out, nil
 }

@@ -234,3 +234,19 @@ func TestForgedTestResultIsAFinding(t *testing.T) {
 		t.Fatalf("verdict %v, tamper %+v: a made-up test result passed", r.Verdict, r.Tamper)
 	}
 }
+
+// Results that cannot be checked against the declared tests (a test file
+// no parser reads, left out of the build by a constraint) block the
+// criterion: never a pass on results nobody could check.
+func TestUnlistableTestsBlock(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	addRegressionTest(t, repo)
+	write(t, repo, "server/broken_test.go", "//go:build ignore\n\npackage main\n\nfunc (\n")
+	r := gateOn(t, repo, sandbox.Limits{})
+	c := r.Criterion("server-tests")
+	if r.Verdict == Pass || c.Status != Blocked || !strings.Contains(c.Reason, "cannot be listed") {
+		dump(t, r)
+		t.Fatalf("verdict %v, server-tests %v (%s)", r.Verdict, c.Status, c.Reason)
+	}
+}

@@ -304,6 +304,9 @@ func (g *gate) testRun(ctx context.Context, c *Check, ws *sandbox.Workspace, r R
 		c.Evidence = excerpt(string(res.Stdout)+string(res.Stderr), 4<<10)
 		return run, fmt.Sprintf("build failed: %s", strings.Join(run.BuildFailed, ", "))
 	}
+	if len(run.Unlisted) > 0 {
+		return run, strings.Join(run.Unlisted, "; ")
+	}
 	return run, ""
 }
 
