@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -22,6 +23,21 @@ func (t *toolbox) wall() time.Duration {
 		return t.env.Limits.Wall
 	}
 	return sandbox.DefaultLimits.Wall
+}
+
+// within caps a command's wall limit at what is left of ctx's deadline
+// (the run's wall-time budget): a command never outlives its caller. Past
+// the deadline it is the context's error, which ends the turn.
+func within(ctx context.Context, limit time.Duration) (time.Duration, error) {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return limit, nil
+	}
+	left := time.Until(dl)
+	if left <= 0 {
+		return 0, fmt.Errorf("no time left for a command: %w", cmp.Or(ctx.Err(), context.DeadlineExceeded))
+	}
+	return min(limit, left), nil
 }
 
 // clip keeps at most n bytes of out (on a rune boundary), redacted, and
@@ -148,6 +164,9 @@ func (t *toolbox) shell() Tool {
 			if err != nil {
 				return answerErr(err)
 			}
+			if lim.Wall, err = within(ctx, lim.Wall); err != nil {
+				return policy.Result{}, err
+			}
 			res, err := t.env.Executor.Run(ctx, t.env.Workspace, sandbox.Command{Argv: in.Argv, Limit: lim})
 			if err != nil {
 				return policy.Result{}, fmt.Errorf("run %s: %w", redact.Quote(in.Argv[0]), err)
@@ -235,7 +254,11 @@ func (t *toolbox) runTests() Tool {
 				return refuse("%s", problem)
 			}
 			cmd.Limit = t.env.Limits
-			cmd.Limit.Wall = t.wall()
+			wall, err := within(ctx, t.wall())
+			if err != nil {
+				return policy.Result{}, err
+			}
+			cmd.Limit.Wall = wall
 			res, err := t.env.Executor.Run(ctx, t.env.Workspace, cmd)
 			if err != nil {
 				return policy.Result{}, fmt.Errorf("run tests %s: %w", redact.Quote(in.Selector), err)

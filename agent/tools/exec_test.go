@@ -113,3 +113,53 @@ func TestGuarded(t *testing.T) {
 		t.Errorf("audit %+v", events)
 	}
 }
+
+// deafExecutor runs commands without the caller's cancellation (as an
+// executor that does not honour it would) and records their wall limits.
+type deafExecutor struct {
+	sandbox.Executor
+	walls []time.Duration
+}
+
+func (d *deafExecutor) Run(ctx context.Context, ws *sandbox.Workspace, c sandbox.Command) (*sandbox.Result, error) {
+	d.walls = append(d.walls, c.Limit.Wall)
+	return d.Executor.Run(context.WithoutCancel(ctx), ws, c)
+}
+
+// TestCommandsWithinDeadline: a command's wall limit is at most what is
+// left of the caller's deadline (the run's wall-time budget), so it ends
+// there even when nothing else stops it; past the deadline no command runs.
+func TestCommandsWithinDeadline(t *testing.T) {
+	f := newFixture(t, Env{})
+	deaf := &deafExecutor{Executor: sharedExecutor(t)}
+	ts, err := New(Env{Workspace: f.ws, Executor: deaf, Engine: f.eng, Recorder: f.rec, Limits: sandbox.Limits{Wall: time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]Tool{}
+	for _, tl := range ts {
+		byName[tl.Name()] = tl
+	}
+	for _, c := range []struct{ tool, input string }{
+		{"shell", `{"argv": ["sleep", "60"]}`},
+		{"run_tests", `{"selector": "./server/..."}`},
+	} {
+		deaf.walls = nil
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		start := time.Now()
+		byName[c.tool].Run(ctx, json.RawMessage(c.input)) // past the deadline the tool may end in a Go error
+		cancel()
+		if len(deaf.walls) != 1 || deaf.walls[0] <= 0 || deaf.walls[0] > 2*time.Second {
+			t.Errorf("%s: command wall limits %v, want one of at most the 2 s left", c.tool, deaf.walls)
+		}
+		if took := time.Since(start); took > 15*time.Second {
+			t.Errorf("%s: took %v with 2 s left", c.tool, took)
+		}
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	deaf.walls = nil
+	if _, err := byName["shell"].Run(ctx, json.RawMessage(`{"argv": ["true"]}`)); err == nil || len(deaf.walls) != 0 {
+		t.Errorf("past the deadline: error %v, commands %v", err, deaf.walls)
+	}
+}
