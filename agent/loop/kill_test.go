@@ -85,14 +85,21 @@ func startChild(t testing.TB, mode, repo, url, run string) (*exec.Cmd, *bytes.Bu
 	return cmd, &out
 }
 
-// runDir is the one run under the repository.
+// runDir is the one run under the repository (the runs directory holds
+// its .gitignore besides).
 func runDir(t testing.TB, repo string) string {
 	t.Helper()
 	ents, _ := os.ReadDir(filepath.Join(repo, ".cairn", "runs"))
-	if len(ents) != 1 {
+	var runs []string
+	for _, e := range ents {
+		if e.IsDir() {
+			runs = append(runs, e.Name())
+		}
+	}
+	if len(runs) != 1 {
 		return ""
 	}
-	return filepath.Join(repo, ".cairn", "runs", ents[0].Name())
+	return filepath.Join(repo, ".cairn", "runs", runs[0])
 }
 
 // waitEvent waits until the run's log satisfies cond.

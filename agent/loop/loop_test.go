@@ -275,17 +275,26 @@ func tail(s string, n int) string {
 // noGateRun runs a contract with the gate off and the given turns.
 func noGateRun(t *testing.T, c string, prov func(*llmtest.Server, *loop.RetryLog) llm.Provider, turns ...llmtest.Turn) (*loop.Outcome, []state.Event, *llmtest.Server) {
 	t.Helper()
-	repo := fixtureRepo(t)
+	return noGateRunIn(t, fixtureRepo(t), c, prov, nil, turns...)
+}
+
+// noGateRunIn is noGateRun in repo, with the options edited by edit.
+func noGateRunIn(t *testing.T, repo, c string, prov func(*llmtest.Server, *loop.RetryLog) llm.Provider, edit func(*loop.Options), turns ...llmtest.Turn) (*loop.Outcome, []state.Event, *llmtest.Server) {
+	t.Helper()
 	srv := llmtest.New(turns...)
 	t.Cleanup(srv.Close)
 	retries := &loop.RetryLog{}
 	if prov == nil {
 		prov = func(s *llmtest.Server, r *loop.RetryLog) llm.Provider { return anthropicProvider(t, s, r, nil) }
 	}
-	out, err := loop.Run(context.Background(), loop.Options{
+	o := loop.Options{
 		Repo: repo, Contract: contract(t, c), Provider: prov(srv, retries),
 		Executor: sharedExecutor(t), NoGate: true, Retries: retries,
-	})
+	}
+	if edit != nil {
+		edit(&o)
+	}
+	out, err := loop.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -542,8 +551,7 @@ func TestAskMode(t *testing.T) {
 			deadline := time.Now().Add(2 * time.Minute)
 			for len(pending) == 0 && time.Now().Before(deadline) {
 				time.Sleep(20 * time.Millisecond)
-				if ents, _ := os.ReadDir(filepath.Join(repo, ".cairn", "runs")); len(ents) == 1 {
-					dir = filepath.Join(repo, ".cairn", "runs", ents[0].Name())
+				if dir = runDir(t, repo); dir != "" {
 					pending, _ = state.Pending(dir)
 				}
 			}
@@ -601,5 +609,31 @@ func TestBriefNamesTheChangeTheGoalNames(t *testing.T) {
 	if !strings.Contains(brief.Brief, "Changes the goal names (commit history):\n  #42: ") ||
 		!strings.Contains(brief.Brief, `"server: count the mapped tasks (#42)" changed server/mapper.go`) {
 		t.Fatalf("the brief does not name #42 and its file:\n%s", brief.Brief)
+	}
+}
+
+// TestRunsOutOfGitStatus: in a repository that commits .cairn/policy.yaml
+// and ignores nothing, a run leaves git status clean — the runs directory
+// ignores itself — and the policy stays tracked.
+func TestRunsOutOfGitStatus(t *testing.T) {
+	repo := filepath.Join(t.TempDir(), "repo")
+	copyTree(t, fixtureApp, repo)
+	os.MkdirAll(filepath.Join(repo, ".cairn"), 0o755)
+	os.WriteFile(filepath.Join(repo, ".cairn", "policy.yaml"), []byte("version: 1\n"), 0o644)
+	git(t, repo, "init", "-q", "-b", "main")
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "base")
+	out, _, _ := noGateRunIn(t, repo, contractYAML, nil, nil, llmtest.Use("finish", `{"root_cause":"r","summary":"s"}`))
+	if out.Status != loop.StatusUnverified {
+		t.Fatalf("status %s (%s)", out.Status, out.Reason)
+	}
+	if _, err := os.Stat(filepath.Join(out.Evidence, "CHANGE.md")); err != nil {
+		t.Fatalf("no evidence under the run: %v", err)
+	}
+	if s := git(t, repo, "status", "--porcelain", "--untracked-files=all"); s != "" {
+		t.Errorf("git status after a run:\n%s", s)
+	}
+	if s := git(t, repo, "ls-files", ".cairn"); s != ".cairn/policy.yaml" {
+		t.Errorf("tracked under .cairn: %q", s)
 	}
 }

@@ -68,6 +68,29 @@ func NewID() string {
 
 var idRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
+// IgnoreFile is what root holds so that git leaves the runs out of the
+// repository's status: its own .gitignore, matching everything (itself
+// too), as the index directory has. The user's ignore files are never
+// touched, and files the repository tracks under .cairn (policy.yaml, a
+// task) stay tracked.
+const IgnoreFile = ".gitignore"
+
+// ignoreSelf writes root's IgnoreFile unless there is one.
+func ignoreSelf(root string) error {
+	f, err := os.OpenFile(filepath.Join(root, IgnoreFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("keep the runs out of git: %w", err)
+	}
+	_, err = f.WriteString("# written by cairn: agent runs are not part of the repository\n*\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // Create makes the run directory root/ID (root is REPO/.cairn/runs) and
 // takes its lock. It writes the contract (its exact bytes, read-only) and
 // meta.json atomically and starts an empty event log. A zero meta.RunID is
@@ -84,6 +107,9 @@ func Create(root string, meta Meta, contract []byte) (*Run, error) {
 	}
 	meta.Format = FormatVersion
 	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, fmt.Errorf("create run: %w", err)
+	}
+	if err := ignoreSelf(root); err != nil {
 		return nil, fmt.Errorf("create run: %w", err)
 	}
 	dir := filepath.Join(root, meta.RunID)
