@@ -3,15 +3,21 @@ package loop
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/cairn-dev/cairn/agent/evidence"
 	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/agent/state"
+	"github.com/cairn-dev/cairn/agent/verify"
 )
 
 // ApplyOptions say where a run's change goes.
@@ -20,7 +26,11 @@ type ApplyOptions struct {
 	// the change description as the message, and leaves the worktree as it
 	// is; "" applies the change to the worktree (the index untouched).
 	Branch string
-	// Force applies a run the gate did not verify.
+	// Force applies a run the gate did not verify: the patch the run
+	// recorded when it ended (evidence/change.patch), under the same checks
+	// as a verified one — its sha256 when a gate report covers it, and the
+	// workspace must still be that patch. It waives the verdict, never the
+	// integrity of what is applied.
 	Force bool
 }
 
@@ -30,6 +40,9 @@ type Applied struct {
 	Files  []string `json:"files"`
 	Branch string   `json:"branch,omitempty"`
 	Commit string   `json:"commit,omitempty"`
+	// PatchSHA256 is the sha256 of the patch applied: the one the evidence
+	// records for a verified run.
+	PatchSHA256 string `json:"patch_sha256"`
 }
 
 // ConflictError is a refusal: files the change touches were changed in the
@@ -40,9 +53,42 @@ func (e *ConflictError) Error() string {
 	return "refused: changed in your worktree since the run's base (commit or stash them, or apply to a branch): " + strings.Join(e.Paths, ", ")
 }
 
-// Apply brings a run's change into the user's repository. It never pushes,
-// and it refuses rather than overwrite: a file the change touches must be in
-// the user's worktree exactly as it is at the base.
+// EvidenceError is a refusal: the patch a run recorded is missing, or is
+// not the one its evidence bundle hashed, so what would be applied is not
+// what was judged.
+type EvidenceError struct {
+	RunID   string
+	Problem string
+}
+
+func (e *EvidenceError) Error() string {
+	return fmt.Sprintf("refused: run %s's recorded change cannot be trusted: %s (nothing was applied; rerun the gate with cairn verify, or start a new run)", e.RunID, e.Problem)
+}
+
+// DriftError is a refusal: the run's workspace no longer holds the patch
+// the run recorded (something changed it after the gate judged it), in
+// the files named.
+type DriftError struct {
+	RunID string
+	Paths []string
+}
+
+func (e *DriftError) Error() string {
+	return fmt.Sprintf("refused: run %s's workspace changed after its change was recorded (%s differ from %s): apply brings only what was judged; nothing was applied",
+		e.RunID, strings.Join(e.Paths, ", "), filepath.Join("evidence", PatchFile))
+}
+
+// PatchFile is the run's change as a binary git patch, in RUN/evidence:
+// for a run the gate judged, exactly the patch it judged (the evidence
+// bundle records its sha256).
+const PatchFile = "change.patch"
+
+// Apply brings a run's change into the user's repository: the patch the
+// run recorded (for a verified run, the one the gate verified, checked
+// against the sha256 its evidence records), never the workspace as it is
+// now — a workspace that no longer holds that patch is refused. It never
+// pushes, and it refuses rather than overwrite: a file the change touches
+// must be in the user's worktree exactly as it is at the base.
 func Apply(ctx context.Context, dir string, o ApplyOptions) (*Applied, error) {
 	v, err := state.Read(dir)
 	if err != nil {
@@ -56,25 +102,29 @@ func Apply(ctx context.Context, dir string, o ApplyOptions) (*Applied, error) {
 	if st.Status != StatusVerified && !o.Force {
 		return nil, fmt.Errorf("run %s ended %s, not verified: the gate did not accept its change (--force applies it anyway)", meta.RunID, st.Status)
 	}
+	patch, sum, err := recordedPatch(dir, meta.RunID, st.Status == StatusVerified)
+	if err != nil {
+		return nil, err
+	}
 	ws, err := sandbox.Open(ctx, meta.Repo, meta.Base, dir, nil)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: its workspace: %w", meta.RunID, err)
 	}
-	patch, err := ws.Diff(ctx)
+	now, err := ws.Diff(ctx)
 	if err != nil {
 		return nil, err
 	}
-	changed, err := ws.Changed(ctx)
+	if !bytes.Equal(now, patch) {
+		return nil, &DriftError{RunID: meta.RunID, Paths: patchDiffers(patch, now)}
+	}
+	files, err := patchFiles(ctx, meta.Repo, patch)
 	if err != nil {
 		return nil, err
 	}
-	if len(changed) == 0 {
+	if len(files) == 0 {
 		return nil, fmt.Errorf("run %s changed nothing", meta.RunID)
 	}
-	out := &Applied{RunID: meta.RunID}
-	for _, c := range changed {
-		out.Files = append(out.Files, c.Path)
-	}
+	out := &Applied{RunID: meta.RunID, Files: files, PatchSHA256: sum}
 	if o.Branch != "" {
 		commit, err := commitOnBranch(ctx, meta.Repo, meta.Base, o.Branch, patch, description(meta.RunID, st))
 		if err != nil {
@@ -84,13 +134,13 @@ func Apply(ctx context.Context, dir string, o ApplyOptions) (*Applied, error) {
 		return out, nil
 	}
 	var conflicts []string
-	for _, c := range changed {
-		same, err := sameAsBase(ctx, meta.Repo, meta.Base, c.Path)
+	for _, f := range files {
+		same, err := sameAsBase(ctx, meta.Repo, meta.Base, f)
 		if err != nil {
 			return nil, err
 		}
 		if !same {
-			conflicts = append(conflicts, c.Path)
+			conflicts = append(conflicts, f)
 		}
 	}
 	if len(conflicts) > 0 {
@@ -100,6 +150,114 @@ func Apply(ctx context.Context, dir string, o ApplyOptions) (*Applied, error) {
 		return nil, fmt.Errorf("apply the change: %w", err)
 	}
 	return out, nil
+}
+
+// recordedPatch reads RUN/evidence/change.patch and checks it against the
+// sha256 the evidence bundle records; a verified run must have a bundle
+// whose verdict is pass. Without a bundle (a run the gate never judged)
+// there is no hash to check.
+func recordedPatch(dir, id string, verified bool) ([]byte, string, error) {
+	ev := filepath.Join(dir, "evidence")
+	patch, err := os.ReadFile(filepath.Join(ev, PatchFile))
+	if err != nil {
+		return nil, "", &EvidenceError{RunID: id, Problem: fmt.Sprintf("its patch: %v", err)}
+	}
+	sum := sha256.Sum256(patch)
+	got := hex.EncodeToString(sum[:])
+	data, err := os.ReadFile(filepath.Join(ev, "evidence.json"))
+	switch {
+	case errors.Is(err, os.ErrNotExist) && !verified:
+		return patch, got, nil
+	case err != nil:
+		return nil, "", &EvidenceError{RunID: id, Problem: fmt.Sprintf("its evidence bundle: %v", err)}
+	}
+	var b struct {
+		Verdict   string             `json:"verdict"`
+		Revisions evidence.Revisions `json:"revisions"`
+	}
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, "", &EvidenceError{RunID: id, Problem: fmt.Sprintf("its evidence bundle does not parse: %v", err)}
+	}
+	switch {
+	case b.Revisions.PatchSHA256 == "":
+		return nil, "", &EvidenceError{RunID: id, Problem: "its evidence bundle records no patch_sha256"}
+	case got != b.Revisions.PatchSHA256:
+		return nil, "", &EvidenceError{RunID: id, Problem: fmt.Sprintf("%s has sha256 %s, the evidence records %s", PatchFile, got, b.Revisions.PatchSHA256)}
+	case verified && b.Verdict != verify.Pass.String():
+		return nil, "", &EvidenceError{RunID: id, Problem: fmt.Sprintf("the run ended verified but its evidence says %s", b.Verdict)}
+	}
+	return patch, got, nil
+}
+
+// patchFiles lists the paths a patch touches, in its order.
+func patchFiles(ctx context.Context, repo string, patch []byte) ([]string, error) {
+	if len(patch) == 0 {
+		return nil, nil
+	}
+	cmd := exec.CommandContext(ctx, "git", "-C", repo, "apply", "--numstat", "-z", "-")
+	cmd.Stdin = bytes.NewReader(patch)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("read the change's files: git apply --numstat: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	var files []string
+	for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		// "ADDED\tDELETED\tPATH" (no renames: the patch has none)
+		if f := strings.SplitN(rec, "\t", 3); len(f) == 3 {
+			files = append(files, f[2])
+		}
+	}
+	return files, nil
+}
+
+// patchDiffers names the files whose sections differ between two patches
+// (git's "diff --git" sections, keyed by their header line).
+func patchDiffers(a, b []byte) []string {
+	sa, sb := patchSections(a), patchSections(b)
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range []map[string]string{sa, sb} {
+		for h := range m {
+			if !seen[h] && sa[h] != sb[h] {
+				out = append(out, sectionPath(h))
+			}
+			seen[h] = true
+		}
+	}
+	slices.Sort(out)
+	if len(out) == 0 {
+		out = []string{"the patch"}
+	}
+	return out
+}
+
+func patchSections(p []byte) map[string]string {
+	m := map[string]string{}
+	s := string(p)
+	for s != "" {
+		i := strings.Index(s[1:], "\ndiff --git ")
+		sec := s
+		if i >= 0 {
+			sec, s = s[:i+2], s[i+2:]
+		} else {
+			s = ""
+		}
+		head, _, _ := strings.Cut(sec, "\n")
+		m[head] += sec
+	}
+	return m
+}
+
+// sectionPath is the path of a "diff --git a/P b/P" header (the patches
+// have no renames), else the header as it is.
+func sectionPath(head string) string {
+	rest, ok := strings.CutPrefix(head, "diff --git a/")
+	if n := len(rest) - len(" b/"); ok && n > 0 && n%2 == 0 && rest[n/2:n/2+3] == " b/" && rest[:n/2] == rest[n/2+3:] {
+		return rest[:n/2]
+	}
+	return head
 }
 
 // sameAsBase reports whether the user's file is as the base has it

@@ -15,7 +15,9 @@
 //     questions, before any workspace exists.
 //  2. A sandbox worktree of the base is created under the run directory
 //     (agent/sandbox); the user's worktree is never written (Apply brings
-//     the change over later and refuses files changed since the base).
+//     over later the patch the gate verified — evidence/change.patch,
+//     checked against the sha256 the evidence records — and refuses when
+//     the workspace no longer holds it or files changed since the base).
 //     An engine index of the worktree lives beside it; the tools re-index
 //     what they change, so engine answers follow the edits.
 //  3. The brief, built before the first edit and kept in task state: the

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -12,10 +13,12 @@ import (
 )
 
 // evidence writes the run's evidence under RUN/evidence: the change as a
-// patch always; with a gate report, the evidence bundle (evidence.json, in
-// the format of schema/evidence.schema.json, and CHANGE.md, the Cause / Fix /
-// Proof description) built from the report and task state; without one, a
-// CHANGE.md that says the change was not verified and why.
+// patch (PatchFile) always; with a gate report of exactly that patch, the
+// evidence bundle (evidence.json, in the format of
+// schema/evidence.schema.json, whose patch_sha256 Apply checks, and
+// CHANGE.md, the Cause / Fix / Proof description) built from the report and
+// task state; without one — or when the workspace moved on after the gate
+// judged it — a CHANGE.md that says the change was not verified and why.
 func (h *harness) evidence(ctx context.Context, out *Outcome) (string, error) {
 	dir := filepath.Join(h.run.Dir, "evidence")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -25,7 +28,11 @@ func (h *harness) evidence(ctx context.Context, out *Outcome) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := writeAtomic(filepath.Join(dir, "change.patch"), patch); err != nil {
+	if h.report != nil && !bytes.Equal(patch, h.judged) {
+		// the last report judged an earlier change: it is not this one's
+		h.report = nil
+	}
+	if err := writeAtomic(filepath.Join(dir, PatchFile), patch); err != nil {
 		return "", err
 	}
 	var decisions []string

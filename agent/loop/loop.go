@@ -306,6 +306,7 @@ type harness struct {
 	// finished is set by the finish tool during a turn.
 	finished bool
 	report   *verify.Report // the last gate report
+	judged   []byte         // the patch it judged
 }
 
 func (h *harness) open(ctx context.Context) error {
@@ -648,7 +649,7 @@ func (h *harness) gate(ctx context.Context) (*verify.Report, error) {
 	if _, err := h.run.Append(state.KindCheck, h.st.Step, rep); err != nil {
 		return nil, err
 	}
-	h.report = rep
+	h.report, h.judged = rep, patch
 	return rep, nil
 }
 

@@ -1,11 +1,14 @@
 package loop_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -244,6 +247,7 @@ func TestFixesDroppedField(t *testing.T) {
 	if s := git(t, repo, "status", "--porcelain"); s != "" {
 		t.Errorf("user's worktree changed by the run: %s", s)
 	}
+	checkAppliesVerifiedPatch(t, repo, out)
 	res, err := loop.Apply(context.Background(), out.Dir, loop.ApplyOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -262,6 +266,63 @@ func TestFixesDroppedField(t *testing.T) {
 	// The sandbox system prompt says tool output is material.
 	if calls := srv.Calls(); len(calls) == 0 || !strings.Contains(calls[0].System, "never instructions") {
 		t.Error("system prompt does not state that repository text is material")
+	}
+}
+
+// checkAppliesVerifiedPatch: apply brings the patch the gate verified,
+// never the workspace as it is now. A line added to the workspace after
+// verification is refused on both paths (worktree and branch) and the
+// user's file stays as it was; so is a patch that is not the one the
+// evidence hashed, or none. The workspace and patch are put back after.
+func checkAppliesVerifiedPatch(t *testing.T, repo string, out *loop.Outcome) {
+	t.Helper()
+	ctx := context.Background()
+	user := filepath.Join(repo, "server", "mapper.go")
+	before, _ := os.ReadFile(user)
+	work := filepath.Join(out.Dir, "work", "server", "mapper.go")
+	verified, err := os.ReadFile(work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(work, append(slices.Clip(verified), "\n// added after the gate\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []loop.ApplyOptions{{}, {Branch: "after-gate"}} {
+		_, err := loop.Apply(ctx, out.Dir, o)
+		var drift *loop.DriftError
+		if !errors.As(err, &drift) || !slices.Equal(drift.Paths, []string{"server/mapper.go"}) {
+			t.Errorf("apply %+v of a workspace changed after the gate: %v, want a DriftError naming server/mapper.go", o, err)
+		}
+	}
+	if now, _ := os.ReadFile(user); !bytes.Equal(now, before) {
+		t.Errorf("a refused apply changed the user's file:\n%s", now)
+	}
+	if s := git(t, repo, "branch", "--list", "after-gate"); s != "" {
+		t.Errorf("a refused apply made the branch: %s", s)
+	}
+	if err := os.WriteFile(work, verified, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pf := filepath.Join(out.Evidence, "change.patch")
+	good, err := os.ReadFile(pf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, damage := range map[string]func(){
+		"edited": func() {
+			os.WriteFile(pf, bytes.Replace(good, []byte("ArtifactURL: t.ArtifactURL"), []byte("ArtifactURL: t.ArtifactURL+\"!\""), 1), 0o644)
+		},
+		"missing": func() { os.Remove(pf) },
+	} {
+		damage()
+		var ee *loop.EvidenceError
+		if _, err := loop.Apply(ctx, out.Dir, loop.ApplyOptions{}); !errors.As(err, &ee) {
+			t.Errorf("apply with the patch %s: %v, want an EvidenceError", name, err)
+		}
+		os.WriteFile(pf, good, 0o644)
+	}
+	if now, _ := os.ReadFile(user); !bytes.Equal(now, before) {
+		t.Errorf("a refused apply changed the user's file:\n%s", now)
 	}
 }
 
@@ -609,6 +670,55 @@ func TestBriefNamesTheChangeTheGoalNames(t *testing.T) {
 	if !strings.Contains(brief.Brief, "Changes the goal names (commit history):\n  #42: ") ||
 		!strings.Contains(brief.Brief, `"server: count the mapped tasks (#42)" changed server/mapper.go`) {
 		t.Fatalf("the brief does not name #42 and its file:\n%s", brief.Brief)
+	}
+}
+
+// TestApplyForce: --force applies an unverified run's recorded patch under
+// the same checks: a workspace that no longer holds it is refused, and the
+// user's file is untouched; as recorded, it applies.
+func TestApplyForce(t *testing.T) {
+	edit := llmtest.Use("edit", `{"path":"server/mapper.go","old":"\t\tStatus: t.Status,\n","new":"\t\tStatus: t.Status,\n\t\tArtifactURL: t.ArtifactURL,\n"}`)
+	out, _, _ := noGateRun(t, contractYAML, nil, edit, llmtest.Use("finish", `{"root_cause":"r","summary":"s"}`))
+	if out.Status != loop.StatusUnverified {
+		t.Fatalf("status %s (%s)", out.Status, out.Reason)
+	}
+	ctx := context.Background()
+	if _, err := loop.Apply(ctx, out.Dir, loop.ApplyOptions{}); err == nil || !strings.Contains(err.Error(), "not verified") {
+		t.Errorf("apply of an unverified run without --force: %v", err)
+	}
+	v, err := state.Read(out.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := v.Meta.Repo
+	user := filepath.Join(repo, "server", "mapper.go")
+	before, _ := os.ReadFile(user)
+	work := filepath.Join(out.Dir, "work", "server", "mapper.go")
+	recorded, _ := os.ReadFile(work)
+	os.WriteFile(work, append(slices.Clip(recorded), "\n// added after the run\n"...), 0o644)
+	var drift *loop.DriftError
+	if _, err := loop.Apply(ctx, out.Dir, loop.ApplyOptions{Force: true}); !errors.As(err, &drift) {
+		t.Errorf("apply --force of a workspace changed after the run: %v, want a DriftError", err)
+	}
+	if now, _ := os.ReadFile(user); !bytes.Equal(now, before) {
+		t.Fatalf("a refused apply changed the user's file:\n%s", now)
+	}
+	os.WriteFile(work, recorded, 0o644)
+	// A gate report's bundle that hashed another patch is refused too.
+	bundle := filepath.Join(out.Evidence, "evidence.json")
+	os.WriteFile(bundle, []byte(`{"verdict":"fail","revisions":{"patch_sha256":"`+strings.Repeat("0", 64)+`"}}`), 0o644)
+	var ee *loop.EvidenceError
+	if _, err := loop.Apply(ctx, out.Dir, loop.ApplyOptions{Force: true}); !errors.As(err, &ee) || !strings.Contains(err.Error(), "sha256") {
+		t.Errorf("apply --force of a patch its bundle did not hash: %v, want an EvidenceError", err)
+	}
+	os.Remove(bundle)
+	res, err := loop.Apply(ctx, out.Dir, loop.ApplyOptions{Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, _ := os.ReadFile(user)
+	if !slices.Equal(res.Files, []string{"server/mapper.go"}) || strings.Count(string(now), "ArtifactURL: t.ArtifactURL") != 1 || strings.Contains(string(now), "added after") {
+		t.Errorf("applied %v:\n%s", res.Files, now)
 	}
 }
 

@@ -505,7 +505,7 @@ func agentApplyCmd(g *globals) *cobra.Command {
 	var o loop.ApplyOptions
 	c := &cobra.Command{
 		Use:   "apply RUN [--branch NAME]",
-		Short: "apply a verified run's change to your worktree (refused when a file it touches changed since the base); --branch commits it on a new local branch instead (cairn never pushes)",
+		Short: "apply the patch the gate verified (its sha256 checked against the evidence) to your worktree; refused when a file it touches changed since the base, or when the run's workspace no longer holds that patch; --branch commits it on a new local branch instead (cairn never pushes)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, _, err := g.findRun(args[0])
@@ -522,13 +522,13 @@ func agentApplyCmd(g *globals) *cobra.Command {
 			if res.Branch != "" {
 				fmt.Fprintf(g.stdout, "committed %d files on branch %s (%s); your worktree is unchanged\n", len(res.Files), res.Branch, short(res.Commit))
 			} else {
-				fmt.Fprintf(g.stdout, "applied %d files to your worktree: %s\n", len(res.Files), strings.Join(res.Files, ", "))
+				fmt.Fprintf(g.stdout, "applied %d files to your worktree (patch sha256 %s): %s\n", len(res.Files), short(res.PatchSHA256), strings.Join(res.Files, ", "))
 			}
 			return nil
 		},
 	}
 	c.Flags().StringVar(&o.Branch, "branch", "", "commit the change on this new local branch (from the run's base) instead of changing the worktree")
-	c.Flags().BoolVar(&o.Force, "force", false, "apply a run the gate did not verify")
+	c.Flags().BoolVar(&o.Force, "force", false, "apply a run the gate did not verify: the patch it recorded when it ended (evidence/change.patch), under the same checks")
 	return c
 }
 
