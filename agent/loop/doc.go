@@ -51,10 +51,18 @@
 // provider's usage counts them, and wall time across resumes. The first
 // reached ends the run escalated, with an escalation event carrying what
 // was learned (facts, hypotheses, decisions, files, tests, failed
-// approaches). An action is fingerprinted by tool, canonical input and the
-// workspace's snapshot commit: the same call against an unchanged worktree
-// is not run again — the model is told so — and the RepeatLimit-th such
-// repeat escalates. Unknown tools and malformed arguments are error
+// approaches). Wall time is also a deadline on what runs between the
+// checks: the model call, every tool command (its own limit capped at
+// what is left) and the gate are stopped at it, and the run escalates the
+// same way. A contract that sets cost_usd for a model the price table
+// (Options.Prices) lacks is refused before it starts (UnpricedError);
+// under the default cost ceiling it runs, and its run_started event says
+// the cost is not counted.
+//
+// An action is fingerprinted by tool, canonical input and the workspace's
+// snapshot commit: the same call against an unchanged worktree is not run
+// again — the model is told so — and the RepeatLimit-th such repeat
+// escalates. Unknown tools and malformed arguments are error
 // results; a provider that still fails after its retries (agent/llm retries
 // 429/5xx with backoff) aborts the run with the error as an event.
 //

@@ -59,6 +59,10 @@ type Options struct {
 	Repo     string         // the user's repository (never written before Apply)
 	Contract *task.Contract // Run only; Resume reads the run's own copy
 	Provider llm.Provider
+	// Prices is the table Provider prices its calls with (nil:
+	// llm.DefaultPrices(), as the providers default): a contract's cost
+	// ceiling needs the model in it.
+	Prices llm.Prices
 	// ModelSpec names the provider and model as given (anthropic:NAME), for
 	// the record.
 	ModelSpec string
@@ -114,6 +118,10 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	if o.Contract == nil {
 		return nil, errors.New("loop: no contract")
 	}
+	costNote, err := o.costCeiling(o.Contract.Budgets)
+	if err != nil {
+		return nil, err
+	}
 	att, err := task.Start(ctx, o.Contract, o.Repo)
 	if err != nil {
 		return nil, err
@@ -130,7 +138,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	ctx, span := obs.RunSpan(ctx, o.Tracer, r.ID)
 	defer span.End()
 	h := &harness{o: o, run: r, att: att, st: &state.TaskState{Status: StatusRunning, Objective: att.Contract().Objective}}
-	if _, err := r.Append(state.KindRunStarted, 0, map[string]any{"repo": o.Repo, "base": att.Commit(), "model": meta.Model, "contract_hash": att.Hash()}); err != nil {
+	if _, err := r.Append(state.KindRunStarted, 0, map[string]any{"repo": o.Repo, "base": att.Commit(), "model": meta.Model, "contract_hash": att.Hash(), "cost_ceiling": costNote}); err != nil {
 		return nil, err
 	}
 	if qs := task.Questions(att.Contract()); len(qs) > 0 {
@@ -188,6 +196,9 @@ func Resume(ctx context.Context, dir string, o Options) (*Outcome, error) {
 	}
 	if att.Hash() != meta.ContractHash {
 		return nil, fmt.Errorf("run %s: contract hash %s, recorded %s", meta.RunID, att.Hash(), meta.ContractHash)
+	}
+	if _, err := o.costCeiling(c.Budgets); err != nil {
+		return nil, err
 	}
 	st, err := r.Checkpoint()
 	if err != nil {
@@ -256,6 +267,38 @@ func (o *Options) check() error {
 	o.Window = cmp.Or(o.Window, DefaultWindow)
 	o.AnswerPoll = cmp.Or(o.AnswerPoll, 500*time.Millisecond)
 	return nil
+}
+
+// UnpricedError is a refusal to start: the contract sets a cost ceiling
+// and the model has no price, so its cost could not be counted against it.
+// No price is assumed for it.
+type UnpricedError struct {
+	Model   string
+	CostUSD float64
+}
+
+func (e *UnpricedError) Error() string {
+	return fmt.Sprintf("refused to start: the contract's budgets set cost_usd: %g, but the model %s has no price, so its cost cannot be counted against that ceiling (no price is assumed): give its price with --prices FILE (%s: {input_per_mtok: N, output_per_mtok: N}), or drop cost_usd from the contract",
+		e.CostUSD, e.Model, e.Model)
+}
+
+// costCeiling checks that the cost ceiling can be enforced: a contract that
+// sets cost_usd for a model without a price is refused (UnpricedError).
+// Under the default ceiling an unpriced model runs, and the note (for the
+// run_started event) says that ceiling is not enforced.
+func (o *Options) costCeiling(b task.Budgets) (string, error) {
+	prices := o.Prices
+	if prices == nil {
+		prices = llm.DefaultPrices()
+	}
+	model := o.Provider.Model()
+	if _, ok := prices.Lookup(model); ok {
+		return fmt.Sprintf("$%g, priced", cmp.Or(b.CostUSD, DefaultBudgets.CostUSD)), nil
+	}
+	if b.CostUSD > 0 {
+		return "", &UnpricedError{Model: model, CostUSD: b.CostUSD}
+	}
+	return fmt.Sprintf("the default $%g is not enforced: the model %s has no price (--prices gives one); the token ceilings still hold", DefaultBudgets.CostUSD, model), nil
 }
 
 func (o *Options) runsDir() string {
@@ -368,8 +411,18 @@ func (h *harness) checkpoint() error {
 
 // drive is the turn loop: observe → hypothesize → act, until finish and the
 // gate, a ceiling, or a failure.
+//
+// The wall-time budget is a deadline on everything the turn does — model
+// calls, tool commands (whose own limits the tools cap to it) and the gate:
+// a run past wall_s stops within moments, mid-command if need be, and
+// escalates as at any ceiling. Ending the run (evidence) is outside it.
 func (h *harness) drive(ctx context.Context) (*Outcome, error) {
 	gateFailures := 0
+	bctx, cancel := context.WithDeadline(ctx, time.Now().Add(h.wallLeft()))
+	defer cancel()
+	// outOfTime says whether the wall budget, not the caller, ended what
+	// was running.
+	outOfTime := func() bool { return bctx.Err() != nil && ctx.Err() == nil }
 	for {
 		if err := ctx.Err(); err != nil {
 			return h.abort(context.WithoutCancel(ctx), fmt.Errorf("cancelled: %w", err))
@@ -383,8 +436,11 @@ func (h *harness) drive(ctx context.Context) (*Outcome, error) {
 		} else if h.inputTokens() > h.o.Window*8/10 {
 			h.rebuild(ctx, "compaction")
 		}
-		resp, err := h.model(ctx)
+		resp, err := h.model(bctx)
 		if err != nil {
+			if outOfTime() {
+				return h.escalate(ctx, "budget: "+h.wallSpent()+", during a model call")
+			}
 			if ctx.Err() != nil {
 				return h.abort(context.WithoutCancel(ctx), fmt.Errorf("cancelled during a model call: %w", ctx.Err()))
 			}
@@ -398,7 +454,19 @@ func (h *harness) drive(ctx context.Context) (*Outcome, error) {
 				continue
 			}
 			uses++
-			res, err := h.call(ctx, b)
+			if outOfTime() {
+				return h.escalate(ctx, "budget: "+h.wallSpent()+", before "+b.Name)
+			}
+			res, err := h.call(bctx, b)
+			if outOfTime() {
+				// the command was killed at the deadline, or the tool
+				// could not finish after it
+				if err == nil {
+					err = errors.New("stopped at the wall-time budget")
+				}
+				h.run.Append(state.KindToolResult, h.st.Step, map[string]any{"id": b.ID, "tool": b.Name, "is_error": true, "result": "stopped: the run's wall-time budget ran out (" + err.Error() + ")"})
+				return h.escalate(ctx, "budget: "+h.wallSpent()+", during "+b.Name)
+			}
 			if err != nil {
 				var esc *escalation
 				if errors.As(err, &esc) {
@@ -434,7 +502,12 @@ func (h *harness) drive(ctx context.Context) (*Outcome, error) {
 		if h.o.NoGate {
 			return h.end(ctx, StatusUnverified, "finished without the verification gate (--no-verify)", nil)
 		}
-		rep, err := h.gate(ctx)
+		rep, err := h.gate(bctx)
+		if outOfTime() && (err != nil || rep.Verdict != verify.Pass) {
+			// a gate cut short judged nothing
+			h.report = nil
+			return h.escalate(ctx, "budget: "+h.wallSpent()+", during the verification gate")
+		}
 		if err != nil {
 			return h.abort(ctx, fmt.Errorf("the verification gate could not run: %w", err))
 		}
@@ -503,9 +576,23 @@ func (h *harness) overBudget() string {
 	case u.CostUSD >= cost:
 		return fmt.Sprintf("cost $%.4f of $%.2f", u.CostUSD, cost)
 	case u.Wall+time.Since(h.started).Seconds() >= float64(wall):
-		return fmt.Sprintf("wall time %.0f s of %d s", u.Wall+time.Since(h.started).Seconds(), wall)
+		return h.wallSpent()
 	}
 	return ""
+}
+
+// wallLeft is what is left of the wall-time budget (negative past it).
+func (h *harness) wallLeft() time.Duration {
+	wall := cmp.Or(h.att.Contract().Budgets.WallS, DefaultBudgets.WallS)
+	spent := h.st.Usage.Wall + time.Since(h.started).Seconds()
+	return time.Duration((float64(wall) - spent) * float64(time.Second))
+}
+
+// wallSpent says how much of the wall-time budget is spent, as overBudget
+// does.
+func (h *harness) wallSpent() string {
+	wall := cmp.Or(h.att.Contract().Budgets.WallS, DefaultBudgets.WallS)
+	return fmt.Sprintf("wall time %.0f s of %d s", h.st.Usage.Wall+time.Since(h.started).Seconds(), wall)
 }
 
 type escalation struct{ why string }

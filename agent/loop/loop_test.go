@@ -400,7 +400,7 @@ func TestBudgets(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			prov := func(s *llmtest.Server, r *loop.RetryLog) llm.Provider { return anthropicProvider(t, s, r, prices) }
-			out, evs, _ := noGateRun(t, base+tc.budgets+"\n", prov, repeatTurn(reader(tc.usage), 20)...)
+			out, evs, _ := noGateRunIn(t, fixtureRepo(t), base+tc.budgets+"\n", prov, func(o *loop.Options) { o.Prices = prices }, repeatTurn(reader(tc.usage), 20)...)
 			if out.Status != loop.StatusEscalated || !strings.Contains(out.Reason, tc.want) {
 				t.Fatalf("status %s (%s), want escalated for %q", out.Status, out.Reason, tc.want)
 			}
@@ -424,6 +424,53 @@ func TestBudgets(t *testing.T) {
 		}
 		if len(kinds(evs, state.KindEscalation)) != 1 {
 			t.Error("no escalation event")
+		}
+	})
+	// The wall budget is a deadline on the commands too: a test that
+	// sleeps 30 s is killed at wall_s, and the run escalates then.
+	t.Run("wall mid-tool", func(t *testing.T) {
+		repo := fixtureRepo(t)
+		os.WriteFile(filepath.Join(repo, "server", "sleep_test.go"), []byte("package main\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSleeps(t *testing.T) { time.Sleep(30 * time.Second) }\n"), 0o644)
+		git(t, repo, "add", ".")
+		git(t, repo, "commit", "-q", "-m", "a slow test")
+		const wall = 3
+		start := time.Now()
+		out, evs, srv := noGateRunIn(t, repo, base+fmt.Sprintf("budgets: {wall_s: %d}\n", wall), nil, nil,
+			repeatTurn(llmtest.Use("run_tests", `{"selector":"./server/... -run ^TestSleeps$"}`), 3)...)
+		took := time.Since(start)
+		if out.Status != loop.StatusEscalated || !strings.Contains(out.Reason, "wall time") {
+			t.Fatalf("status %s (%s), want escalated for wall time", out.Status, out.Reason)
+		}
+		if len(srv.Calls()) == 0 || !strings.Contains(out.Reason, "during run_tests") {
+			t.Fatalf("the budget did not stop the test run (%d model calls, %q): set-up took longer than wall_s?", len(srv.Calls()), out.Reason)
+		}
+		if took > (wall+6)*time.Second {
+			t.Errorf("the run took %s with wall_s %d", took.Round(time.Second), wall)
+		}
+		esc := kinds(evs, state.KindEscalation)
+		if len(esc) != 1 || !strings.Contains(string(esc[0].Data), "learned") {
+			t.Errorf("escalation events %v", esc)
+		}
+	})
+	// A cost ceiling needs a price: a model without one is refused before
+	// anything runs, and the error says how to give one.
+	t.Run("unpriced cost", func(t *testing.T) {
+		repo := fixtureRepo(t)
+		srv := llmtest.New()
+		defer srv.Close()
+		_, err := loop.Run(context.Background(), loop.Options{
+			Repo: repo, Contract: contract(t, base+"budgets: {cost_usd: 0.5}\n"), Provider: anthropicProvider(t, srv, nil, nil),
+			Executor: sharedExecutor(t), NoGate: true,
+		})
+		var up *loop.UnpricedError
+		if !errors.As(err, &up) || !strings.Contains(err.Error(), "--prices") || up.Model != "claude-test" {
+			t.Fatalf("Run with cost_usd and an unpriced model: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(repo, ".cairn", "runs")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a refused run left a run directory: %v", err)
+		}
+		if len(srv.Calls()) != 0 {
+			t.Error("the model was called")
 		}
 	})
 }

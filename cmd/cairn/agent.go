@@ -108,7 +108,7 @@ func (f *agentFlags) options(ctx context.Context, g *globals, repo string) (loop
 		return o, nil, usageError("--otel: %v", err)
 	}
 	o = loop.Options{
-		Repo: repo, Provider: prov, ModelSpec: f.model, Policy: pol, Executor: ex,
+		Repo: repo, Provider: prov, Prices: lo.Prices, ModelSpec: f.model, Policy: pol, Executor: ex,
 		NoGate: f.noVerify, Unattended: f.unattended, Tracer: tracer, MaxTokens: f.maxTokens,
 		Reruns: f.reruns, CairnVersion: version, Retries: retries,
 	}
@@ -225,7 +225,7 @@ Exit 0 when verified (or unverified with --no-verify), 1 otherwise.`,
 			o.Contract = contract
 			out, err := loop.Run(ctx, o)
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return runError(err)
 			}
 			return g.printOutcome(out)
 		},
@@ -266,13 +266,23 @@ func agentResumeCmd(g *globals) *cobra.Command {
 			defer done()
 			out, err := loop.Resume(ctx, dir, o)
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return runError(err)
 			}
 			return g.printOutcome(out)
 		},
 	}
 	f.register(c)
 	return c
+}
+
+// runError maps a run that could not start or go on to its exit code: 2
+// for what the caller's flags fix (a cost ceiling without a price), else 1.
+func runError(err error) error {
+	var up *loop.UnpricedError
+	if errors.As(err, &up) {
+		return &exitError{code: 2, err: err}
+	}
+	return &exitError{code: 1, err: err}
 }
 
 func (g *globals) printOutcome(out *loop.Outcome) error {

@@ -124,6 +124,26 @@ func TestAgentRunUsage(t *testing.T) {
 	if _, errs, code := cairn(t, "agent", "run", "--repo", repo, "--model", "nosuch:x", "--task", bad); code != 2 {
 		t.Errorf("unknown provider: exit %d %s", code, errs)
 	}
+	// A cost ceiling with a model the price table lacks is refused before
+	// anything runs, and the message names the flag that gives a price.
+	costly := filepath.Join(t.TempDir(), "costly.yaml")
+	os.WriteFile(costly, []byte("objective: After a page refresh the download link of a finished task is still shown (ToResponse drops ArtifactURL).\nscope: {write: [\"server/**\"]}\ncriteria:\n  - {id: tests, text: server tests pass, check: {tests: \"./server/...\"}}\nbudgets: {cost_usd: 0.5}\n"), 0o644)
+	t.Setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")
+	if _, errs, code := cairn(t, "agent", "run", "--repo", repo, "--model", "anthropic:unpriced-model", "--task", costly); code != 2 || !strings.Contains(errs, "--prices") || !strings.Contains(errs, "unpriced-model") {
+		t.Errorf("cost ceiling with an unpriced model: exit %d %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(repo, ".cairn", "runs")); !os.IsNotExist(err) {
+		t.Errorf("a refused run left a runs directory: %v", err)
+	}
+	// With its price from --prices the same run starts.
+	srv := llmtest.New(llmtest.Use("finish", `{"root_cause":"r","summary":"s"}`))
+	defer srv.Close()
+	t.Setenv("ANTHROPIC_BASE_URL", srv.AnthropicBaseURL())
+	prices := filepath.Join(t.TempDir(), "prices.yaml")
+	os.WriteFile(prices, []byte("unpriced-model: {input_per_mtok: 1, output_per_mtok: 2}\n"), 0o644)
+	if out, errs, code := cairn(t, "agent", "run", "--repo", repo, "--model", "anthropic:unpriced-model", "--prices", prices, "--task", costly, "--no-verify"); code != 0 || !strings.Contains(out, "unverified") {
+		t.Errorf("cost ceiling with the model priced by --prices: exit %d %s %s", code, out, errs)
+	}
 }
 
 // TestAgentDraft drafts a contract from a goal naming the mapper: the
