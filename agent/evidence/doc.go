@@ -41,9 +41,21 @@
 //     "unknown (…)", not left out.
 //
 // Markdown renders the change description a reviewer reads in two
-// minutes: the verdict line first, then Cause, Fix (files table,
-// decisions) and Proof (criteria table, findings, risks, the commands to
-// reproduce, one line of environment). Write puts evidence.json and
+// minutes: the verdict line first; for an agent run, its summary (steps,
+// model and tool calls, the policy's refusals, tokens, and the cost — or
+// that it is unknown, the model having no price); then Cause and Fix,
+// where the model's diagnosis and summary are quoted and marked as its
+// words, not checked by the gate, with the criteria that back them beside
+// (files table, decisions); and Proof: per criterion what it ran (argv and
+// directory), its status and note; per regression test how it failed at
+// the base (assertion, panic, time-out or build, with the message or the
+// build error), how it ran on the change, its coverage of the changed
+// statements and whether it proves the change; the findings, the risks
+// (an agent run's too: its scratch directory is made when missing), the
+// commands to reproduce — the saved contract's path and, for a patch, the
+// patch's (`cairn verify --task RUN/contract --patch
+// RUN/evidence/change.patch`), so the line runs as written — and one line
+// of environment. Write puts evidence.json and
 // CHANGE.md in a directory, each written aside, synced and renamed;
 // CHANGE.md first, so a directory with evidence.json has both.
 //

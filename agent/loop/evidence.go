@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/agent/evidence"
+	"github.com/cairn-dev/cairn/agent/llm"
+	"github.com/cairn-dev/cairn/agent/state"
 	"github.com/cairn-dev/cairn/agent/verify"
 )
 
@@ -46,7 +49,9 @@ func (h *harness) evidence(ctx context.Context, out *Outcome) (string, error) {
 			ScratchDir: filepath.Join(h.run.Dir, "scratch"), CairnVersion: h.o.CairnVersion,
 			Model:     &evidence.Model{ID: h.o.Provider.Model(), Provider: h.o.Provider.Name(), Config: map[string]any{"max_tokens": h.o.MaxTokens}},
 			RootCause: h.st.RootCause, Summary: h.st.Summary, Decisions: decisions,
-			Isolation: h.isolation(),
+			Isolation:    h.isolation(),
+			ContractPath: filepath.Join(h.run.Dir, state.ContractFile), PatchPath: filepath.Join(dir, PatchFile),
+			Run: h.runSummary(out),
 		})
 		if err != nil {
 			return dir, fmt.Errorf("evidence bundle: %w", err)
@@ -79,8 +84,8 @@ func (h *harness) evidence(ctx context.Context, out *Outcome) (string, error) {
 		}
 		md.WriteString("\n")
 	}
-	fmt.Fprintf(&md, "Run %s, contract %s, base %s. Verify it: `cairn verify --task .cairn/runs/%s/%s --working` after `cairn agent apply --force %s`.\n",
-		h.run.ID, h.att.Hash(), h.att.Commit(), h.run.ID, "contract", h.run.ID)
+	fmt.Fprintf(&md, "Run %s, contract %s, base %s. Verify it: `cairn verify --repo %s --task %s --patch %s`.\n",
+		h.run.ID, h.att.Hash(), h.att.Commit(), h.o.Repo, filepath.Join(h.run.Dir, state.ContractFile), filepath.Join(dir, PatchFile))
 	if err := writeAtomic(filepath.Join(dir, "CHANGE.md"), []byte(md.String())); err != nil {
 		return "", err
 	}
@@ -105,4 +110,18 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// runSummary is the run's line in CHANGE.md: steps, calls, refusals,
+// tokens, and the cost — said to be unknown when the model has no price.
+func (h *harness) runSummary(out *Outcome) *evidence.RunSummary {
+	u := h.st.Usage
+	prices := h.o.Prices
+	if prices == nil {
+		prices = llm.DefaultPrices()
+	}
+	_, priced := prices.Lookup(h.o.Provider.Model())
+	return &evidence.RunSummary{RunID: h.run.ID, Status: string(out.Status), Steps: h.st.Step, ModelCalls: u.ModelCalls, ToolCalls: u.ToolCalls,
+		PolicyRefusals: h.st.Violations, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CostUSD: u.CostUSD, CostPriced: priced,
+		WallS: u.Wall + time.Since(h.started).Seconds()}
 }

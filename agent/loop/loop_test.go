@@ -243,6 +243,16 @@ func TestFixesDroppedField(t *testing.T) {
 	if !strings.Contains(string(md), "ToResponse (server/mapper.go) built the response without ArtifactURL") || !strings.Contains(string(md), "regression") {
 		t.Errorf("CHANGE.md lacks the root cause or the proof:\n%s", md)
 	}
+	// what a reviewer reads in two minutes: the model's words marked as
+	// such, how the regression test failed at the base, the run's summary,
+	// risks computed, a reproduce line that runs as written
+	for _, want := range []string{"_The model's diagnosis, in its words (not checked by the gate):_", "Backed by the gate's checks: regression **pass**",
+		"at the base: **fail (assertion)**", "artifact URL dropped", "Agent run `" + filepath.Base(out.Dir) + "`: ", "refused by the policy",
+		"--task " + filepath.Join(out.Dir, "contract") + " --patch " + filepath.Join(out.Evidence, loop.PatchFile), "### Risks\n\nLevel"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("CHANGE.md lacks %q:\n%s", want, md)
+		}
+	}
 	// The user's worktree is untouched until apply.
 	if s := git(t, repo, "status", "--porcelain"); s != "" {
 		t.Errorf("user's worktree changed by the run: %s", s)
