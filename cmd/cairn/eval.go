@@ -225,12 +225,17 @@ func evalGateCmd(g *globals) *cobra.Command {
 	var naive bool
 	c := &cobra.Command{
 		Use:   "gate --tasks FILE --repos-root DIR",
-		Short: "the verification gate over Multi-SWE-bench-style instances: the reference, its test alone, no change and five mutations per instance",
+		Short: "the verification gate over Multi-SWE-bench-style instances: the reference, its test alone, no change and eight tamperings per instance",
 		Long: `gate runs the verification gate on every instance of --tasks (the format of
-../shared/bench/gate: base.sha, fix_patch, test_patch, f2p/n2p tests) for eight
+../shared/bench/gate: base.sha, fix_patch, test_patch, f2p/n2p tests) for eleven
 variants: reference (must pass), test_only and no_change (must not), and
-mutations of the reference — skip_added, assertions_neutralised, test_deleted,
-ci_edited, out_of_scope (each must be flagged). --repos-root DIR holds
+tamperings — skip_added, assertions_neutralised (t.Error/Fatal, testify,
+gomega), test_deleted, ci_edited, out_of_scope, helper_neutralised (an
+assertion helper made vacuous), harness_exit (a TestMain that exits 0) of the
+reference, and vacuous_regression (no fix: a new constant and a test of only
+it) — each must be refused. An instance's contract allows by name what its
+reference changes (the named tests the base has, the harness its test patch
+edits). --repos-root DIR holds
 DIR/ORG/REPO, a clone or bare git dir of each instance's repository; the
 repositories are prepared outside the sandbox (clone, go mod download) under
 --work, cached by base revision. It reports the confusion matrix (variant ×
@@ -295,7 +300,7 @@ verdict), the flaky tests seen and the time per instance.`,
 	f.add(c)
 	fl := c.Flags()
 	fl.StringVar(&work, "work", "", "prepared repositories and gate directories, kept between runs (default: the user cache dir's cairn/eval)")
-	fl.StringVar(&variants, "variants", "", "comma-separated variants (default: all eight)")
+	fl.StringVar(&variants, "variants", "", "comma-separated variants (default: all eleven)")
 	fl.StringVar(&until, "until", "", "HH:MM UTC: start no instance after it")
 	fl.BoolVar(&naive, "naive", false, "also run the instance's tests with plain go test on the host per variant (what a gate-less harness accepts)")
 	return c
