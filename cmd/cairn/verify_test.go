@@ -41,6 +41,15 @@ func TestVerifyExitCodes(t *testing.T) {
 	bad := filepath.Join(root, "bad.yaml")
 	os.WriteFile(bad, []byte("objective: keep the artifact link after a refresh\ncriteria: [{id: a, text: t, check: {tests: ''}}]\n"), 0o644)
 	gate := filepath.Join(os.TempDir(), "cairn-verify-test-gate") // the gate tests' warm build cache
+	onBase := filepath.Join(root, "on-base.yaml")
+	cb, _ := os.ReadFile(contract)
+	os.WriteFile(onBase, bytes.Replace(cb, []byte("base: HEAD\n"), []byte("base: HEAD~1\n"), 1), 0o644)
+	patch := filepath.Join(root, "change.patch")
+	diff, err := exec.Command("git", "-C", repo, "diff", "--binary", "HEAD~1", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(patch, diff, 0o644)
 	ev := filepath.Join(root, "evidence")
 
 	for _, tc := range []struct {
@@ -50,7 +59,10 @@ func TestVerifyExitCodes(t *testing.T) {
 	}{
 		{[]string{"verify", "--repo", repo}, 2, "--task FILE is required"},
 		{[]string{"verify", "--repo", repo, "--task", contract, "--diff", "HEAD"}, 2, "BASE..HEAD"},
-		{[]string{"verify", "--repo", repo, "--task", contract, "--diff", "HEAD~1..HEAD", "--working"}, 2, "not both"},
+		{[]string{"verify", "--repo", repo, "--task", contract, "--diff", "HEAD~1..HEAD", "--working"}, 2, "give one of --diff, --patch and --working"},
+		{[]string{"verify", "--repo", repo, "--task", contract, "--patch", filepath.Join(root, "nothing.patch")}, 2, "--patch"},
+		// an agent run's reproduce line: the saved contract and its patch
+		{[]string{"verify", "--repo", repo, "--task", onBase, "--patch", patch, "--dir", gate, "--json", "--evidence", ev}, 0, `"--patch",`},
 		{[]string{"verify", "--repo", repo, "--task", bad}, 1, "criteria[0].check"},
 		{[]string{"verify", "--repo", repo, "--task", contract, "--diff", "HEAD~1..HEAD", "--dir", gate, "--json", "--evidence", ev}, 0, `"verdict": "pass"`},
 		{[]string{"verify", "--repo", repo, "--task", contract, "--working", "--dir", gate}, 1, "verdict: fail"},
@@ -77,7 +89,8 @@ func TestVerifyExitCodes(t *testing.T) {
 				t.Errorf("report: %v %+v", err, r)
 			}
 			// the evidence beside the report, without repeating it
-			if e := r.Evidence; e.SchemaVersion != 1 || e.Verdict != "pass" || len(e.Files) != 2 || e.Report != nil || !strings.Contains(strings.Join(e.Reproduce.Command, " "), "--diff HEAD~1..HEAD") {
+			if e := r.Evidence; e.SchemaVersion != 1 || e.Verdict != "pass" || len(e.Files) != 2 || e.Report != nil ||
+				!strings.Contains(strings.Join(e.Reproduce.Command, " "), "--diff HEAD~1..HEAD") && !strings.Contains(strings.Join(e.Reproduce.Command, " "), "--task "+onBase+" --patch "+patch) {
 				t.Errorf("evidence: %+v", e)
 			}
 			for _, f := range []string{"evidence.json", "CHANGE.md"} {
