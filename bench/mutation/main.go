@@ -145,7 +145,10 @@ func run(listPath, only, out string, timeout time.Duration, baseline, keep bool)
 			}
 		}
 		slices.Sort(whole)
-		runs := []string{""}
+		var runs []string
+		if len(whole) > 0 {
+			runs = append(runs, "") // no -run: the packages run whole
+		}
 		for r := range filtered {
 			runs = append(runs, r)
 		}
