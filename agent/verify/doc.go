@@ -127,7 +127,10 @@
 //   - an assertion, a panic or a time-out at the base counts when the test,
 //     run alone on the change with -coverpkg of the changed packages,
 //     executes at least one statement on a line the change adds or edits
-//     (or the change has no executable statement: a constant, data);
+//     (or the change has no executable statement: a constant, data), or
+//     whose panic at the base passes through a function the change edits
+//     (a race's failing path is not taken in every run on the change:
+//     grpc-go 2371);
 //   - a package that does not build at the base (the test uses API the
 //     change adds) counts only when the test executes changed statements:
 //     a test of a new constant executes none and proves nothing. The proof

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -384,4 +385,40 @@ func baseFailure(t TestResult, buildFailed bool) string {
 		return "panic"
 	}
 	return "assertion"
+}
+
+// goFrame is a goroutine trace's function line: pkg.(*T).M( or pkg.F(.
+var goFrame = regexp.MustCompile(`^(?:[\w./-]+\.)?(?:\(\*?(\w+)\)\.)?(\w+)\(`)
+
+// panicsIn names the function the change edits that a failure's
+// goroutine trace passes through ("" if none): a panic at the base inside
+// the code the change fixes ties the failure to the change even when the
+// test, run again on the change, does not reach that code (a race: grpc-go
+// 2371 panics in ClientConn.handleServiceConfig one run in four, and the
+// fix's check runs only when the race is lost).
+func (cc *changeCode) panicsIn(message string) string {
+	lines := strings.Split(message, "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		m := goFrame.FindStringSubmatch(strings.TrimSpace(lines[i]))
+		loc := strings.TrimSpace(lines[i+1])
+		if m == nil || !strings.HasPrefix(lines[i+1], "\t") {
+			continue
+		}
+		file, _, _ := strings.Cut(loc, ":")
+		name := m[2]
+		if m[1] != "" {
+			name = m[1] + "." + m[2]
+		}
+		for _, f := range cc.files {
+			if !strings.HasSuffix(file, "/"+f.rel) && file != f.rel {
+				continue
+			}
+			for _, fn := range f.funcs {
+				if fn.name == name && slices.ContainsFunc(f.lines, func(l int) bool { return l >= fn.start && l <= fn.end }) {
+					return f.rel + ":" + name
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -250,3 +250,26 @@ func TestUnlistableTestsBlock(t *testing.T) {
 		t.Fatalf("verdict %v, server-tests %v (%s)", r.Verdict, c.Status, c.Reason)
 	}
 }
+
+// A panic at the base whose goroutine trace passes through a function the
+// change edits is the change's doing (grpc-go 2371's race), and one
+// through code the change leaves alone is not.
+func TestPanicsInChangedFunction(t *testing.T) {
+	cc := &changeCode{files: map[string]*changedFile{
+		"google.golang.org/grpc/clientconn.go": {rel: "clientconn.go", lines: []int{750, 751, 752},
+			funcs: []funcSpan{{"ClientConn.handleServiceConfig", 740, 790}, {"ClientConn.Close", 800, 840}}},
+	}}
+	trace := "panic: runtime error: invalid memory address or nil pointer dereference\n\ngoroutine 83 [running]:\n" +
+		"google.golang.org/grpc.(*ccBalancerWrapper).handleResolvedAddrs(...)\n\t/w/run/03-regression-base/work/balancer_conn_wrappers.go:182\n" +
+		"google.golang.org/grpc.(*ClientConn).handleServiceConfig(0x23aabf531b08, {0x9fa2fa, 0x26})\n\t/w/run/03-regression-base/work/clientconn.go:775 +0x363\n"
+	if got := cc.panicsIn(trace); got != "clientconn.go:ClientConn.handleServiceConfig" {
+		t.Errorf("panicsIn = %q", got)
+	}
+	other := strings.ReplaceAll(trace, "handleServiceConfig", "Close")
+	if got := cc.panicsIn(other); got != "" {
+		t.Errorf("a panic in a function the change leaves alone: panicsIn = %q", got)
+	}
+	if got := cc.panicsIn("    artifact_test.go:8: ArtifactURL = \"\"\n--- FAIL: TestX (0.00s)\n"); got != "" {
+		t.Errorf("an assertion: panicsIn = %q", got)
+	}
+}

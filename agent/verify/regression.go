@@ -349,6 +349,9 @@ func (g *gate) proofs(ctx context.Context, c *Check, cand *sandbox.Workspace, gr
 				}
 				p.Coverage = cov
 				p.Counts, p.Reason = judgeProof(p.BaseFailure, cov)
+				if fn := cc.panicsIn(p.BaseMessage); !p.Counts && p.BaseFailure != "build" && fn != "" {
+					p.Counts, p.Reason = true, fmt.Sprintf("fails at the base (%s) inside %s, which the change edits, and passes on the change (run once with coverage it executed %d of the %d changed statements: the failing path is not taken every run)", p.BaseFailure, fn, cov.Executed, cov.Statements)
+				}
 			}
 			if p.Counts {
 				counted++
