@@ -337,6 +337,8 @@ func firstLine(text string) string {
 	return ""
 }
 
+var buildFailed = regexp.MustCompile(`(?m)^FAIL\s+\S+ \[(build|setup) failed\]$`)
+
 // goTest runs the packages' tests in dir and says whether they passed
 // (Survived, for a mutant), failed (Caught) or did not build.
 func goTest(ctx context.Context, dir string, pkgs []string, run string, timeout time.Duration) (Outcome, string) {
@@ -364,7 +366,9 @@ func goTest(ctx context.Context, dir string, pkgs []string, run string, timeout 
 	if !errors.As(err, &exit) && ctx.Err() == nil {
 		return BuildBroken, err.Error()
 	}
-	if strings.Contains(text, "[build failed]") || strings.Contains(text, "[setup failed]") {
+	// go test's own line, at the start of a line: a test's log may quote
+	// such text (the gate's tests print reports of builds that failed)
+	if buildFailed.MatchString(text) {
 		return BuildBroken, text
 	}
 	if ctx.Err() != nil {
