@@ -50,8 +50,6 @@ const (
 	RepeatLimit = 3
 	// recentKept is how many tool exchanges task state keeps verbatim.
 	recentKept = 8
-	// resultCap bounds one tool result as the model sees it.
-	resultCap = 24 << 10
 )
 
 // Options configure a run.
@@ -615,7 +613,7 @@ func (h *harness) call(ctx context.Context, use llm.Block) (llm.Block, error) {
 		return llm.Block{}, err
 	}
 	record := func(b llm.Block) (llm.Block, error) {
-		b.Text = capText(b.Text, resultCap)
+		b.Text = tools.FitResult(b.Text, tools.MaxResult) // JSON stays JSON, trimmed by structure
 		if _, err := h.run.Append(state.KindToolResult, h.st.Step, map[string]any{"id": use.ID, "tool": use.Name, "is_error": b.IsError, "result": b.Text}); err != nil {
 			return llm.Block{}, err
 		}

@@ -52,8 +52,13 @@
 // Trace, Impact, Context) on a snapshot acquired for the call, answered in
 // the engine's JSON (the shapes of `cairn … --json` and of the MCP tools;
 // context is the pack's JSON). A trace, an impact or a long list is bounded
-// to 64 KiB by halving its longest lists, as the MCP server does, and
-// omitted says what each lost. impact's diff: true is the engine's Diff
+// to MaxResult (24 KiB, the model's result cap) by halving its longest
+// lists, as the MCP server does, and omitted says what each lost. The loop
+// bounds every tool result with FitResult at the same MaxResult: JSON is
+// trimmed by structure (the largest lists halved, counted under
+// omitted_by_cap, then the longest strings shortened with a marker), so it
+// reaches the model whole and parseable; only plain text (command output)
+// is cut by bytes, saying how much. impact's diff: true is the engine's Diff
 // against the workspace's base (tracked files: a new file is not in the git
 // diff until a snapshot commits it).
 //

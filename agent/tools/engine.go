@@ -15,7 +15,7 @@ import (
 
 // The engine tools: one engine call each, on a snapshot of the
 // workspace's own index, answered in the engine's JSON (the shape of
-// `cairn … --json` and of the MCP tools), bounded to maxResult bytes by
+// `cairn … --json` and of the MCP tools), bounded to MaxResult bytes by
 // halving the longest lists (Omitted says what each lost).
 
 // ask runs one engine question on a fresh snapshot and maps its errors:
@@ -62,11 +62,11 @@ func engineError(ctx context.Context, err error) (policy.Result, error) {
 	return policy.TextResult(b.String(), true), nil
 }
 
-// fit applies the trims in order while v's JSON exceeds maxResult.
+// fit applies the trims in order while v's JSON exceeds MaxResult.
 func fit(v any, trims []func() bool) {
 	for i := 0; i < len(trims); {
 		b, _ := json.Marshal(v)
-		if len(b) <= maxResult {
+		if len(b) <= MaxResult {
 			return
 		}
 		if !trims[i]() {

@@ -58,7 +58,6 @@ type Env struct {
 const (
 	DefaultMaxOutput = 16 << 10
 	maxInput         = 2 << 20  // bytes of one call's arguments
-	maxResult        = 64 << 10 // bytes of one engine answer, lists halved to fit
 	maxFile          = 8 << 20  // bytes of a file read, edited or created
 	reindexWait      = time.Minute
 )

@@ -1,0 +1,136 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"unicode/utf8"
+)
+
+// MaxResult is the bytes of one tool result as the model sees it: the
+// engine tools trim their answers to it by structure (fit), and the loop
+// bounds every result with FitResult — one number, so an answer is never
+// trimmed by its tool to one size and cut by the loop at another.
+const MaxResult = 24 << 10
+
+// FitResult bounds a tool result to max bytes. JSON stays JSON: the
+// longest lists are halved (their dropped items counted under
+// "omitted_by_cap" at the top level, by path) and then the longest strings
+// shortened with a marker, until it fits; other text is cut at max bytes
+// (on a rune boundary) with a note of how much was cut.
+func FitResult(text string, max int) string {
+	if len(text) <= max {
+		return text
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader([]byte(text)))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err == nil && !dec.More() {
+		if out, ok := fitJSON(v, max); ok {
+			return out
+		}
+	}
+	return cutText(text, max)
+}
+
+// cutText cuts plain text at n bytes, on a rune boundary, saying so.
+func cutText(s string, n int) string {
+	cut := max(0, n-64)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n… (%d more bytes cut)", len(s)-cut)
+}
+
+// fitJSON trims v by structure until its encoding fits in max bytes.
+func fitJSON(v any, max int) (string, bool) {
+	omitted := map[string]int{}
+	for range 400 {
+		if m, ok := v.(map[string]any); ok && len(omitted) > 0 {
+			m["omitted_by_cap"] = omitted
+		}
+		b, _ := json.Marshal(v)
+		if len(b) <= max {
+			return string(b), true
+		}
+		var at loc
+		size := 0
+		longest(v, nil, func(x any) bool { l, ok := x.([]any); return ok && len(l) > 1 }, &at, &size)
+		if at != nil {
+			v = replaceAt(v, at, func(x any) any {
+				l := x.([]any)
+				keep := len(l) / 2
+				omitted[at.String()] += len(l) - keep
+				return l[:keep]
+			})
+			continue
+		}
+		at, size = nil, 0
+		longest(v, nil, func(x any) bool { s, ok := x.(string); return ok && len(s) > 256 }, &at, &size)
+		if at == nil {
+			break
+		}
+		v = replaceAt(v, at, func(x any) any { s := x.(string); return cutText(s, len(s)/2) })
+	}
+	return "", false
+}
+
+// loc is a path into a decoded JSON document: keys and indexes.
+type loc []any
+
+func (l loc) String() string {
+	var b bytes.Buffer
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		fmt.Fprint(&b, e)
+	}
+	if b.Len() == 0 {
+		return "."
+	}
+	return b.String()
+}
+
+// longest finds the value that ok accepts whose encoding is largest
+// (the first of equals, keys in sorted order), outside omitted_by_cap.
+func longest(v any, at loc, ok func(any) bool, best *loc, size *int) {
+	if ok(v) {
+		if b, _ := json.Marshal(v); len(b) > *size {
+			*size, *best = len(b), slices.Clone(at)
+			if *best == nil {
+				*best = loc{}
+			}
+		}
+	}
+	switch x := v.(type) {
+	case []any:
+		for i, c := range x {
+			longest(c, append(slices.Clip(at), i), ok, best, size)
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if k != "omitted_by_cap" {
+				longest(x[k], append(slices.Clip(at), k), ok, best, size)
+			}
+		}
+	}
+}
+
+// replaceAt replaces the value at a path with f of it.
+func replaceAt(v any, at loc, f func(any) any) any {
+	if len(at) == 0 {
+		return f(v)
+	}
+	switch x := v.(type) {
+	case []any:
+		i := at[0].(int)
+		x[i] = replaceAt(x[i], at[1:], f)
+	case map[string]any:
+		k := at[0].(string)
+		x[k] = replaceAt(x[k], at[1:], f)
+	}
+	return v
+}
