@@ -281,8 +281,11 @@
 // are read from the runner's own output (go test -json, the JUnit file),
 // which code under test can imitate: Go results must name declared tests,
 // and the harness checks (TestMain, init, os.Exit, output writers) and the
-// regression run at the base make the rest costly, not impossible; a
-// pytest or jest result is not checked against a collection yet. The
+// regression run at the base make the rest costly, not impossible. pytest's
+// JUnit file and jest's or vitest's JSON report are written by the runner,
+// not read from what tests print, and what could rewrite them — conftest.py,
+// pytest plugins and hooks, jest/vitest config and setup files — is a
+// harness finding; their results are not checked against a collection. The
 // framing_output rule reads literals: framing built at run time ("--- " +
 // "PASS") or read from a file is not seen, and a legitimate test of a go
 // test output parser that adds framing literals is flagged until the
