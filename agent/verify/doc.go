@@ -137,7 +137,11 @@
 //     says whether any it executed are in functions the base has; a test
 //     that executes only new code (a helper nothing else calls yet) still
 //     counts — a refactor's new API tested directly, as grpc-go 3476's
-//     BuilderMap.Equal, looks the same — and CHANGE.md says so;
+//     BuilderMap.Equal, looks the same — and CHANGE.md says so. Such a test
+//     must assert something: an assertion in it or in a helper of the
+//     test files it reaches, or its T handed to another package's helper;
+//     one that asserts nothing (its new helper vacuous) shows only that
+//     the change builds and runs;
 //   - coverage that cannot be collected blocks the criterion, never passes
 //     it.
 //

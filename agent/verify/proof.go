@@ -422,3 +422,50 @@ func (cc *changeCode) panicsIn(message string) string {
 	}
 	return ""
 }
+
+// tCall is a call that hands the test's T to a function: a helper that may
+// assert (testutil.Equal(t, …), check(t, …)).
+var tCall = regexp.MustCompile(`([\w.]+)\((?:t|s\.T\(\))[,)]`)
+
+// asserts says whether a test of the candidate asserts anything: an
+// assertion in its body or in a helper of the package's test files it
+// reaches (tamper.go's count), or a call that hands its T to a function
+// the test files do not declare (another package's helper, which may
+// assert). found is false when the test is not in the package's files.
+func (g *gate) asserts(ctx context.Context, ws *sandbox.Workspace, dir, name string) (asserting, found bool) {
+	_, cand := g.goPackages(ctx, ws, []string{dir})
+	top, sub, isSub := strings.Cut(name, "/")
+	for _, f := range cand[dir] {
+		t := f.Tests[top]
+		if isSub {
+			if t = f.Tests[sub]; t == nil {
+				t = f.Tests["Test"+sub]
+			}
+		}
+		if t == nil {
+			continue
+		}
+		if t.Asserts > 0 {
+			return true, true
+		}
+		declared := map[string]bool{}
+		for _, ff := range cand[dir] {
+			for k := range ff.Helpers {
+				declared[k] = true
+				if _, m, ok := strings.Cut(k, "."); ok {
+					declared[m] = true
+				}
+			}
+		}
+		for _, m := range tCall.FindAllStringSubmatch(t.Body, -1) {
+			callee := m[1]
+			last := callee[strings.LastIndex(callee, ".")+1:]
+			if strings.HasPrefix(callee, "t.") || declared[last] {
+				continue // the T's own method, or a helper of the test files (counted)
+			}
+			return true, true // another package's helper may assert
+		}
+		return false, true
+	}
+	return false, false
+}

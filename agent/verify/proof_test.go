@@ -273,3 +273,40 @@ func TestPanicsInChangedFunction(t *testing.T) {
 		t.Errorf("an assertion: panicsIn = %q", got)
 	}
 }
+
+// A test that builds only with the change and asserts nothing — its helper
+// is new and vacuous — shows only that the change builds and runs.
+func TestAssertionlessRegressionTestFails(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	write(t, repo, "server/artifact.go", "package main\n\n// HasArtifact reports whether the task produced a file.\nfunc (t Task) HasArtifact() bool { return t.ArtifactURL != \"\" }\n")
+	write(t, repo, "server/artifact_test.go", `package main
+
+import "testing"
+
+func checkURL(t *testing.T, got, want string) {
+	t.Helper()
+	_ = got == want
+}
+
+func TestResponseCarriesArtifact(t *testing.T) {
+	task := Task{ID: 1, Status: "done", ArtifactURL: "https://files.example/a.zip"}
+	_ = task.HasArtifact()
+	checkURL(t, ToResponse(task).ArtifactURL, task.ArtifactURL)
+}
+`)
+	r := gateWith(t, repo, regressionOnly)
+	reg := r.Criterion("regression")
+	if r.Verdict == Pass || reg.Status != Fail || len(reg.Proofs) != 1 || !strings.Contains(reg.Proofs[0].Reason, "asserts nothing") {
+		dump(t, r)
+		t.Fatalf("verdict %v, regression %v (%s)", r.Verdict, reg.Status, reg.Reason)
+	}
+	// the same test asserting through another package's helper counts
+	edit(t, repo, "server/artifact_test.go", `import "testing"`, "import (\n\t\"testing\"\n\n\t\"example.com/tasks/internal/check\"\n)")
+	edit(t, repo, "server/artifact_test.go", "checkURL(t, ToResponse(task).ArtifactURL, task.ArtifactURL)", "check.Equal(t, ToResponse(task).ArtifactURL, task.ArtifactURL)")
+	write(t, repo, "server/internal/check/check.go", "package check\n\nimport \"testing\"\n\n// Equal fails t when got is not want.\nfunc Equal(t *testing.T, got, want string) {\n\tt.Helper()\n\tif got != want {\n\t\tt.Fatalf(\"got %q, want %q\", got, want)\n\t}\n}\n")
+	if r := gateWith(t, repo, regressionOnly); r.Verdict != Pass {
+		dump(t, r)
+		t.Fatalf("asserting through another package's helper: verdict %v (%s)", r.Verdict, r.Reason)
+	}
+}

@@ -349,6 +349,13 @@ func (g *gate) proofs(ctx context.Context, c *Check, cand *sandbox.Workspace, gr
 				}
 				p.Coverage = cov
 				p.Counts, p.Reason = judgeProof(p.BaseFailure, cov)
+				if p.Counts && p.BaseFailure == "build" {
+					// it failed at the base only by not building: it must at
+					// least check something on the change
+					if asserting, found := g.asserts(ctx, cand, grp.Dir, n); found && !asserting {
+						p.Counts, p.Reason = false, "fails at the base only because its package does not build without the change, and asserts nothing (no assertion in it or in the helpers it reaches, and it hands its T to no other helper): it only shows the change builds and runs"
+					}
+				}
 				if fn := cc.panicsIn(p.BaseMessage); !p.Counts && p.BaseFailure != "build" && fn != "" {
 					p.Counts, p.Reason = true, fmt.Sprintf("fails at the base (%s) inside %s, which the change edits, and passes on the change (run once with coverage it executed %d of the %d changed statements: the failing path is not taken every run)", p.BaseFailure, fn, cov.Executed, cov.Statements)
 				}
