@@ -142,6 +142,9 @@
 //     test files it reaches, or its T handed to another package's helper;
 //     one that asserts nothing (its new helper vacuous) shows only that
 //     the change builds and runs;
+//   - a change of tests alone proves nothing: the base and the change run
+//     the same code, so a test failing there and passing here does so by
+//     chance (grpc-go 2371's racy test, without its fix, passed once);
 //   - coverage that cannot be collected blocks the criterion, never passes
 //     it.
 //

@@ -310,3 +310,31 @@ func TestResponseCarriesArtifact(t *testing.T) {
 		t.Fatalf("asserting through another package's helper: verdict %v (%s)", r.Verdict, r.Reason)
 	}
 }
+
+// A change of tests alone: the test fails at the base and passes on the
+// change only because it can tell where it runs (as a racy test does by
+// chance); the code under test is the same, so nothing is proven.
+func TestTestsOnlyChangeProvesNothing(t *testing.T) {
+	repo := fixtureRepo(t)
+	write(t, repo, "server/where_test.go", `package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestWhere(t *testing.T) {
+	wd, _ := os.Getwd()
+	if strings.Contains(wd, "-base") {
+		t.Fatal("at the base")
+	}
+}
+`)
+	r := gateWith(t, repo, regressionOnly)
+	reg := r.Criterion("regression")
+	if r.Verdict == Pass || reg.Status != Fail || len(reg.Proofs) != 1 || !strings.Contains(reg.Proofs[0].Reason, "touches no file but tests") {
+		dump(t, r)
+		t.Fatalf("verdict %v, regression %v (%s)", r.Verdict, reg.Status, reg.Reason)
+	}
+}
