@@ -338,3 +338,17 @@ func TestWhere(t *testing.T) {
 		t.Fatalf("verdict %v, regression %v (%s)", r.Verdict, reg.Status, reg.Reason)
 	}
 }
+
+// Coverage that cannot be collected — here the test refuses to run under
+// coverage — blocks the criterion: never a proof assumed.
+func TestCoverageThatCannotBeCollectedBlocks(t *testing.T) {
+	repo := fixtureRepo(t)
+	realFix(t, repo)
+	write(t, repo, "server/artifact_test.go", strings.Replace(regressionTest, "\tgot := ToResponse", "\tif testing.CoverMode() != \"\" {\n\t\tt.Fatal(\"not under coverage\")\n\t}\n\tgot := ToResponse", 1))
+	r := gateWith(t, repo, regressionOnly)
+	reg := r.Criterion("regression")
+	if r.Verdict == Pass || reg.Status != Blocked || !strings.Contains(reg.Reason, "coverage could not be collected") {
+		dump(t, r)
+		t.Fatalf("verdict %v, regression %v (%s)", r.Verdict, reg.Status, reg.Reason)
+	}
+}
