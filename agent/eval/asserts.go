@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cairn-dev/cairn/agent/verify"
 )
 
 // Go assertions as the mutations find them, by go/ast: the statements a
@@ -28,25 +30,10 @@ import (
 
 var (
 	tAssertMethods = map[string]bool{"Error": true, "Errorf": true, "Fatal": true, "Fatalf": true, "Fail": true, "FailNow": true}
-	// testify's assert.Assertions methods, which a suite.Suite embeds
-	testifyMethods = map[string]bool{}
 	gomegaMatchers = map[string]bool{"To": true, "ToNot": true, "NotTo": true, "Should": true, "ShouldNot": true}
 	gomegaActuals  = map[string]bool{"Expect": true, "Ω": true, "Eventually": true, "Consistently": true,
 		"ExpectWithOffset": true, "ΩWithOffset": true, "EventuallyWithOffset": true, "ConsistentlyWithOffset": true}
 )
-
-func init() {
-	for _, m := range strings.Fields(`Condition Contains DirExists ElementsMatch Empty Equal EqualError EqualExportedValues
-		EqualValues Error ErrorAs ErrorContains ErrorIs Eventually EventuallyWithT Exactly Fail FailNow False FileExists
-		Greater GreaterOrEqual HTTPBodyContains HTTPError HTTPStatusCode HTTPSuccess Implements InDelta InDeltaMapValues
-		InDeltaSlice InEpsilon InEpsilonSlice IsDecreasing IsIncreasing IsNonDecreasing IsNonIncreasing IsType JSONEq Len
-		Less LessOrEqual Negative Never Nil NoDirExists NoError NoFileExists NotContains NotElementsMatch NotEmpty NotEqual
-		NotEqualValues NotErrorAs NotErrorIs NotImplements NotNil NotPanics NotRegexp NotSame NotSubset NotZero Panics
-		PanicsWithError PanicsWithValue Positive Regexp Same Subset True WithinDuration WithinRange YAMLEq Zero`) {
-		testifyMethods[m] = true
-		testifyMethods[m+"f"] = true
-	}
-}
 
 // goSource is a parsed Go file.
 type goSource struct {
@@ -161,7 +148,7 @@ func (g *goSource) isAssertion(call *ast.CallExpr, recv string) bool {
 	return op == "assert" || op == "require" ||
 		tAssertMethods[field] && !g.pkgs[op] ||
 		strings.HasSuffix(op, ".Require()") || strings.HasSuffix(op, ".Assert()") || g.asserters[op] ||
-		g.suite && recv != "" && op == recv && testifyMethods[field]
+		g.suite && recv != "" && op == recv && verify.IsTestifyAssertion(field)
 }
 
 // gomegaChain: does the chain x start with Expect/Ω/Eventually/Consistently

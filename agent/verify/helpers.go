@@ -83,6 +83,11 @@ func init() {
 	}
 }
 
+// IsTestifyAssertion reports whether a method name is one of testify's
+// assertions (assert.X, require.X, a suite's s.X), for the eval suite's
+// tamperings to hide exactly what the gate counts.
+func IsTestifyAssertion(name string) bool { return testifyMethods[name] }
+
 // gomega: Expect(x).To(…), Ω(x).Should(…), g.Expect(x).NotTo(…),
 // Eventually(f).Should(…) — the matcher call is the assertion; Expect
 // alone asserts nothing.
