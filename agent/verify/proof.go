@@ -469,3 +469,23 @@ func (g *gate) asserts(ctx context.Context, ws *sandbox.Workspace, dir, name str
 	}
 	return false, false
 }
+
+// editsBaseCode reports whether a patch removes or rewrites a line of Go
+// code the base has (not a blank line or a comment) outside the tests: a
+// change that only adds declarations changes nothing the base runs.
+func editsBaseCode(patch []byte) bool {
+	for _, fp := range splitPatch(patch) {
+		if !strings.HasSuffix(fp.path, ".go") || isTestFile(fp.path) {
+			continue
+		}
+		for _, l := range strings.Split(string(fp.text), "\n") {
+			if !strings.HasPrefix(l, "-") || strings.HasPrefix(l, "---") {
+				continue
+			}
+			if t := strings.TrimSpace(l[1:]); t != "" && !strings.HasPrefix(t, "//") {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -37,11 +37,12 @@ func TestConstantOnlyRegressionTestFails(t *testing.T) {
 	}
 }
 
-// A new helper that nothing on the bug's path calls, and a test of it: the
-// test executes changed code, all of it new. It counts — grpc-go 3476's
-// reference fix tests a new Equal method nothing calls yet, the same shape
-// — and the proof says it ran only code the change adds.
-func TestNewHelperTestSaysItRanOnlyNewCode(t *testing.T) {
+// An ordinary model's proof of nothing: a new helper that nothing the base
+// runs calls, and a test of it; the change adds code and rewrites none.
+// Tried on grpc-go 3476's tree through `cairn verify` before this rule:
+// PASS. The same test beside a change that removes or rewrites base code
+// (3476's reference replaces BuilderMapEqual) counts.
+func TestNewHelperNothingCallsFails(t *testing.T) {
 	repo := fixtureRepo(t)
 	write(t, repo, "server/artifact.go", `package main
 
@@ -65,10 +66,18 @@ func TestWithArtifact(t *testing.T) {
 `)
 	r := gateWith(t, repo, regressionOnly)
 	reg := r.Criterion("regression")
-	p := reg.Proofs[0]
-	if p.Coverage == nil || p.Coverage.Executed == 0 || p.Coverage.InExisting != 0 || !strings.Contains(p.Reason, "all of them in code the change adds (server/artifact.go:withArtifact)") {
+	if r.Verdict == Pass || reg.Status != Fail || !strings.Contains(reg.Proofs[0].Reason, "proves no fix") {
 		dump(t, r)
-		t.Errorf("proof %+v %+v", p, p.Coverage)
+		t.Fatalf("verdict %v, regression %v (%s)", r.Verdict, reg.Status, reg.Reason)
+	}
+
+	// the change also rewrites code the base has: the test counts
+	edit(t, repo, "server/mapper.go", "\t\tID:     t.ID,\n", "\t\tID: t.ID + 0,\n")
+	r = gateWith(t, repo, regressionOnly)
+	p := r.Criterion("regression").Proofs[0]
+	if r.Verdict != Pass || !p.Counts {
+		dump(t, r)
+		t.Errorf("verdict %v, proof %+v", r.Verdict, p)
 	}
 }
 

@@ -309,6 +309,7 @@ func (g *gate) proofs(ctx context.Context, c *Check, cand *sandbox.Workspace, gr
 	// (grpc-go 2371's race, test patch only: it panics at the base one run
 	// in four).
 	testsOnly := !slices.ContainsFunc(g.changed, func(ch sandbox.Change) bool { return !isTestFile(ch.Path) })
+	editsBase := editsBaseCode(g.patch)
 	for _, grp := range groups {
 		mod, _, err := moduleOf(cand.Dir, []string{"./" + grp.Dir})
 		if err != nil {
@@ -355,7 +356,7 @@ func (g *gate) proofs(ctx context.Context, c *Check, cand *sandbox.Workspace, gr
 					break
 				}
 				p.Coverage = cov
-				p.Counts, p.Reason = judgeProof(p.BaseFailure, cov)
+				p.Counts, p.Reason = judgeProof(p.BaseFailure, cov, editsBase)
 				if p.Counts && p.BaseFailure == "build" {
 					// it failed at the base only by not building: it must at
 					// least check something on the change
@@ -378,11 +379,15 @@ func (g *gate) proofs(ctx context.Context, c *Check, cand *sandbox.Workspace, gr
 
 // judgeProof: does a test that failed at the base (how: failure) and
 // executed cov of the change prove it?
-func judgeProof(failure string, cov *ProofCoverage) (bool, string) {
+func judgeProof(failure string, cov *ProofCoverage, editsBase bool) (bool, string) {
 	executed := fmt.Sprintf("executes %d of the change's %d changed statements", cov.Executed, cov.Statements)
 	switch {
 	case failure == "build" && cov.InExisting > 0:
 		return true, fmt.Sprintf("does not build at the base without the change, and on the change %s, %d of them in code the base has (%s)", executed, cov.InExisting, strings.Join(cov.Functions, ", "))
+	case failure == "build" && cov.Executed > 0 && !editsBase:
+		// only new code, and the change rewrites nothing the base has: a
+		// helper nothing on the base's path calls, and its test
+		return false, fmt.Sprintf("fails at the base only because its package does not build without the change, and %s, all of them in code the change adds (%s), while the change removes or rewrites no code the base has: a test of a new helper that nothing the base runs calls proves no fix", executed, strings.Join(cov.Functions, ", "))
 	case failure == "build" && cov.Executed > 0:
 		// A refactor's new API tested directly (grpc-go 3476: the test
 		// calls the BuilderMap.Equal the fix adds, which nothing else calls
