@@ -1,4 +1,4 @@
-// Package engine is the core cairn's surfaces (the MCP server in lsp/mcp,
+// Package engine is the core cairn's surfaces (the MCP server in serve/mcp,
 // the LSP server in lsp, the command line) share: it opens an index once —
 // either store, through graph/store's Open, and the fused search engine over
 // its text and vector side indexes — and hands each request a Snapshot of
@@ -147,7 +147,7 @@
 // # The repository boundary, redaction and bounded errors
 //
 // Every read of a worktree file goes through one reader, Snapshot.Files
-// (graph/repofs), which the engine hands to every question that reads
+// (internal/repofs), which the engine hands to every question that reads
 // files (packs, trace, impact, the message scan of search): it refuses
 // absolute paths, paths that climb out with "..", paths inside .git, and
 // files that resolve through a symlink to somewhere outside the root —
@@ -157,7 +157,7 @@
 // the worktree content when it is the content cited, else the committed
 // blob (git show) for a commit, else a stale_index error.
 //
-// Every text that leaves the engine passes one redactor (graph/redact):
+// Every text that leaves the engine passes one redactor (internal/redact):
 // signatures and docs are redacted when the indexer extracts them, spans,
 // packs and trace snippets when they are read, error messages when they
 // are made. Errorf quotes an argument at most MaxQuoted (200) bytes and

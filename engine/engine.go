@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/watch"
+	"github.com/cairn-dev/cairn/internal/repofs"
 	"github.com/cairn-dev/cairn/retrieval/embed"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
@@ -388,7 +388,7 @@ type Snapshot struct {
 	R    graph.Reader
 	Root string
 	// Files reads the worktree's files through the repository boundary
-	// (graph/repofs): every question that reads a file passes it on.
+	// (internal/repofs): every question that reads a file passes it on.
 	Files *repofs.FS
 	// Fresh tells whether indexed files changed since (memoised for this
 	// request only).

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/redact"
 	"github.com/cairn-dev/cairn/graph/store"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/retrieval/contextpack"
 	"github.com/cairn-dev/cairn/retrieval/impact"
 	"github.com/cairn-dev/cairn/retrieval/trace"

@@ -3,7 +3,7 @@ package engine
 import (
 	"context"
 
-	"github.com/cairn-dev/cairn/graph/gitrepo"
+	"github.com/cairn-dev/cairn/internal/gitrepo"
 )
 
 // WorktreeHead returns the commit the worktree at root has checked out,

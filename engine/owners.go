@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cairn-dev/cairn/graph/gitrepo"
-	"github.com/cairn-dev/cairn/graph/repofs"
+	"github.com/cairn-dev/cairn/internal/gitrepo"
+	"github.com/cairn-dev/cairn/internal/repofs"
 	"github.com/cairn-dev/cairn/retrieval/impact"
 )
 

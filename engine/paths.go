@@ -9,14 +9,14 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/gitrepo"
-	"github.com/cairn-dev/cairn/graph/redact"
-	"github.com/cairn-dev/cairn/graph/repofs"
+	"github.com/cairn-dev/cairn/internal/gitrepo"
+	"github.com/cairn-dev/cairn/internal/redact"
+	"github.com/cairn-dev/cairn/internal/repofs"
 )
 
 // RepoPath checks a path a client named and returns it repository-relative
 // ('/'-separated, cleaned) and absolute. The check is the repository
-// boundary's (graph/repofs), the one every read of a worktree file passes:
+// boundary's (internal/repofs), the one every read of a worktree file passes:
 // absolute paths, paths climbing out with "..", paths into .git, and paths
 // whose file (symlinks resolved) is not under the root are
 // outside_repository; a path that does not exist is not_found.

@@ -7,8 +7,8 @@ import (
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/indexer/walk"
+	"github.com/cairn-dev/cairn/internal/repofs"
 )
 
 // Freshness tells whether indexed files still match the worktree. Answers

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/gitrepo"
+	"github.com/cairn-dev/cairn/internal/gitrepo"
 )
 
 // BlobHash is graph.BlobHash.

@@ -16,11 +16,11 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/redact"
-	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/indexer/scip"
 	"github.com/cairn-dev/cairn/indexer/treesitter"
 	"github.com/cairn-dev/cairn/indexer/walk"
+	"github.com/cairn-dev/cairn/internal/redact"
+	"github.com/cairn-dev/cairn/internal/repofs"
 )
 
 // Options configure an index run.

@@ -11,9 +11,9 @@ import (
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/indexer/resolve"
 	"github.com/cairn-dev/cairn/indexer/treesitter"
+	"github.com/cairn-dev/cairn/internal/repofs"
 )
 
 // defTracker records which names changed their set of definitions during a

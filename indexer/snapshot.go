@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/repofs"
 	"github.com/cairn-dev/cairn/indexer/walk"
+	"github.com/cairn-dev/cairn/internal/repofs"
 )
 
 // The stat snapshot of the freshness check.

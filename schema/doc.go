@@ -3,10 +3,10 @@
 // cairn's published outputs: contextpack.schema.json (a context pack),
 // views.schema.json (the citation, symbol, reference, hop and edge every
 // answer is made of; graph's views) and evidence.schema.json (the
-// verification gate's evidence bundle, agent/evidence, with the gate's
+// verification gate's evidence bundle, gate/evidence, with the gate's
 // report in its $defs), and openapi.json, the OpenAPI 3.1 description of
 // `cairn serve http`'s JSON API (generated from the MCP tools' schemas by
-// lsp/web, whose test keeps this copy current). It imports nothing of cairn's, so every layer
+// serve/web, whose test keeps this copy current). It imports nothing of cairn's, so every layer
 // can depend on it.
 //
 // Two numbers guard every persisted index, as in zoekt's table of contents:

@@ -23,7 +23,7 @@ const EmbeddedFormat = 2
 //	7: supertypes written on one line
 //	8: "Code generated" and "DO NOT EDIT" on two lines of a header skip the file
 //	9: each file's category (test, vendored, docs) decided by the indexer and stored
-//	10: secrets redacted in the signatures and docs of symbols (graph/redact)
+//	10: secrets redacted in the signatures and docs of symbols (internal/redact)
 //	11: Python keyword arguments are role argument, not write (a write only of a called class's field);
 //	    Go package members exclude methods; uses resolved outside the index (Occurrence.Outside)
 //	12: text search and the embedder cut words at a change of script and index Chinese and
@@ -56,8 +56,8 @@ var ContextPackJSONSchema string
 var ViewsJSONSchema string
 
 // EvidenceJSONSchema is the JSON Schema of an evidence bundle
-// (agent/evidence.Bundle, evidence.json); its $defs report is the gate's
-// report (agent/verify.Report) as `cairn verify --json` prints it.
+// (gate/evidence.Bundle, evidence.json); its $defs report is the gate's
+// report (gate/verify.Report) as `cairn verify --json` prints it.
 //
 //go:embed evidence.schema.json
 var EvidenceJSONSchema string

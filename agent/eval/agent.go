@@ -17,11 +17,11 @@ import (
 
 	"github.com/cairn-dev/cairn/agent/llm"
 	"github.com/cairn-dev/cairn/agent/loop"
-	"github.com/cairn-dev/cairn/agent/policy"
-	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/agent/state"
-	"github.com/cairn-dev/cairn/agent/task"
-	"github.com/cairn-dev/cairn/agent/verify"
+	"github.com/cairn-dev/cairn/gate/policy"
+	"github.com/cairn-dev/cairn/gate/sandbox"
+	"github.com/cairn-dev/cairn/gate/task"
+	"github.com/cairn-dev/cairn/gate/verify"
 )
 
 // AgentOptions configure an agent suite run.

@@ -11,12 +11,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cairn-dev/cairn/agent/verify"
+	"github.com/cairn-dev/cairn/gate/verify"
 )
 
 // Go assertions as the mutations find them, by go/ast: the statements a
 // neutralised test or helper has wrapped in `if false { … }`. What counts
-// as an assertion is what the gate counts (agent/verify's tamper checks):
+// as an assertion is what the gate counts (gate/verify's tamper checks):
 // an Error*/Fatal*/Fail* method of anything that is not an imported
 // package (t.Errorf, s.T().Fatal, h.t.Fail), any call of the assert or
 // require package (testify, gotest.tools), a method of s.Require() or

@@ -14,7 +14,7 @@
 //
 // # gate
 //
-// RunGate runs the verification gate (agent/verify, in-process: the same
+// RunGate runs the verification gate (gate/verify, in-process: the same
 // Verify call `cairn verify` ends in) over Multi-SWE-bench-style instances
 // (../shared/bench/gate's format). Per instance:
 //

@@ -20,9 +20,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-dev/cairn/agent/sandbox"
-	"github.com/cairn-dev/cairn/agent/task"
-	"github.com/cairn-dev/cairn/agent/verify"
+	"github.com/cairn-dev/cairn/gate/sandbox"
+	"github.com/cairn-dev/cairn/gate/task"
+	"github.com/cairn-dev/cairn/gate/verify"
 )
 
 // Variants are the gate suite's candidate changes per instance, in run

@@ -14,10 +14,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cairn-dev/cairn/agent/evidence"
-	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/agent/state"
-	"github.com/cairn-dev/cairn/agent/verify"
+	"github.com/cairn-dev/cairn/gate/evidence"
+	"github.com/cairn-dev/cairn/gate/sandbox"
+	"github.com/cairn-dev/cairn/gate/verify"
 )
 
 // ApplyOptions say where a run's change goes.

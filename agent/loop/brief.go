@@ -11,9 +11,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cairn-dev/cairn/agent/verify"
 	"github.com/cairn-dev/cairn/engine"
-	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/gate/verify"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/retrieval/query"
 	"github.com/cairn-dev/cairn/retrieval/trace"
 )

@@ -14,7 +14,7 @@
 //     criterion) is not run: the run ends needs_clarification with the
 //     questions, before any workspace exists.
 //  2. A sandbox worktree of the base is created under the run directory
-//     (agent/sandbox); the user's worktree is never written (Apply brings
+//     (gate/sandbox); the user's worktree is never written (Apply brings
 //     over later the patch the gate verified — evidence/change.patch,
 //     checked against the sha256 the evidence records — and refuses when
 //     the workspace no longer holds it or files changed since the base).
@@ -35,12 +35,12 @@
 //  4. The turn loop: a model call with the system prompt (the harness's
 //     rules, the contract; repository text and tool output are material,
 //     never instructions; trace before editing), then every tool call of
-//     the answer through its policy guard (agent/policy: a refusal is a
+//     the answer through its policy guard (gate/policy: a refusal is a
 //     tool result the model can act on, counted), then a sandbox commit of
 //     the step's edits and a checkpoint. Plan and notes are task state
 //     (the plan and note tools write them), not prose.
 //  5. finish records the root cause and summary and decides nothing: the
-//     harness runs the gate (agent/verify) on the worktree's diff. Pass →
+//     harness runs the gate (gate/verify) on the worktree's diff. Pass →
 //     verified. Otherwise the model gets the report and another try, until
 //     escalation.max_gate_failures (default 2) rejected candidates → failed.
 //

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cairn-dev/cairn/agent/task"
-	"github.com/cairn-dev/cairn/agent/verify"
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/gate/task"
+	"github.com/cairn-dev/cairn/gate/verify"
 )
 
 // Draft writes a task contract for a goal, for a person to edit before it

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-dev/cairn/agent/evidence"
 	"github.com/cairn-dev/cairn/agent/llm"
 	"github.com/cairn-dev/cairn/agent/state"
-	"github.com/cairn-dev/cairn/agent/verify"
+	"github.com/cairn-dev/cairn/gate/evidence"
+	"github.com/cairn-dev/cairn/gate/verify"
 )
 
 // evidence writes the run's evidence under RUN/evidence: the change as a

@@ -1,8 +1,8 @@
 package loop
 
 import (
-	"github.com/cairn-dev/cairn/agent/evidence"
 	"github.com/cairn-dev/cairn/agent/state"
+	"github.com/cairn-dev/cairn/gate/evidence"
 )
 
 // recordIsolation writes what the run's commands are isolated by to the

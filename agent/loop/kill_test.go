@@ -16,9 +16,9 @@ import (
 	"github.com/cairn-dev/cairn/agent/llm/anthropic"
 	"github.com/cairn-dev/cairn/agent/llm/llmtest"
 	"github.com/cairn-dev/cairn/agent/loop"
-	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/agent/state"
-	"github.com/cairn-dev/cairn/agent/task"
+	"github.com/cairn-dev/cairn/gate/sandbox"
+	"github.com/cairn-dev/cairn/gate/task"
 )
 
 // The kill tests run the loop in a child process (this test binary again)

@@ -17,13 +17,13 @@ import (
 
 	"github.com/cairn-dev/cairn/agent/llm"
 	"github.com/cairn-dev/cairn/agent/obs"
-	"github.com/cairn-dev/cairn/agent/policy"
-	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/agent/state"
-	"github.com/cairn-dev/cairn/agent/task"
 	"github.com/cairn-dev/cairn/agent/tools"
-	"github.com/cairn-dev/cairn/agent/verify"
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/gate/policy"
+	"github.com/cairn-dev/cairn/gate/sandbox"
+	"github.com/cairn-dev/cairn/gate/task"
+	"github.com/cairn-dev/cairn/gate/verify"
 )
 
 // Statuses a run ends in (and running while it goes on).

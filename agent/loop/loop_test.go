@@ -19,10 +19,10 @@ import (
 	"github.com/cairn-dev/cairn/agent/llm/llmtest"
 	"github.com/cairn-dev/cairn/agent/llm/openai"
 	"github.com/cairn-dev/cairn/agent/loop"
-	"github.com/cairn-dev/cairn/agent/policy"
-	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/agent/state"
-	"github.com/cairn-dev/cairn/agent/task"
+	"github.com/cairn-dev/cairn/gate/policy"
+	"github.com/cairn-dev/cairn/gate/sandbox"
+	"github.com/cairn-dev/cairn/gate/task"
 )
 
 const fixtureApp = "../../testdata/apps/artifact-dropped"

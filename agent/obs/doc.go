@@ -26,7 +26,7 @@
 //     gen_ai.request.model, gen_ai.usage.input_tokens and output_tokens;
 //     cairn.cost_usd is cairn's. Tool spans are "execute_tool TOOL" with
 //     gen_ai.tool.name; check spans "check ID" with cairn.check.id.
-//   - Error messages pass graph/redact before they reach a span.
+//   - Error messages pass internal/redact before they reach a span.
 //   - The library reads no environment itself: the resource is built from
 //     Options (not resource.Default, which reads OTEL_RESOURCE_ATTRIBUTES).
 //     The OTLP exporter still applies its own OTEL_EXPORTER_OTLP_* variables

@@ -20,7 +20,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 
-	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/internal/redact"
 )
 
 // Options configure tracing. The zero value is tracing off.

@@ -46,7 +46,7 @@
 //     must fold in or reconcile. A `checkpoint` event follows each save.
 //   - Secrets never land on disk: event data, checkpoints, requests and
 //     answers are marshalled to JSON and every string in them (member names
-//     and values) passes graph/redact; a string assigned to a member whose
+//     and values) passes internal/redact; a string assigned to a member whose
 //     name names a credential ({"api_key": "…"}) is judged as that
 //     assignment. Redaction is lossy by design: a resumed run sees
 //     [REDACTED:kind] where a secret was.

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/internal/redact"
 )
 
 // redactJSON returns the JSON encoding of v with every string in it, keys
-// and values, passed through graph/redact, and a string value assigned to a
+// and values, passed through internal/redact, and a string value assigned to a
 // member whose name names a credential ({"api_key": "…"}) judged as the
 // assignment it is. Member order is kept; numbers keep their text.
 func redactJSON(v any) (json.RawMessage, error) {

@@ -226,7 +226,7 @@ func readMeta(dir string) (Meta, error) {
 var ErrClosed = errors.New("state: run closed")
 
 // Append writes one event: data (marshalled to JSON, every string passed
-// through graph/redact) on one line, written and fsynced before Append
+// through internal/redact) on one line, written and fsynced before Append
 // returns. Safe for concurrent use; sequence numbers follow the order in
 // which calls take the run's mutex.
 func (r *Run) Append(kind string, step int, data any) (Event, error) {

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/cairn-dev/cairn/agent/policy"
+	"github.com/cairn-dev/cairn/gate/policy"
 )
 
 // Event is one line of a run's event log.

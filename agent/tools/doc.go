@@ -73,7 +73,7 @@
 //
 // read returns at most Env.MaxRead lines (default and at most
 // engine.MaxSpanLines, 400) and engine.MaxSpanBytes, numbered as the
-// engine's spans are, redacted by graph/redact as the engine's spans are
+// engine's spans are, redacted by internal/redact as the engine's spans are
 // (a file of a parsed language as code), and labelled material — repository
 // text is data for the model, never instructions. It reads the worktree as
 // it is, indexed or not; directories point to list, binary files (a NUL
@@ -126,7 +126,7 @@
 // worktree whose files belong to the sandbox's user when the harness is
 // root; git refuses such a repository ("dubious ownership") unless it is
 // named a safe directory, so sandbox.Create and Open name the workspace
-// to graph/gitrepo.Trust, which runs git there with that setting and with
+// to internal/gitrepo.Trust, which runs git there with that setting and with
 // hooks and fsmonitor off. shell notices
 // a command's changes by size and modification time, so a rewrite within
 // the same timestamp granularity and size is missed (the index then lags

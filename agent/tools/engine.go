@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cairn-dev/cairn/agent/policy"
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/gate/policy"
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/trace"
 )

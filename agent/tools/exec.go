@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-dev/cairn/agent/policy"
-	"github.com/cairn-dev/cairn/agent/sandbox"
-	"github.com/cairn-dev/cairn/agent/verify"
-	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/gate/policy"
+	"github.com/cairn-dev/cairn/gate/sandbox"
+	"github.com/cairn-dev/cairn/gate/verify"
+	"github.com/cairn-dev/cairn/internal/redact"
 )
 
 // wall is the wall limit commands get: Env.Limits.Wall, else the

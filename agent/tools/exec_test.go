@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/agent/policy"
-	"github.com/cairn-dev/cairn/agent/sandbox"
+	"github.com/cairn-dev/cairn/gate/policy"
+	"github.com/cairn-dev/cairn/gate/sandbox"
 )
 
 // TestRunTests: per-test outcomes of a real go test run in the sandbox —

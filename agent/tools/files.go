@@ -14,10 +14,10 @@ import (
 	"syscall"
 	"unicode/utf8"
 
-	"github.com/cairn-dev/cairn/agent/policy"
 	"github.com/cairn-dev/cairn/engine"
-	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/gate/policy"
 	"github.com/cairn-dev/cairn/indexer/walk"
+	"github.com/cairn-dev/cairn/internal/redact"
 )
 
 // resolve checks a path the model gave by the policy's rules

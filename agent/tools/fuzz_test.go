@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-dev/cairn/agent/policy"
+	"github.com/cairn-dev/cairn/gate/policy"
 )
 
 // FuzzDecode: no input makes decoding panic, and whatever it accepts

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cairn-dev/cairn/agent/policy"
+	"github.com/cairn-dev/cairn/gate/policy"
 )
 
 // The task-state tools hand what the model states to the loop's Recorder:

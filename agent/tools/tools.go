@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-dev/cairn/agent/policy"
-	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/gate/policy"
+	"github.com/cairn-dev/cairn/gate/sandbox"
 )
 
 // Tool is one of the agent's tools: a stable name, what it declares it
@@ -57,8 +57,8 @@ type Env struct {
 // Bounds of what a call takes and returns.
 const (
 	DefaultMaxOutput = 16 << 10
-	maxInput         = 2 << 20  // bytes of one call's arguments
-	maxFile          = 8 << 20  // bytes of a file read, edited or created
+	maxInput         = 2 << 20 // bytes of one call's arguments
+	maxFile          = 8 << 20 // bytes of a file read, edited or created
 	reindexWait      = time.Minute
 )
 

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/agent/internal/agenttest"
-	"github.com/cairn-dev/cairn/agent/policy"
-	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/gate/policy"
+	"github.com/cairn-dev/cairn/gate/sandbox"
 )
 
 // The fixture: testdata/apps/artifact-dropped (the agent's: the response
@@ -59,7 +59,7 @@ var (
 )
 
 // The Go build cache is kept between test processes (a cold one costs
-// minutes on a busy machine), as agent/verify's tests keep theirs.
+// minutes on a busy machine), as gate/verify's tests keep theirs.
 var keptCache = filepath.Join(os.TempDir(), "cairn-tools-test-cache")
 
 func sharedExecutor(t *testing.T) sandbox.Executor {

@@ -16,15 +16,15 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/cairn-dev/cairn/agent/evidence"
 	"github.com/cairn-dev/cairn/agent/llm"
 	"github.com/cairn-dev/cairn/agent/llm/providers"
 	"github.com/cairn-dev/cairn/agent/loop"
 	"github.com/cairn-dev/cairn/agent/obs"
-	"github.com/cairn-dev/cairn/agent/policy"
-	"github.com/cairn-dev/cairn/agent/sandbox"
 	"github.com/cairn-dev/cairn/agent/state"
-	"github.com/cairn-dev/cairn/agent/task"
+	"github.com/cairn-dev/cairn/gate/evidence"
+	"github.com/cairn-dev/cairn/gate/policy"
+	"github.com/cairn-dev/cairn/gate/sandbox"
+	"github.com/cairn-dev/cairn/gate/task"
 )
 
 // agentCmd is `cairn agent`: runs of the coding agent and what they left.

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/agent/llm/llmtest"
-	"github.com/cairn-dev/cairn/agent/task"
+	"github.com/cairn-dev/cairn/gate/task"
 )
 
 func agentRepo(t *testing.T) string {

@@ -24,9 +24,9 @@ import (
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/lsp"
-	"github.com/cairn-dev/cairn/lsp/mcp"
-	"github.com/cairn-dev/cairn/lsp/web"
+	"github.com/cairn-dev/cairn/serve/lsp"
+	"github.com/cairn-dev/cairn/serve/mcp"
+	"github.com/cairn-dev/cairn/serve/web"
 )
 
 // TestSameAnswerOnEverySurface asks the same questions — definitions,
@@ -254,7 +254,7 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 
 // same requires the CLI's, MCP's and LSP's answers to agree, and to be
 // want when want is not nil.
-// sameHTTP: the HTTP API (lsp/web, `cairn serve http`) answers as the
+// sameHTTP: the HTTP API (serve/web, `cairn serve http`) answers as the
 // MCP tool does.
 func sameHTTP(t *testing.T, what string, mcpAns, httpAns []string) {
 	t.Helper()

@@ -27,6 +27,6 @@
 // Text answers of traversals are trees, each symbol under the one it was
 // reached from (the engine's answer is breadth first, each hop naming its
 // via). Graph answers — callers, callees, implementations, path, trace,
-// impact with --dot or --mermaid — are drawn by graph/diagram, the one
+// impact with --dot or --mermaid — are drawn by internal/diagram, the one
 // writer whose output the tests parse with graphviz's dot and mermaid.
 package main

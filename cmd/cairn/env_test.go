@@ -18,8 +18,8 @@ var envReaders = map[string]bool{
 	// the harness's own children (git, go mod download) run with its
 	// environment less secret-looking names; Options.PassEnv names host
 	// variables a sandboxed command may see (secret-looking ones refused)
-	"agent/sandbox/exec.go":  true,
-	"agent/sandbox/bwrap.go": true,
+	"gate/sandbox/exec.go":  true,
+	"gate/sandbox/bwrap.go": true,
 }
 
 // TestLibrariesReadNoEnvironment: only main packages (cmd, bench) read the

@@ -16,7 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/agent/eval"
 	"github.com/cairn-dev/cairn/agent/llm"
 	"github.com/cairn-dev/cairn/agent/llm/providers"
-	"github.com/cairn-dev/cairn/agent/sandbox"
+	"github.com/cairn-dev/cairn/gate/sandbox"
 )
 
 // evalFlags are what every eval suite takes.

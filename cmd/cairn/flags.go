@@ -6,11 +6,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/graph/diagram"
+	"github.com/cairn-dev/cairn/internal/diagram"
 )
 
 // graphFlags are --dot and --mermaid, which print a command's answer as a
-// graph (graph/diagram) instead of text.
+// graph (internal/diagram) instead of text.
 type graphFlags struct{ dot, mermaid bool }
 
 func (f *graphFlags) add(c *cobra.Command) {

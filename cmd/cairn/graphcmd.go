@@ -10,7 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/diagram"
+	"github.com/cairn-dev/cairn/internal/diagram"
 )
 
 type hopsQuestion func(snap *engine.Snapshot, ctx context.Context, o engine.HopsOptions) (*engine.HopsResult, error)

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/agent/evidence"
-	"github.com/cairn-dev/cairn/agent/policy"
-	"github.com/cairn-dev/cairn/agent/sandbox"
+	"github.com/cairn-dev/cairn/gate/evidence"
+	"github.com/cairn-dev/cairn/gate/policy"
+	"github.com/cairn-dev/cairn/gate/sandbox"
 )
 
 // userPolicyFlags are the user's layer of the policy on the command line:

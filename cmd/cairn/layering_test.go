@@ -14,14 +14,18 @@ import (
 // the same layer (indexer and retrieval do not know each other).
 var layers = map[string]int{
 	"schema":    0,
+	"internal":  0, // utilities that are not vocabulary: they import no other layer
 	"graph":     1,
 	"indexer":   2,
 	"retrieval": 2,
 	"engine":    3,
-	"agent":     4,
-	"lsp":       5,
-	"cmd":       6,
-	"bench":     7,
+	"gate":      4, // sandbox, policy, contract, verification, evidence
+	"eval":      4, // the engine's evaluations
+	"agent":     5,
+	"serve":     6, // the servers: lsp, mcp, web
+	"clients":   6, // the agent clients cairn sets itself up in, and their hooks
+	"cmd":       7,
+	"bench":     8,
 }
 
 // stores are the concrete stores: none imports another, and only the one
@@ -33,7 +37,7 @@ var storeOpeners = []string{"graph/store", "graph/embedded", "graph/postgres", "
 
 // adapters are the protocol surfaces: they ask the engine, never the
 // indexer's packages directly.
-var adapters = []string{"lsp"}
+var adapters = []string{"serve", "clients"}
 
 const module = "github.com/cairn-dev/cairn"
 
@@ -116,8 +120,8 @@ func layerViolations(from, imp string, test bool) []string {
 }
 
 // TestImportDirection fails on any import edge, of the code or of its
-// tests, against schema ← graph ← indexer, retrieval ← engine ← agent ←
-// lsp, cmd; on a store importing another store or a package outside
+// tests, against schema, internal ← graph ← indexer, retrieval ← engine ←
+// gate, eval ← agent ← serve, clients ← cmd; on a store importing another store or a package outside
 // graph/store naming one; and on an adapter importing the indexer.
 func TestImportDirection(t *testing.T) {
 	for _, p := range listPackages(t) {
@@ -154,13 +158,20 @@ func TestLayerRules(t *testing.T) {
 		{"indexer/walk", "retrieval/fuse", false, true},
 		{"engine", "retrieval/fuse", false, false},
 		{"retrieval/fuse", "engine", false, true},
-		{"lsp/mcp", "engine", false, false},
-		{"lsp/mcp", "indexer/walk", false, true},
-		{"lsp/web", "lsp/mcp", false, false},
-		{"lsp/web", "agent/state", false, false},
-		{"lsp/web", "indexer/walk", false, true},
-		{"agent/loop", "lsp/web", false, true},
-		{"engine", "lsp", false, true},
+		{"serve/mcp", "engine", false, false},
+		{"serve/mcp", "indexer/walk", false, true},
+		{"serve/web", "serve/mcp", false, false},
+		{"serve/web", "agent/state", false, false},
+		{"serve/mcp", "gate/verify", false, false},
+		{"gate/verify", "agent/loop", false, true},
+		{"gate/verify", "eval", false, true},
+		{"agent/eval", "eval", false, false},
+		{"internal/redact", "graph", false, true},
+		{"graph", "internal/redact", false, false},
+		{"serve/mcp", "clients/setup", false, true},
+		{"serve/web", "indexer/walk", false, true},
+		{"agent/loop", "serve/web", false, true},
+		{"engine", "serve/lsp", false, true},
 		{"graph/postgres", "graph/embedded", false, true},
 		{"graph/postgres", "graph/facts", false, false},
 		{"retrieval/fuse", "graph/embedded", false, true},
@@ -170,7 +181,7 @@ func TestLayerRules(t *testing.T) {
 		{"indexer/fleet", "graph/postgres", true, false},
 		{"cmd/cairn", "graph/postgres", false, true},
 		{"engine", "engine/enginetest", true, false},
-		{"retrieval/fuse", "lsp/mcp", true, true},
+		{"retrieval/fuse", "serve/mcp", true, true},
 	} {
 		got := len(layerViolations(c.from, c.imp, c.test)) > 0
 		if got != c.bad {

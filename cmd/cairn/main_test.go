@@ -14,8 +14,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/cairn-dev/cairn/graph/diagram/diagramtest"
 	"github.com/cairn-dev/cairn/graph/postgres/pgtest"
+	"github.com/cairn-dev/cairn/internal/diagram/diagramtest"
 )
 
 func TestMain(m *testing.M) {

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/redact"
 	"github.com/cairn-dev/cairn/indexer/walk"
 	"github.com/cairn-dev/cairn/indexer/watch"
+	"github.com/cairn-dev/cairn/internal/redact"
 )
 
 // indexView states which index generation answered, so every answer is

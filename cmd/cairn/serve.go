@@ -12,9 +12,9 @@ import (
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph/store"
-	"github.com/cairn-dev/cairn/lsp"
-	"github.com/cairn-dev/cairn/lsp/mcp"
-	"github.com/cairn-dev/cairn/lsp/web"
+	"github.com/cairn-dev/cairn/serve/lsp"
+	"github.com/cairn-dev/cairn/serve/mcp"
+	"github.com/cairn-dev/cairn/serve/web"
 )
 
 func serveCmd(g *globals) *cobra.Command {

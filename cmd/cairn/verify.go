@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/agent/evidence"
-	"github.com/cairn-dev/cairn/agent/verify"
+	"github.com/cairn-dev/cairn/gate/evidence"
+	"github.com/cairn-dev/cairn/gate/verify"
 )
 
 func verifyCmd(g *globals) *cobra.Command {

@@ -17,7 +17,7 @@ func TestVerifyExitCodes(t *testing.T) {
 	root := t.TempDir()
 	repo := filepath.Join(root, "repo")
 	os.MkdirAll(repo, 0o755)
-	for _, src := range []string{"../../testdata/apps/artifact-dropped", "../../agent/verify/testdata/overlay"} {
+	for _, src := range []string{"../../testdata/apps/artifact-dropped", "../../gate/verify/testdata/overlay"} {
 		if out, err := exec.Command("cp", "-r", src+"/.", repo+"/").CombinedOutput(); err != nil {
 			t.Fatalf("cp: %v %s", err, out)
 		}
@@ -37,7 +37,7 @@ func TestVerifyExitCodes(t *testing.T) {
 	os.WriteFile(filepath.Join(repo, "server/artifact_test.go"), []byte("package main\n\nimport \"testing\"\n\nfunc TestArtifact(t *testing.T) {\n\tif ToResponse(Task{ArtifactURL: \"u\"}).ArtifactURL != \"u\" {\n\t\tt.Fatal(\"dropped\")\n\t}\n}\n"), 0o644)
 	git("add", ".")
 	git("commit", "-qm", "fix")
-	contract, _ := filepath.Abs("../../agent/verify/testdata/contract.yaml")
+	contract, _ := filepath.Abs("../../gate/verify/testdata/contract.yaml")
 	bad := filepath.Join(root, "bad.yaml")
 	os.WriteFile(bad, []byte("objective: keep the artifact link after a refresh\ncriteria: [{id: a, text: t, check: {tests: ''}}]\n"), 0o644)
 	gate := filepath.Join(os.TempDir(), "cairn-verify-test-gate") // the gate tests' warm build cache

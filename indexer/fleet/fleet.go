@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/gitrepo"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/scip"
 	"github.com/cairn-dev/cairn/indexer/walk"
+	"github.com/cairn-dev/cairn/internal/gitrepo"
 )
 
 // Options configure a process's part in a shared build.

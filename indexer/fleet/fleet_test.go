@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/gitrepo"
 	"github.com/cairn-dev/cairn/graph/postgres"
 	"github.com/cairn-dev/cairn/graph/postgres/pgtest"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/walk"
+	"github.com/cairn-dev/cairn/internal/gitrepo"
 )
 
 // repo writes a Go repository of dirs packages with files files each; every

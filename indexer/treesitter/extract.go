@@ -20,7 +20,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/internal/redact"
 )
 
 // Options configure an Extractor.

@@ -21,9 +21,9 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/gitrepo"
 	"github.com/cairn-dev/cairn/indexer"
 	"github.com/cairn-dev/cairn/indexer/walk"
+	"github.com/cairn-dev/cairn/internal/gitrepo"
 )
 
 // Begin opens the next generation of the watched index: a writer and the

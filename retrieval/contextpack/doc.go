@@ -62,10 +62,10 @@
 // file usually regenerates them — and the names are counted like the rest.
 //
 // Content is read from the worktree through Builder.Files, the repository
-// boundary (graph/repofs: nothing outside the root, in .git or behind a
+// boundary (internal/repofs: nothing outside the root, in .git or behind a
 // link out is read): a file whose content no longer matches its indexed
 // hash is marked stale. Text that is not code (comments, docs, strings)
 // carries the "untrusted-text" label, and secrets (keys, tokens, private
-// keys, passwords in assignments) are redacted (graph/redact) before
+// keys, passwords in assignments) are redacted (internal/redact) before
 // anything is counted or returned.
 package contextpack

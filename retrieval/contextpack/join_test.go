@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/redact"
-	"github.com/cairn-dev/cairn/graph/repofs"
+	"github.com/cairn-dev/cairn/internal/redact"
+	"github.com/cairn-dev/cairn/internal/repofs"
 )
 
 // TestJoinCoversTheGap: two strong candidates a few lines apart join into

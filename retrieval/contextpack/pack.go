@@ -12,9 +12,9 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/gitrepo"
-	"github.com/cairn-dev/cairn/graph/redact"
-	"github.com/cairn-dev/cairn/graph/repofs"
+	"github.com/cairn-dev/cairn/internal/gitrepo"
+	"github.com/cairn-dev/cairn/internal/redact"
+	"github.com/cairn-dev/cairn/internal/repofs"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
@@ -139,7 +139,7 @@ type Generated struct {
 // SchemaID names the pack format (schema/contextpack.schema.json).
 const SchemaID = "https://cairn.dev/schema/contextpack/v1"
 
-// Files reads repository files (repository-relative paths); graph/repofs
+// Files reads repository files (repository-relative paths); internal/repofs
 // implements it, refusing paths and links out of the repository.
 type Files interface {
 	ReadFile(rel string) ([]byte, error)
@@ -149,7 +149,7 @@ type Files interface {
 type Builder struct {
 	Engine *fuse.Engine
 	// Files reads the worktree's files; default: the repository boundary
-	// over Root (graph/repofs). Root is where git runs (Request.Diff).
+	// over Root (internal/repofs). Root is where git runs (Request.Diff).
 	Files     Files
 	Root      string
 	Meta      graph.Meta

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/redact"
-	"github.com/cairn-dev/cairn/graph/repofs"
+	"github.com/cairn-dev/cairn/internal/redact"
+	"github.com/cairn-dev/cairn/internal/repofs"
 )
 
 // TestWholeSmallFiles: the strongest candidate of a file no larger than a

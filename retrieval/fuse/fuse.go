@@ -13,9 +13,9 @@ import (
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/gitrepo"
-	"github.com/cairn-dev/cairn/graph/redact"
-	"github.com/cairn-dev/cairn/graph/repofs"
+	"github.com/cairn-dev/cairn/internal/gitrepo"
+	"github.com/cairn-dev/cairn/internal/redact"
+	"github.com/cairn-dev/cairn/internal/repofs"
 	"github.com/cairn-dev/cairn/retrieval/bm25"
 	"github.com/cairn-dev/cairn/retrieval/history"
 	"github.com/cairn-dev/cairn/retrieval/internal/ties"
@@ -268,7 +268,7 @@ type Engine struct {
 	History *History       // nil: no history generator
 	Weights map[string]float64
 	// Worktree reads the worktree's files (the message scan); default:
-	// the repository boundary (graph/repofs) over the root the generation
+	// the repository boundary (internal/repofs) over the root the generation
 	// was indexed from, when it is on this machine.
 	Worktree Files
 
@@ -325,7 +325,7 @@ func (e *Engine) admit(ctx context.Context) (release func(), err error) {
 	}
 }
 
-// Files reads repository files; graph/repofs implements it, refusing paths
+// Files reads repository files; internal/repofs implements it, refusing paths
 // and links out of the repository.
 type Files interface {
 	ReadFile(rel string) ([]byte, error)

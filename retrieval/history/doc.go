@@ -7,7 +7,7 @@
 // # What is stored
 //
 // A Builder (a side-index sink of the indexer) reads `git log` from the
-// indexed worktree's HEAD (graph/gitrepo.Log): merges left out, renames as
+// indexed worktree's HEAD (internal/gitrepo.Log): merges left out, renames as
 // a deletion and an addition, paths relative to the indexed root. At most
 // Options.MaxCommits commits are kept, newest first (5,000 by default;
 // `cairn index --history N`, CAIRN_HISTORY), and a commit that changed more

@@ -16,8 +16,8 @@ import (
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/gitrepo"
-	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/internal/gitrepo"
+	"github.com/cairn-dev/cairn/internal/redact"
 	"github.com/cairn-dev/cairn/retrieval/internal/ties"
 	"github.com/cairn-dev/cairn/retrieval/query"
 	"github.com/cairn-dev/cairn/retrieval/tokens"

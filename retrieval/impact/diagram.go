@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/cairn-dev/cairn/graph/diagram"
+	"github.com/cairn-dev/cairn/internal/diagram"
 )
 
 // diagram draws an impact analysis: the changed symbols (marked), each

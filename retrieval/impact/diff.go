@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/gitrepo"
+	"github.com/cairn-dev/cairn/internal/gitrepo"
 )
 
 // Diff selects the changes to analyse: against a revision, the staged

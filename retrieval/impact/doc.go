@@ -36,7 +36,7 @@
 //
 // A test is what its runner runs as the project configures it, not merely
 // a function in a test file: go test's names by graph.GoTestKind (the go
-// tool's rule, shared with agent/verify), pytest's collection by the
+// tool's rule, shared with gate/verify), pytest's collection by the
 // rootdir's ini-file (pytest.ini, .pytest.ini, pyproject.toml, tox.ini,
 // setup.cfg, first found upwards; python_files, python_classes,
 // python_functions, testpaths, with pytest's defaults): a test method of a
@@ -60,7 +60,7 @@
 // 4,000 bytes is split (Tests still names each test).
 //
 // CODEOWNERS and the runners' markers (go.mod, package.json, …) are read
-// through Options.Files, the repository boundary (graph/repofs).
+// through Options.Files, the repository boundary (internal/repofs).
 //
 // Owners come from CODEOWNERS (.github/, the root, docs/ or .gitlab/;
 // gitignore-style patterns, the last match wins). The risk summary scores

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/repofs"
+	"github.com/cairn-dev/cairn/internal/repofs"
 )
 
 // Options bound an impact analysis.
@@ -25,7 +25,7 @@ type Options struct {
 	// where git runs (diffs).
 	Root string
 	// Files reads the worktree's CODEOWNERS, go.mod, package.json…;
-	// default: the repository boundary (graph/repofs) over Root.
+	// default: the repository boundary (internal/repofs) over Root.
 	Files Files
 	// Limit caps the symbols visited (default 20,000).
 	Limit int
@@ -33,7 +33,7 @@ type Options struct {
 	Cite graph.CiteFunc
 }
 
-// Files reads repository files; graph/repofs implements it, refusing paths
+// Files reads repository files; internal/repofs implements it, refusing paths
 // and links out of the repository.
 type Files interface {
 	ReadFile(rel string) ([]byte, error)

@@ -79,7 +79,7 @@
 // which of the two is missing.
 //
 // Sources are read through Options.Files, the repository boundary
-// (graph/repofs), and every snippet shown is redacted (graph/redact).
+// (internal/repofs), and every snippet shown is redacted (internal/redact).
 //
 // Cost: the files the text index names for the key are read (and their
 // ASCII lower-cased copies made) by background goroutines while the symbol

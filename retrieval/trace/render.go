@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/cairn-dev/cairn/graph/diagram"
+	"github.com/cairn-dev/cairn/internal/diagram"
 )
 
 func (l Loc) String() string {

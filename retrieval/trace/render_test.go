@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-dev/cairn/graph/diagram/diagramtest"
+	"github.com/cairn-dev/cairn/internal/diagram/diagramtest"
 	"github.com/cairn-dev/cairn/retrieval/trace"
 )
 

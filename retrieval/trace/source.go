@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/redact"
+	"github.com/cairn-dev/cairn/internal/redact"
 )
 
 func (t *tracer) fileFacts(p string) (*graph.FileFacts, error) {
@@ -281,7 +281,7 @@ func lowerASCII(b []byte) []byte {
 }
 
 // snippet is a line of a file as a trace shows it: trimmed, its secrets
-// redacted (graph/redact).
+// redacted (internal/redact).
 func (t *tracer) snippet(p string, line int) string {
 	s := strings.TrimSpace(t.lineText(p, line))
 	if s == "" {

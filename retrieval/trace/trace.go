@@ -16,7 +16,7 @@ import (
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/repofs"
+	"github.com/cairn-dev/cairn/internal/repofs"
 )
 
 // ErrNoTarget: nothing in the index or the text carries the target.

@@ -22,7 +22,7 @@ type Options struct {
 	// Paths is the number of call paths kept per site (default 3).
 	Paths int
 	// Files reads the worktree's sources (repository-relative paths);
-	// default: the repository boundary (graph/repofs) over Root.
+	// default: the repository boundary (internal/repofs) over Root.
 	Files Files
 	// Root is the worktree (default: the root the index was built from).
 	Root string
@@ -30,7 +30,7 @@ type Options struct {
 	Cite graph.CiteFunc
 }
 
-// Files reads repository files; graph/repofs implements it, refusing paths
+// Files reads repository files; internal/repofs implements it, refusing paths
 // and links out of the repository.
 type Files interface {
 	ReadFile(rel string) ([]byte, error)

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/cairn-dev/cairn/agent/sandbox"
+	"github.com/cairn-dev/cairn/gate/sandbox"
 )
 
 // CopyTree copies the files under from to to.
