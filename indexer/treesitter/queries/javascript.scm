@@ -165,6 +165,18 @@
       (assignment_pattern left: (identifier) @ref.write)
       (rest_pattern (identifier) @ref.write)
     ])
+ ])
+; destructuring assignment into members: ({ a: o.f } = src), [o.f] = src
+(assignment_expression
+  left: [
+    (object_pattern [
+      (pair_pattern value: (member_expression object: (_) @qual property: [(property_identifier) (private_property_identifier)] @ref.write))
+      (pair_pattern value: (assignment_pattern left: (member_expression object: (_) @qual property: [(property_identifier) (private_property_identifier)] @ref.write)))
+    ])
+    (array_pattern [
+      (member_expression object: (_) @qual property: [(property_identifier) (private_property_identifier)] @ref.write)
+      (assignment_pattern left: (member_expression object: (_) @qual property: [(property_identifier) (private_property_identifier)] @ref.write))
+    ])
   ])
 (for_in_statement
   left: [
