@@ -34,6 +34,11 @@ npm_ci() {
 # The independent MCP and LSP clients of the serve tests, and the Mermaid
 # parser of the graph tests (versions pinned in testdata/clients/package-lock.json).
 npm_ci "$root/testdata/clients"
+# The agent clients that `cairn setup` writes configuration for, run by the
+# clients/setup tests and the Claude Code end-to-end test (versions pinned in
+# testdata/agents/package-lock.json; the tests run the platform binaries the
+# optional dependencies ship, so no install script is needed).
+npm_ci "$root/testdata/agents" --ignore-scripts
 # The jest and vitest fixture packages of the gate's node runners (pinned in
 # their package-lock.json): their tests install into sandbox workspaces with
 # npm ci --prefer-offline, which this fills the npm cache for.
