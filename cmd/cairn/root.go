@@ -117,6 +117,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		agentCmd(g),
 		versionCmd(g),
 		evalCmd(g),
+		setupCmd(g),
 	)
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil {
