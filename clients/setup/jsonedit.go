@@ -156,7 +156,7 @@ type node struct {
 }
 
 func parseJSON(path string, src []byte, dialect jsonDialect) (*jsonDoc, error) {
-	v, err := hujson.Parse(src)
+	v, err := hujson.Parse(slices.Clone(src)) // the tree aliases its input
 	if err != nil {
 		// hujson reports "hujson: line L, column C: …"; keep its words
 		// and put the position where editors look for it.
@@ -249,16 +249,34 @@ func (d *jsonDoc) format(value any, multiline bool, indent string) (hujson.Value
 	}
 	raw := bytes.TrimRight(b.Bytes(), "\n")
 	if !multiline {
-		// one line, spaced like `{"a": 1, "b": 2}`
-		v, _ := hujson.Parse(raw)
-		v.Format()
-		raw = []byte(v.String())
+		raw = spaced(raw)
 	}
 	v, err := hujson.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s entry: %w", d.path, err)
 	}
 	return v.Value, nil
+}
+
+// spaced puts a space after each colon and comma of compact JSON
+// (outside strings), as hand-written one-line JSON has them.
+func spaced(compact []byte) []byte {
+	var out []byte
+	inString, escaped := false, false
+	for _, c := range compact {
+		out = append(out, c)
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ':' || c == ','):
+			out = append(out, ' ')
+		}
+	}
+	return out
 }
 
 // insertExtra splits the extra before a container's closing bracket when
@@ -337,12 +355,17 @@ func removeMember(obj *hujson.Object, i int) {
 	last := i == len(obj.Members)-1
 	trailing := obj.Members[i].Value.AfterExtra != nil
 	obj.Members = slices.Delete(obj.Members, i, i+1)
-	keepComments(lead, func() *hujson.Extra {
-		if i < len(obj.Members) {
-			return &obj.Members[i].Name.BeforeExtra
-		}
-		return &obj.AfterExtra
-	}())
+	if i == 0 && len(obj.Members) > 0 {
+		next := &obj.Members[0].Name.BeforeExtra
+		*next = append(slices.Clone(lead), bytes.TrimLeft(*next, " \t\r\n")...)
+	} else {
+		keepComments(lead, func() *hujson.Extra {
+			if i < len(obj.Members) {
+				return &obj.Members[i].Name.BeforeExtra
+			}
+			return &obj.AfterExtra
+		}())
+	}
 	if last && len(obj.Members) > 0 {
 		fixTrailingComma(&obj.Members[len(obj.Members)-1].Value, &obj.AfterExtra, trailing)
 	}
@@ -356,12 +379,17 @@ func removeElement(arr *hujson.Array, i int) {
 	last := i == len(arr.Elements)-1
 	trailing := arr.Elements[i].AfterExtra != nil
 	arr.Elements = slices.Delete(arr.Elements, i, i+1)
-	keepComments(lead, func() *hujson.Extra {
-		if i < len(arr.Elements) {
-			return &arr.Elements[i].BeforeExtra
-		}
-		return &arr.AfterExtra
-	}())
+	if i == 0 && len(arr.Elements) > 0 {
+		next := &arr.Elements[0].BeforeExtra
+		*next = append(slices.Clone(lead), bytes.TrimLeft(*next, " \t\r\n")...)
+	} else {
+		keepComments(lead, func() *hujson.Extra {
+			if i < len(arr.Elements) {
+				return &arr.Elements[i].BeforeExtra
+			}
+			return &arr.AfterExtra
+		}())
+	}
 	if last && len(arr.Elements) > 0 {
 		fixTrailingComma(&arr.Elements[len(arr.Elements)-1], &arr.AfterExtra, trailing)
 	}
@@ -650,7 +678,7 @@ func (d *jsonDoc) checkForeignKept(old, out []byte, e jsonEdit, binary string) e
 		if b == nil {
 			return map[string]any{}, nil
 		}
-		v, err := hujson.Parse(b)
+		v, err := hujson.Parse(slices.Clone(b)) // Standardize rewrites the buffer
 		if err != nil {
 			return nil, err
 		}

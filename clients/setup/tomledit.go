@@ -33,6 +33,12 @@ func editTOML(path string, old []byte, value any, o Options) ([]byte, error) {
 	if old == nil && o.Remove {
 		return nil, nil
 	}
+	// go-toml's parser first: it places syntax errors exactly; then
+	// BurntSushi's decoder (duplicate keys, redefined tables).
+	spans, err := cairnSpans(path, old)
+	if err != nil {
+		return nil, err
+	}
 	cur, err := decodeTOML(path, old)
 	if err != nil {
 		return nil, err
@@ -44,10 +50,6 @@ func editTOML(path string, old []byte, value any, o Options) ([]byte, error) {
 	have, present := cairnServer(cur)
 	if o.Remove && !present || !o.Remove && present && reflect.DeepEqual(have, want) {
 		return old, nil
-	}
-	spans, err := cairnSpans(path, old)
-	if err != nil {
-		return nil, err
 	}
 	out := slices.Clone(old)
 	for _, s := range slices.Backward(spans) {
