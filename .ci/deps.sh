@@ -42,8 +42,8 @@ npm_ci "$root/testdata/agents" --ignore-scripts
 # The jest and vitest fixture packages of the gate's node runners (pinned in
 # their package-lock.json): their tests install into sandbox workspaces with
 # npm ci --prefer-offline, which this fills the npm cache for.
-npm_ci "$root/agent/verify/testdata/node/jest" --ignore-scripts
-npm_ci "$root/agent/verify/testdata/node/vitest" --ignore-scripts
+npm_ci "$root/gate/verify/testdata/node/jest" --ignore-scripts
+npm_ci "$root/gate/verify/testdata/node/vitest" --ignore-scripts
 # The pinned real code of the real-code answer suite (engine/realcode_test.go).
 bash "$root/.ci/realcode.sh"
 echo "deps: ok"
