@@ -1,9 +1,21 @@
 // Package llmtest is a scripted model server for tests: a real HTTP server
 // on 127.0.0.1 speaking the Anthropic Messages protocol (POST /v1/messages)
 // and OpenAI chat completions (POST /v1/chat/completions and
-// /chat/completions), non-streaming JSON, with each vendor's error-body
-// shape. Tests drive cairn's providers through the real SDK clients against
-// it; no test needs a live model.
+// /chat/completions), with each vendor's error-body shape. Tests drive
+// cairn's providers through the real SDK clients against it, and real agent
+// clients (Claude Code, in clients/e2e) as other processes; no test needs a
+// live model.
+//
+// A Messages request with "stream": true is answered in server-sent events
+// (stream.go: message_start, ping, content_block_start/delta/stop with
+// text_delta and input_json_delta, message_delta with the stop reason and
+// usage, message_stop), each text and tool input cut into several deltas;
+// otherwise the answer is one JSON body. The query (Claude Code's
+// ?beta=true) and anthropic-beta headers are accepted and kept in the Call.
+// Side requests a client makes — POST /v1/messages/count_tokens, GET
+// /v1/models, HEAD or GET / — are answered without consuming a turn, and
+// every request, routed or not, is logged with its status in Requests so a
+// failing test can show what the client asked for.
 //
 // The script is a list of turns, consumed one per HTTP request in arrival
 // order; an error reply consumes its turn, so "429, then 500, then an

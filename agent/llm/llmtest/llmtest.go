@@ -31,6 +31,8 @@ type Call struct {
 	Tools    []string // declared tool names, in order
 	Header   http.Header
 	Body     []byte // the request body as the SDK serialised it
+	URL      string // the request's path and query (/v1/messages?beta=true)
+	Stream   bool   // the client asked for server-sent events ("stream": true)
 }
 
 // LastToolResults returns the tool_result blocks of the last message.
@@ -102,12 +104,13 @@ type Server struct {
 	srv *http.Server
 	ln  net.Listener
 
-	mu    sync.Mutex
-	turns []Turn
-	next  int // index of the next turn
-	calls []*Call
-	done  chan struct{}
-	once  sync.Once
+	mu       sync.Mutex
+	requests []Request
+	turns    []Turn
+	next     int // index of the next turn
+	calls    []*Call
+	done     chan struct{}
+	once     sync.Once
 }
 
 // New starts a server that answers with turns, one per request.
@@ -119,12 +122,17 @@ func New(turns ...Turn) *Server {
 	s := &Server{URL: "http://" + ln.Addr().String(), ln: ln, turns: turns, done: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/v1/messages", s.handle(Anthropic))
+	mux.HandleFunc("POST /v1/messages/count_tokens", s.countTokens)
+	mux.HandleFunc("GET /v1/models", s.models)
 	mux.HandleFunc("/v1/chat/completions", s.handle(OpenAI))
 	mux.HandleFunc("/chat/completions", s.handle(OpenAI))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" && (r.Method == http.MethodHead || r.Method == http.MethodGet) {
+			return // a client's reachability probe
+		}
 		writeError(w, OpenAI, http.StatusNotFound, "", fmt.Sprintf("llmtest: no route for %s %s", r.Method, r.URL.Path))
 	})
-	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	s.srv = &http.Server{Handler: s.record(mux), ReadHeaderTimeout: 10 * time.Second}
 	go s.srv.Serve(ln)
 	return s
 }
@@ -149,6 +157,79 @@ func (s *Server) Calls() []*Call {
 	return append([]*Call(nil), s.calls...)
 }
 
+// Request is one HTTP request the server answered, whatever its route: a
+// test that fails prints Requests to show what the client asked for.
+type Request struct {
+	Method, URL string // URL: path and query
+	Status      int
+}
+
+func (r Request) String() string { return fmt.Sprintf("%s %s → %d", r.Method, r.URL, r.Status) }
+
+// Requests returns every request answered so far, in the order answered.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// record notes each request and the status it was answered with.
+func (s *Server) record(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(sw, r)
+		s.mu.Lock()
+		s.requests = append(s.requests, Request{Method: r.Method, URL: r.URL.RequestURI(), Status: sw.status})
+		s.mu.Unlock()
+	})
+}
+
+// statusWriter remembers the status written; it flushes, as a stream needs.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// countTokens answers the Messages API's token counter with the bytes/4
+// estimate; it consumes no turn.
+func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil || !json.Valid(body) {
+		writeError(w, Anthropic, http.StatusBadRequest, "", "llmtest: count_tokens wants a JSON body")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"input_tokens": len(body)/4 + 1})
+}
+
+// models lists one model, in the Anthropic shape (type, display_name) with
+// the OpenAI fields (object, owned_by) too, as either client may ask.
+func (s *Server) models(w http.ResponseWriter, r *http.Request) {
+	m := map[string]any{"type": "model", "id": "llmtest", "display_name": "llmtest", "created_at": "2026-01-01T00:00:00Z",
+		"object": "model", "created": 1767225600, "owned_by": "llmtest"}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"data": []any{m}, "object": "list", "has_more": false, "first_id": "llmtest", "last_id": "llmtest"})
+}
+
 // Close releases held requests and stops the server.
 func (s *Server) Close() {
 	s.once.Do(func() {
@@ -170,7 +251,7 @@ func (s *Server) handle(protocol string) http.HandlerFunc {
 			writeError(w, protocol, http.StatusBadRequest, "", "llmtest: read body: "+err.Error())
 			return
 		}
-		c := &Call{Protocol: protocol, Header: r.Header.Clone(), Body: body}
+		c := &Call{Protocol: protocol, Header: r.Header.Clone(), Body: body, URL: r.URL.RequestURI()}
 		if protocol == Anthropic {
 			err = parseAnthropic(body, c)
 		} else {
@@ -211,6 +292,10 @@ func (s *Server) handle(protocol string) http.HandlerFunc {
 		}
 		if reply.Usage == (llm.Usage{}) {
 			reply.Usage = estimate(body, reply)
+		}
+		if c.Stream && protocol == Anthropic {
+			streamAnthropic(w, c, reply)
+			return
 		}
 		var out any
 		if protocol == Anthropic {

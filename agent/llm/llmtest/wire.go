@@ -45,6 +45,7 @@ type anthropicRequest struct {
 		Name string `json:"name"`
 	} `json:"tools"`
 	MaxTokens int64 `json:"max_tokens"`
+	Stream    bool  `json:"stream"`
 }
 
 type anthropicBlock struct {
@@ -66,7 +67,7 @@ func parseAnthropic(body []byte, c *Call) error {
 	if req.MaxTokens <= 0 {
 		return fmt.Errorf("anthropic request: max_tokens is required")
 	}
-	c.Model = req.Model
+	c.Model, c.Stream = req.Model, req.Stream
 	sys, err := textOrBlocks(req.System)
 	if err != nil {
 		return fmt.Errorf("anthropic request: system: %w", err)
@@ -120,12 +121,7 @@ func anthropicReply(c *Call, r Reply) any {
 		}
 		// This wire carries input as a JSON value: malformed text goes as a
 		// JSON string, which the SDK hands over verbatim (a string, not an object).
-		var input json.RawMessage
-		if json.Valid([]byte(tc.Input)) {
-			input = json.RawMessage(tc.Input)
-		} else {
-			input, _ = json.Marshal(tc.Input)
-		}
+		input := json.RawMessage(anthropicInput(tc.Input))
 		content = append(content, map[string]any{"type": "tool_use", "id": id, "name": tc.Name, "input": input})
 	}
 	return map[string]any{
