@@ -1,0 +1,24 @@
+// Package e2e drives the real agent clients cairn sets itself up in — the
+// Claude Code native binary, and the Codex CLI — against cairn's scripted
+// model server (agent/llm/llmtest), end to end: the client is the shipped
+// binary (pinned in testdata/agents, installed by .ci/deps.sh), it talks
+// HTTP to the server on 127.0.0.1, and it starts cairn as its MCP server
+// and runs cairn's hooks as any user's session would. Nothing of the
+// client is stubbed; only the model is scripted, each turn a function of
+// the request the client sent, so a turn can assert on what the client
+// carried back (a tool's result, a hook's reason).
+//
+// Isolation: every session gets a scratch HOME (the client's config files
+// are written there), a scratch git repository as its working directory,
+// and CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1, with which Claude Code
+// contacts no host but the base URL (testdata/clients/agent-clients-research.md
+// §1a). In -p mode its stdin is /dev/null, else it waits for input.
+//
+// Claude Code 2.1.x defers MCP tools behind its ToolSearch tool by default;
+// the sessions set ENABLE_TOOL_SEARCH=false so cairn's tools are declared
+// to the model directly and a scripted turn can call mcp__cairn__trace.
+//
+// The binaries are large (≈430 MB each) and are not needed to build cairn:
+// when they are missing the tests skip, except under `make test`
+// (CAIRN_TEST_PG_REQUIRED set), where a missing client fails them.
+package e2e
