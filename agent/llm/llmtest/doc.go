@@ -1,7 +1,9 @@
 // Package llmtest is a scripted model server for tests: a real HTTP server
-// on 127.0.0.1 speaking the Anthropic Messages protocol (POST /v1/messages)
-// and OpenAI chat completions (POST /v1/chat/completions and
-// /chat/completions), with each vendor's error-body shape. Tests drive
+// on 127.0.0.1 speaking the Anthropic Messages protocol (POST /v1/messages),
+// OpenAI chat completions (POST /v1/chat/completions and
+// /chat/completions) and the OpenAI Responses API (POST /v1/responses and
+// /responses, the Codex CLI's wire; responses.go documents what of it is
+// read and written), with each vendor's error-body shape. Tests drive
 // cairn's providers through the real SDK clients against it, and real agent
 // clients (Claude Code, in clients/e2e) as other processes; no test needs a
 // live model.
@@ -10,8 +12,10 @@
 // (stream.go: message_start, ping, content_block_start/delta/stop with
 // text_delta and input_json_delta, message_delta with the stop reason and
 // usage, message_stop), each text and tool input cut into several deltas;
-// otherwise the answer is one JSON body. The query (Claude Code's
-// ?beta=true) and anthropic-beta headers are accepted and kept in the Call.
+// a Responses request with "stream": true in the Responses events
+// (response.created … response.completed); otherwise the answer is one
+// JSON body. The query (Claude Code's ?beta=true) and anthropic-beta
+// headers are accepted and kept in the Call.
 // Side requests a client makes — POST /v1/messages/count_tokens, GET
 // /v1/models, HEAD or GET / — are answered without consuming a turn, and
 // every request, routed or not, is logged with its status in Requests so a

@@ -14,10 +14,10 @@ import (
 	"github.com/cairn-dev/cairn/agent/llm"
 )
 
-// Protocols a Call arrived on.
+// Protocols a Call arrived on (and OpenAIResponses, in responses.go).
 const (
 	Anthropic = "anthropic"
-	OpenAI    = "openai"
+	OpenAI    = "openai" // chat completions
 )
 
 // Call is one HTTP request the server received, parsed into cairn's
@@ -33,6 +33,8 @@ type Call struct {
 	Body     []byte // the request body as the SDK serialised it
 	URL      string // the request's path and query (/v1/messages?beta=true)
 	Stream   bool   // the client asked for server-sent events ("stream": true)
+
+	namespaced map[string][2]string // Responses: a tool's full name → namespace, name
 }
 
 // LastToolResults returns the tool_result blocks of the last message.
@@ -126,6 +128,8 @@ func New(turns ...Turn) *Server {
 	mux.HandleFunc("GET /v1/models", s.models)
 	mux.HandleFunc("/v1/chat/completions", s.handle(OpenAI))
 	mux.HandleFunc("/chat/completions", s.handle(OpenAI))
+	mux.HandleFunc("/v1/responses", s.handle(OpenAIResponses))
+	mux.HandleFunc("/responses", s.handle(OpenAIResponses))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/" && (r.Method == http.MethodHead || r.Method == http.MethodGet) {
 			return // a client's reachability probe
@@ -252,9 +256,12 @@ func (s *Server) handle(protocol string) http.HandlerFunc {
 			return
 		}
 		c := &Call{Protocol: protocol, Header: r.Header.Clone(), Body: body, URL: r.URL.RequestURI()}
-		if protocol == Anthropic {
+		switch protocol {
+		case Anthropic:
 			err = parseAnthropic(body, c)
-		} else {
+		case OpenAIResponses:
+			err = parseResponses(body, c)
+		default:
 			err = parseOpenAI(body, c)
 		}
 		s.mu.Lock()
@@ -297,10 +304,17 @@ func (s *Server) handle(protocol string) http.HandlerFunc {
 			streamAnthropic(w, c, reply)
 			return
 		}
+		if c.Stream && protocol == OpenAIResponses {
+			streamResponses(w, c, reply)
+			return
+		}
 		var out any
-		if protocol == Anthropic {
+		switch protocol {
+		case Anthropic:
 			out = anthropicReply(c, reply)
-		} else {
+		case OpenAIResponses:
+			out = responsesReply(c, reply)
+		default:
 			out = openAIReply(c, reply)
 		}
 		w.Header().Set("Content-Type", "application/json")

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,7 +12,11 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/google/go-cmp/cmp"
+	"github.com/openai/openai-go/v3"
+	oaoption "github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
 
+	"github.com/cairn-dev/cairn/agent/llm"
 	"github.com/cairn-dev/cairn/agent/llm/llmtest"
 )
 
@@ -144,5 +149,92 @@ func TestAnthropicStreamRawEvents(t *testing.T) {
 	want := []string{"message_start", "ping", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"}
 	if diff := cmp.Diff(want, events); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+// Codex's side of the Responses API: namespaced MCP tools, a function
+// call and its output, and a streamed answer read by the OpenAI SDK's own
+// event parser — the deltas add up to the text and the arguments that
+// response.completed carries whole.
+func TestResponsesStreamThroughTheSDK(t *testing.T) {
+	args := `{"target":"Cart.Total","depth":3,"note":"long enough for several deltas"}`
+	srv := llmtest.New(
+		func(c *llmtest.Call) llmtest.Reply {
+			return llmtest.Reply{Text: "tracing Cart.Total — ünicode too", ToolCalls: []llmtest.ToolCall{{Name: "mcp__cairn__trace", Input: args}}}
+		},
+	)
+	defer srv.Close()
+	body := `{"model":"m","instructions":"be brief","stream":true,"input":[
+	 {"type":"message","role":"developer","content":[{"type":"input_text","text":"dev"}]},
+	 {"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]},
+	 {"type":"reasoning","summary":[]},
+	 {"type":"function_call","call_id":"c1","namespace":"mcp__cairn","name":"trace","arguments":"{\"target\":\"x\"}"},
+	 {"type":"function_call_output","call_id":"c1","output":"X"}],
+	 "tools":[{"type":"function","name":"exec_command","parameters":{}},{"type":"namespace","name":"mcp__cairn","tools":[{"type":"function","name":"trace"}]},{"type":"custom","name":"apply_patch"}]}`
+	resp, err := http.Post(srv.OpenAIBaseURL()+"/responses", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(raw), `"namespace":"mcp__cairn","name":"trace"`) && !strings.Contains(string(raw), `"name":"trace","namespace":"mcp__cairn"`) {
+		t.Errorf("a namespaced tool's call does not go out as namespace and name:\n%s", raw)
+	}
+	c := srv.Calls()[0]
+	if c.Protocol != llmtest.OpenAIResponses || !c.Stream || c.System != "be brief\n\ndev" || !cmp.Equal(c.Tools, []string{"exec_command", "mcp__cairn__trace", "apply_patch"}) {
+		t.Errorf("call: protocol %s stream %v system %q tools %v", c.Protocol, c.Stream, c.System, c.Tools)
+	}
+	want := []llm.Message{
+		{Role: llm.User, Content: []llm.Block{{Kind: llm.Text, Text: "hi"}}},
+		{Role: llm.Assistant, Content: []llm.Block{{Kind: llm.ToolUse, ID: "c1", Name: "mcp__cairn__trace", Input: json.RawMessage(`{"target":"x"}`)}}},
+		{Role: llm.User, Content: []llm.Block{{Kind: llm.ToolResult, ID: "c1", Text: "X"}}},
+	}
+	if diff := cmp.Diff(want, c.Messages); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+
+	// The same script's answer once more, streamed to the SDK.
+	srv.Append(func(c *llmtest.Call) llmtest.Reply {
+		return llmtest.Reply{Text: "tracing Cart.Total — ünicode too", ToolCalls: []llmtest.ToolCall{{ID: "call_x", Name: "exec_command", Input: args}}}
+	})
+	client := openai.NewClient(oaoption.WithBaseURL(srv.OpenAIBaseURL()), oaoption.WithAPIKey("test"), oaoption.WithMaxRetries(0))
+	stream := client.Responses.NewStreaming(context.Background(), responses.ResponseNewParams{
+		Model: "m", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("hi")},
+	})
+	var text, arguments strings.Builder
+	var types []string
+	var final responses.Response
+	seq := int64(-1)
+	for stream.Next() {
+		ev := stream.Current()
+		types = append(types, ev.Type)
+		if ev.SequenceNumber != seq+1 {
+			t.Errorf("%s: sequence_number %d after %d", ev.Type, ev.SequenceNumber, seq)
+		}
+		seq = ev.SequenceNumber
+		switch ev.Type {
+		case "response.output_text.delta":
+			text.WriteString(ev.Delta)
+		case "response.function_call_arguments.delta":
+			arguments.WriteString(ev.Delta)
+		case "response.completed":
+			final = ev.AsResponseCompleted().Response
+		}
+	}
+	if err := stream.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if text.String() != "tracing Cart.Total — ünicode too" || arguments.String() != args {
+		t.Errorf("deltas: text %q arguments %q", text.String(), arguments.String())
+	}
+	if final.Status != "completed" || len(final.Output) != 2 || final.Usage.TotalTokens == 0 {
+		t.Fatalf("completed response: status %s, %d outputs, usage %d", final.Status, len(final.Output), final.Usage.TotalTokens)
+	}
+	msg, call := final.Output[0].AsMessage(), final.Output[1].AsFunctionCall()
+	if msg.Content[0].Text != "tracing Cart.Total — ünicode too" || call.Name != "exec_command" || call.CallID != "call_x" || call.Arguments != args {
+		t.Errorf("output: %+v / %+v", msg, call)
+	}
+	if types[0] != "response.created" || types[len(types)-1] != "response.completed" {
+		t.Errorf("events: %v", types)
 	}
 }
