@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn/agent/llm"
@@ -83,10 +84,10 @@ func TestReceipt(t *testing.T) {
 // foreign are the entries of another tool that cairn's setup must keep.
 const foreignServer, foreignHook = "other", "/usr/local/bin/other-hook --check"
 
-// newClaudeSession makes a scratch HOME holding another MCP server and
+// newSession makes a scratch HOME holding another MCP server and
 // another hook, the cart repository indexed by cairn, and a server
 // answering turns.
-func newClaudeSession(t *testing.T, turns ...llmtest.Turn) *session {
+func newSession(t *testing.T, turns ...llmtest.Turn) *session {
 	t.Helper()
 	home := t.TempDir()
 	env := baseEnv(t, home)
@@ -142,7 +143,7 @@ func TestClaudeCodeTraceOverMCP(t *testing.T) {
 	bin := clientBinary(t, claudeBinary)
 	var got llm.Block
 	var tools []string
-	s := newClaudeSession(t,
+	s := newSession(t,
 		func(c *llmtest.Call) llmtest.Reply {
 			tools = c.Tools
 			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "toolu_trace", Name: "mcp__cairn__trace", Input: `{"target":"Cart.Total"}`}}}
@@ -160,8 +161,20 @@ func TestClaudeCodeTraceOverMCP(t *testing.T) {
 	if !contains(tools, "mcp__cairn__trace") {
 		t.Fatalf("cairn's trace was not declared to the model; tools: %v\n%s", tools, s.diagnose())
 	}
+	checkTrace(t, got, s)
+}
+
+// checkTrace checks the result of trace Cart.Total the client carried
+// back: cairn's JSON, with the write in Cart.Add and the read in Receipt.
+// (Codex puts "Wall time: …\nOutput:\n" before a tool's output.)
+func checkTrace(t *testing.T, got llm.Block, s *session) {
+	t.Helper()
 	if got.IsError || got.Text == "" {
 		t.Fatalf("trace result: %+v\n%s", got, s.diagnose())
+	}
+	text := got.Text
+	if _, after, ok := strings.Cut(text, "\nOutput:\n"); ok {
+		text = after
 	}
 	type site struct {
 		Path string `json:"path"`
@@ -170,7 +183,7 @@ func TestClaudeCodeTraceOverMCP(t *testing.T) {
 		} `json:"function"`
 	}
 	var out struct{ Writes, Reads []site }
-	if err := json.Unmarshal([]byte(got.Text), &out); err != nil {
+	if err := json.Unmarshal([]byte(text), &out); err != nil {
 		t.Fatalf("trace result is not the tool's JSON: %v\n%s", err, got.Text)
 	}
 	has := func(sites []site, path, fn string) bool {
