@@ -77,8 +77,14 @@ func (c Candidate) patch(ctx context.Context, repo, base string) ([]byte, error)
 	if _, err := gitRun(ctx, c.Working, env, "read-tree", base); err != nil {
 		return nil, fmt.Errorf("candidate: worktree %s: %w", c.Working, err)
 	}
-	// cairn's own directory (the index, run state) is never part of a change.
-	if _, err := gitRun(ctx, c.Working, env, "add", "--all", "--", ".", ":(exclude).cairn"); err != nil {
+	// cairn's own directory (the index, run state, a contract beside it) is
+	// never part of a change: add everything, then put .cairn back as the
+	// base has it. (An exclude pathspec, ":(exclude).cairn", makes git add
+	// fail when .cairn is ignored — a .gitignore or info/exclude entry.)
+	if _, err := gitRun(ctx, c.Working, env, "add", "--all", "--", "."); err != nil {
+		return nil, fmt.Errorf("candidate: worktree %s: %w", c.Working, err)
+	}
+	if _, err := gitRun(ctx, c.Working, env, "reset", "--quiet", base, "--", ".cairn"); err != nil {
 		return nil, fmt.Errorf("candidate: worktree %s: %w", c.Working, err)
 	}
 	out, err := gitRun(ctx, c.Working, env, "diff", "--cached", "--binary", "--no-renames", "--full-index", "--no-color", base)
