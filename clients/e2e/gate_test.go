@@ -172,7 +172,9 @@ func stopGate(t *testing.T, bin, contract string) {
 		t.Errorf("session: %+v\n%s", res, s.diagnose())
 	}
 
-	removeClaude(t, s)
+	if !removeClaude(t, s) {
+		return
+	}
 	var claudeJSON struct{ MCPServers map[string]any }
 	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(s.home, ".claude.json"))), &claudeJSON); err != nil {
 		t.Fatal(err)
