@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,48 +105,54 @@ func newSession(t *testing.T, turns ...llmtest.Turn) *session {
 	return s
 }
 
-// setupClaude runs `cairn setup claude-code --user` in the session's HOME
-// (cairn's MCP server in ~/.claude.json, its hooks in
-// ~/.claude/settings.json, beside the foreign ones). While the command is
-// not on this branch it writes the same by hand — TODO(issue 51): drop
-// that once clients/setup is on main.
+// setupClaude runs `cairn setup claude-code --user` in the session's
+// repository: cairn's MCP server in ~/.claude.json, its hooks in
+// ~/.claude/settings.json, beside the foreign ones.
 func setupClaude(t *testing.T, s *session) {
 	t.Helper()
 	cairn := cairnBinary(t)
-	if hasCommand(t, "setup", "claude-code", "--help") {
-		run(t, s.repo, s.env, cairn, "setup", "claude-code", "--user")
-		return
-	}
-	editJSON(t, filepath.Join(s.home, ".claude.json"), func(cfg map[string]any) {
-		cfg["mcpServers"].(map[string]any)["cairn"] = map[string]any{
-			"type": "stdio", "command": cairn, "args": []string{"serve", "mcp"}, "env": map[string]any{},
-		}
-	})
+	run(t, s.repo, s.env, cairn, "setup", "claude-code", "--user")
 	if !hasCommand(t, "hook", "stop", "--help") {
-		return // a hook that is not there fails every event (until h/hooks lands)
+		// TODO(issue 51): drop once h/hooks is on main. Setup writes hooks
+		// of a command this cairn does not have; its usage error exits 2,
+		// which Claude Code reads as "block" — every stop would be refused.
+		// Take them out to test the rest.
+		t.Logf("cairn hook: not on this branch yet: the hooks setup wrote are taken out")
+		editJSON(t, filepath.Join(s.home, ".claude", "settings.json"), func(cfg map[string]any) {
+			hooks := cfg["hooks"].(map[string]any)
+			for event, groups := range hooks {
+				var keep []any
+				for _, g := range groups.([]any) {
+					if !strings.Contains(fmt.Sprint(g), cairn+" hook ") {
+						keep = append(keep, g)
+					}
+				}
+				if keep == nil {
+					delete(hooks, event)
+				} else {
+					hooks[event] = keep
+				}
+			}
+		})
 	}
-	hook := func(event string) map[string]any {
-		return map[string]any{"type": "command", "command": cairn + " hook " + event + " --client claude-code", "timeout": 600}
-	}
-	editJSON(t, filepath.Join(s.home, ".claude", "settings.json"), func(cfg map[string]any) {
-		hooks := cfg["hooks"].(map[string]any)
-		hooks["PreToolUse"] = append(hooks["PreToolUse"].([]any),
-			map[string]any{"matcher": "Edit|Write|MultiEdit|NotebookEdit|Bash", "hooks": []any{hook("pre-tool")}})
-		hooks["Stop"] = []any{map[string]any{"hooks": []any{hook("stop")}}}
-		hooks["SessionStart"] = []any{map[string]any{"hooks": []any{hook("session-start")}}}
-	})
 }
 
-// removeClaude runs `cairn setup claude-code --user --remove`, reporting
-// false (and logging why) while the command is not on this branch.
-func removeClaude(t *testing.T, s *session) bool {
+// checkRemoved runs `cairn setup claude-code --user --remove` and checks
+// that only the foreign server and hook are left.
+func checkRemoved(t *testing.T, s *session) {
 	t.Helper()
-	if !hasCommand(t, "setup", "claude-code", "--help") {
-		t.Logf("cairn setup claude-code: not on this branch yet: the removal is not checked")
-		return false
-	}
 	run(t, s.repo, s.env, cairnBinary(t), "setup", "claude-code", "--user", "--remove")
-	return true
+	var claudeJSON struct{ MCPServers map[string]any }
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(s.home, ".claude.json"))), &claudeJSON); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := claudeJSON.MCPServers[foreignServer]; !ok || len(claudeJSON.MCPServers) != 1 {
+		t.Errorf("after --remove, mcpServers %v, want only %q", claudeJSON.MCPServers, foreignServer)
+	}
+	settings := readFile(t, filepath.Join(s.home, ".claude", "settings.json"))
+	if strings.Contains(settings, "cairn") || !strings.Contains(settings, foreignHook) {
+		t.Errorf("after --remove, settings.json should hold only the foreign hook:\n%s", settings)
+	}
 }
 
 // editJSON rewrites the JSON object in path through edit.
@@ -217,6 +224,7 @@ func TestClaudeCodeTraceOverMCP(t *testing.T) {
 		t.Fatalf("cairn's trace was not declared to the model; tools: %v\n%s", tools, s.diagnose())
 	}
 	checkTrace(t, got, s)
+	checkRemoved(t, s)
 }
 
 // checkTrace checks the result of trace Cart.Total the client carried

@@ -16,15 +16,14 @@ import (
 // codexBinary is the native Codex CLI of the optional dependency.
 const codexBinary = "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
 
-// codexConfig points Codex at the scripted server through a custom
+// codexProvider points Codex at the scripted server through a custom
 // provider on the Responses wire (OPENAI_BASE_URL is not honoured by
-// 0.171.0, and the built-in provider first tries a WebSocket), turns its
-// analytics off, and declares cairn's MCP server with its tools approved
-// (codex exec's approval policy is "never": an MCP call that needs
-// approval fails).
-// TODO(issue 51): write the MCP entry with `cairn setup codex` once
-// clients/setup is on main; the provider stays the test's.
-func codexConfig(base, cairn string) string {
+// 0.171.0, and the built-in provider first tries a WebSocket) and turns its
+// analytics off; `cairn setup codex --user` adds cairn's MCP server to the
+// same file, its tools approved (codex exec's approval policy is "never":
+// an MCP call that needs approval fails). The hooks setup writes are not
+// run: codex exec skips hooks nobody has trusted in the TUI.
+func codexProvider(base string) string {
 	return fmt.Sprintf(`model = "gpt-llmtest"
 model_provider = "llmtest"
 
@@ -36,12 +35,7 @@ env_key = "LLMTEST_API_KEY"
 
 [analytics]
 enabled = false
-
-[mcp_servers.cairn]
-command = %q
-args = ["serve", "mcp"]
-default_tools_approval_mode = "approve"
-`, base, cairn)
+`, base)
 }
 
 // The same trace through Codex: it sends cairn's tools to the model as the
@@ -62,13 +56,15 @@ func TestCodexTraceOverMCP(t *testing.T) {
 		},
 	)
 	codexHome := filepath.Join(s.home, ".codex")
-	writeFiles(t, codexHome, map[string]string{"config.toml": codexConfig(s.srv.OpenAIBaseURL(), cairnBinary(t))})
+	writeFiles(t, codexHome, map[string]string{"config.toml": codexProvider(s.srv.OpenAIBaseURL())})
+	env := append(append([]string(nil), s.env...), "CODEX_HOME="+codexHome, "LLMTEST_API_KEY=test")
+	run(t, s.repo, env, cairnBinary(t), "setup", "codex", "--user")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "exec", "--json", "--disable", "plugins", "Where is Cart.Total written and read?")
 	cmd.Dir = s.repo
-	cmd.Env = append(append([]string(nil), s.env...), "CODEX_HOME="+codexHome, "LLMTEST_API_KEY=test")
+	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr // stdin: /dev/null
 	start := time.Now()

@@ -172,18 +172,5 @@ func stopGate(t *testing.T, bin, contract string) {
 		t.Errorf("session: %+v\n%s", res, s.diagnose())
 	}
 
-	if !removeClaude(t, s) {
-		return
-	}
-	var claudeJSON struct{ MCPServers map[string]any }
-	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(s.home, ".claude.json"))), &claudeJSON); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := claudeJSON.MCPServers[foreignServer]; !ok || len(claudeJSON.MCPServers) != 1 {
-		t.Errorf("after --remove, mcpServers %v, want only %q", claudeJSON.MCPServers, foreignServer)
-	}
-	settings := readFile(t, filepath.Join(s.home, ".claude", "settings.json"))
-	if strings.Contains(settings, "cairn") || !strings.Contains(settings, foreignHook) {
-		t.Errorf("after --remove, settings.json should hold only the foreign hook:\n%s", settings)
-	}
+	checkRemoved(t, s)
 }
