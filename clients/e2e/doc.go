@@ -1,5 +1,5 @@
 // Package e2e drives the real agent clients cairn sets itself up in — the
-// Claude Code native binary, and the Codex CLI — against cairn's scripted
+// Claude Code native binary and the Codex CLI — against cairn's scripted
 // model server (agent/llm/llmtest), end to end: the client is the shipped
 // binary (pinned in testdata/agents, installed by .ci/deps.sh), it talks
 // HTTP to the server on 127.0.0.1, and it starts cairn as its MCP server
@@ -17,6 +17,31 @@
 // Claude Code 2.1.x defers MCP tools behind its ToolSearch tool by default;
 // the sessions set ENABLE_TOOL_SEARCH=false so cairn's tools are declared
 // to the model directly and a scripted turn can call mcp__cairn__trace.
+//
+// The tests, in the order issue 51 asks for them:
+//
+//   - TestClaudeCodeTraceOverMCP: `cairn setup claude-code --user` into a
+//     HOME that already holds another MCP server and another hook; the
+//     model calls mcp__cairn__trace and the tool_result Claude Code sends
+//     back holds the write (Cart.Add) and the read (Receipt); then
+//     `setup --remove` leaves only the foreign entries.
+//   - TestCodexTraceOverMCP: the same trace through `codex exec` on the
+//     Responses wire (a model_providers entry, wire_api = "responses";
+//     `cairn setup codex --user` writes the MCP entry), cairn's tools sent
+//     to the model as the namespace mcp__cairn.
+//   - TestClaudeCodePreToolRefusesProtectedEdit: an Edit of
+//     .github/workflows/ci.yml is refused by cairn's PreToolUse hook before
+//     it runs; the file is unchanged and the error result carries the reason.
+//   - TestClaudeCodeStopGate, with .cairn/task.yaml and with none: a
+//     weakened test and "done" — the stop is blocked and the next request
+//     carries the tamper finding; the test restored, the bug fixed, a
+//     regression test added and "done" — the session ends with the fix.
+//
+// The last two skip while this cairn has no `cairn hook` command, and the
+// first runs with the hooks setup wrote taken out (their usage error would
+// exit 2, which Claude Code reads as a block). A session that changes
+// nothing must be let stop: the first test holds the hooks to that once
+// they exist.
 //
 // The binaries are large (≈430 MB each) and are not needed to build cairn:
 // when they are missing the tests skip, except under `make test`
