@@ -30,6 +30,8 @@ require (
 	golang.org/x/term v0.48.0
 )
 
+require mvdan.cc/sh/v3 v3.14.1 // indirect
+
 require (
 	cloud.google.com/go/compute/metadata v0.9.0 // indirect
 	github.com/BurntSushi/toml v1.5.0

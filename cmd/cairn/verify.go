@@ -1,10 +1,7 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -126,16 +123,8 @@ the change description (CHANGE.md) there.`,
 	return c
 }
 
-// gateDir is the gate's directory for a repository, outside its worktree
-// (so a --working candidate never includes it).
-func gateDir(repo string) (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", errors.New("no user cache directory for the gate; give --dir")
-	}
-	sum := sha256.Sum256([]byte(repo))
-	return filepath.Join(base, "cairn", "verify", hex.EncodeToString(sum[:8])), nil
-}
+// gateDir is the gate's directory for a repository (evidence.DefaultDir).
+func gateDir(repo string) (string, error) { return evidence.DefaultDir(repo) }
 
 // verifyJSON is the --json output: the report, and the evidence beside it
 // (the bundle without the report it would repeat).

@@ -2,6 +2,8 @@ package evidence
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -198,4 +200,18 @@ func (r *recorder) ImpactTests(ctx context.Context, dir string, changed []string
 		return nil, r.err
 	}
 	return verify.TestSelectors(r.res), nil
+}
+
+// DefaultDir is the gate's directory for a repository when the caller does
+// not name one: under the user's cache directory, keyed by the
+// repository's path, outside its worktree (so a working candidate never
+// includes it). `cairn verify` and the client hooks share it, and with it
+// the base results and the Go build cache.
+func DefaultDir(repo string) (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", errors.New("no user cache directory for the gate; give --dir")
+	}
+	sum := sha256.Sum256([]byte(repo))
+	return filepath.Join(base, "cairn", "verify", hex.EncodeToString(sum[:8])), nil
 }

@@ -46,6 +46,12 @@ func (v Verdict) String() string {
 // MarshalText writes the verdict's name.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
+// RuleUnlisted is Decision.Rule for a command no rule names: neither
+// denied nor allowed, refused (Mode enforce) or asked about (Mode ask) only
+// because the allowlist does not name it. A client hook leaves such a
+// command to the client's own permission system.
+const RuleUnlisted = "commands"
+
 // Decision is the policy's answer to one tool call.
 type Decision struct {
 	Verdict Verdict `json:"verdict"`
@@ -264,7 +270,7 @@ func (c *Checker) command(argv []string, why string) Decision {
 		allowed = append(allowed, strings.Join(r.Argv, " "))
 	}
 	return c.outside(fmt.Sprintf("%q is not on the policy's command allowlist. Allowed: %s.", strings.Join(argv, " "), strings.Join(allowed, "; ")),
-		"commands", why, []string{strings.Join(argv, " ")}, &Grant{Argv: [][]string{slices.Clone(argv)}})
+		RuleUnlisted, why, []string{strings.Join(argv, " ")}, &Grant{Argv: [][]string{slices.Clone(argv)}})
 }
 
 func (c *Checker) granted(rel string, argv []string) bool {

@@ -19,7 +19,8 @@
 //   - network: on only when both turn it on;
 //   - limits: the lower of the two;
 //   - sandbox.allow_weaker: the user's alone; a repository may only say
-//     none.
+//     none;
+//   - hooks.fail: refuse wins over allow.
 //
 // What the repository's file asked for beyond the ceiling is not granted
 // and is listed in Policy.Ignored; what the user's layer allows beyond

@@ -169,7 +169,8 @@ func (p *Policy) clone() *Policy {
 //   - network: on only if both turn it on;
 //   - limits: the lower of the two (zero: the sandbox's default);
 //   - sandbox.allow_weaker: the ceiling's, or none if the lower layer
-//     says none.
+//     says none;
+//   - hooks.fail: refuse if either says so.
 func narrow(ceiling, lower *Policy) *Policy {
 	p := ceiling.clone()
 	if lower.Mode == Enforce {
@@ -199,6 +200,9 @@ func narrow(ceiling, lower *Policy) *Policy {
 	}
 	if lower.Sandbox.AllowWeaker == "" {
 		p.Sandbox.AllowWeaker = ""
+	}
+	if lower.Hooks.Fail == FailRefuse {
+		p.Hooks.Fail = FailRefuse
 	}
 	return p
 }
@@ -257,6 +261,9 @@ func widenings(upper, lower *Policy, from string) []Widening {
 	}
 	if w := lower.Sandbox.AllowWeaker; w != "" && w != upper.Sandbox.AllowWeaker {
 		add("sandbox.allow_weaker", "%s", w)
+	}
+	if lower.Hooks.Fail == FailAllow && upper.Hooks.Fail == FailRefuse {
+		add("hooks.fail", "allow")
 	}
 	return out
 }

@@ -247,3 +247,25 @@ func TestRuleCovers(t *testing.T) {
 		}
 	}
 }
+
+// TestHooksFailLayers: a repository cannot turn the user's refuse into
+// allow (ignored, reported), the user can choose allow, and a repository
+// can narrow the user's allow back to refuse.
+func TestHooksFailLayers(t *testing.T) {
+	noUserFile(t)
+	p, err := Layered(repoWith(t, "hooks: {fail: allow}\n"), User{})
+	if err != nil || p.Hooks.Fail != FailRefuse || !slices.Contains(fields(p.Ignored), "hooks.fail") {
+		t.Errorf("repository asks allow: fail %q, ignored %v, %v; want refuse, hooks.fail ignored", p.Hooks.Fail, p.Ignored, err)
+	}
+	user := filepath.Join(t.TempDir(), "policy.yaml")
+	os.WriteFile(user, []byte("hooks: {fail: allow}\n"), 0o644)
+	if p, err := Layered(t.TempDir(), User{File: user}); err != nil || p.Hooks.Fail != FailAllow {
+		t.Errorf("the user's allow: %q, %v", p.Hooks.Fail, err)
+	}
+	if p, err := Layered(repoWith(t, "hooks: {fail: refuse}\n"), User{File: user}); err != nil || p.Hooks.Fail != FailRefuse {
+		t.Errorf("the repository narrows the user's allow: %q, %v", p.Hooks.Fail, err)
+	}
+	if _, err := Parse([]byte("hooks: {fail: maybe}\n")); err == nil || !strings.Contains(err.Error(), "hooks.fail") {
+		t.Errorf("a bad fail mode: %v", err)
+	}
+}

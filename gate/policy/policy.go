@@ -21,7 +21,8 @@ const File = ".cairn/policy.yaml"
 
 // Version is the policy file's format version.
 //
-//	1  write, protected, tests, commands {allow, deny}, network, mode, limits, sandbox
+//	1  write, protected, tests, commands {allow, deny}, network, mode, limits, sandbox;
+//	   later hooks {fail} (a file without it reads as before: fail refuse)
 const Version = 1
 
 // The file format (every key optional; a missing key takes Default's value):
@@ -37,6 +38,7 @@ const Version = 1
 //	network: false
 //	limits: {wall_s: N, cpu_s: N, memory_mb: N, procs: N, output_kb: N}
 //	sandbox: {allow_weaker: unisolated}   # the one weaker backend allowed when bwrap cannot run (the user's file only)
+//	hooks: {fail: refuse | allow}         # a client hook that cannot decide (cairn failed, input malformed) refuses, or allows
 //
 // An ARG matches one argument: exactly, or as a simple pattern when it has
 // '*' (any run of characters, '/' included) or '?' (one character); argv[0]
@@ -59,6 +61,7 @@ type Policy struct {
 	Network   bool     `yaml:"network"`
 	Limits    Limits   `yaml:"limits"`
 	Sandbox   Sandbox  `yaml:"sandbox"`
+	Hooks     Hooks    `yaml:"hooks"`
 
 	// Where the layers differ (Layered): what the user's layer allows
 	// beyond Default, in force; what the repository's file asked for beyond
@@ -206,6 +209,25 @@ type Sandbox struct {
 	AllowWeaker string `yaml:"allow_weaker"`
 }
 
+// Hooks is the policy's say over the client hooks (clients/hook).
+type Hooks struct {
+	// Fail is what a hook does when cairn cannot decide — the client's
+	// input is malformed, the policy or the gate failed, cairn panicked:
+	// FailRefuse (the default) refuses the action or the stop, FailAllow
+	// lets it happen. Either way the failure is reported on stderr, and a
+	// path the built-in default protects stays refused when the input can
+	// be read.
+	Fail FailMode `yaml:"fail"`
+}
+
+// FailMode is Hooks.Fail.
+type FailMode string
+
+const (
+	FailRefuse FailMode = "refuse"
+	FailAllow  FailMode = "allow"
+)
+
 // SandboxLimits converts the limits for the executor.
 func (l Limits) SandboxLimits() sandbox.Limits {
 	return sandbox.Limits{
@@ -265,6 +287,7 @@ func Default() *Policy {
 				{Argv: []string{"go", "vet", "-*exec*"}}, {Argv: []string{"go", "vet", "-*vettool*"}},
 			},
 		},
+		Hooks: Hooks{Fail: FailRefuse},
 	}
 }
 
@@ -339,6 +362,9 @@ func (p *Policy) validate() error {
 	}
 	if w := p.Sandbox.AllowWeaker; w != "" && w != sandbox.Unisolated {
 		fail("sandbox.allow_weaker", "%q: the only weaker backend is %q", w, sandbox.Unisolated)
+	}
+	if f := p.Hooks.Fail; f != FailRefuse && f != FailAllow {
+		fail("hooks.fail", "%q: want refuse or allow", f)
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("invalid policy: %w", errors.Join(errs...))
