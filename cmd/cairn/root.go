@@ -65,6 +65,12 @@ func Main(args []string) int {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	return runWith(args, os.Stdin, stdout, stderr)
+}
+
+// runWith is run with the standard input given (cairn hook reads the
+// client's JSON there).
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	g := &globals{stdout: stdout, stderr: stderr}
 	root := &cobra.Command{
 		Use:   "cairn",
@@ -82,6 +88,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 	for _, a := range args {
 		root.DisableSuggestions = root.DisableSuggestions || len(a) > 64
 	}
+	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	pf := root.PersistentFlags()
@@ -118,6 +125,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 		versionCmd(g),
 		evalCmd(g),
 		setupCmd(g),
+		hookCmd(g),
 	)
 	if path := os.Getenv("CAIRN_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil {
@@ -137,7 +145,9 @@ what you must know before changing code: where is X, who uses it, what to read.`
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(stderr, "cairn:", engine.BoundMessage(err.Error())) // bounded and redacted
+	if msg := err.Error(); msg != "" { // "": the command said it already (cairn hook)
+		fmt.Fprintln(stderr, "cairn:", engine.BoundMessage(msg)) // bounded and redacted
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code
@@ -151,7 +161,7 @@ what you must know before changing code: where is X, who uses it, what to read.`
 // oneShot are the commands that answer one question and exit.
 var oneShot = map[string]bool{"status": true, "def": true, "refs": true, "symbols": true, "callers": true, "callees": true,
 	"implementations": true, "path": true, "map": true, "entries": true, "packages": true, "search": true, "context": true,
-	"trace": true, "impact": true}
+	"trace": true, "impact": true, "hook": true}
 
 // lessGC makes the collector run less in a one-shot answer, unless GOGC is
 // set: such a process lives for a fraction of a second, allocates most of

@@ -1,0 +1,2 @@
+// Package hook is cairn inside other agents' clients (placeholder; see below).
+package hook
