@@ -215,10 +215,14 @@ func (o Options) repo(ctx context.Context, in *Input) (string, error) {
 // was read is still checked against the built-in default policy, so a
 // path it protects stays refused.
 func (o Options) failed(in *Input, repo string, err error) Answer {
+	// the layered policy's mode; the user's alone when the repository's
+	// file is what failed; refuse when neither can be read
 	mode := policy.Default().Hooks.Fail
 	if dir := cmp.Or(repo, o.Repo); dir != "" {
 		if p, perr := policy.Layered(dir, o.User); perr == nil {
 			mode = p.Hooks.Fail
+		} else if u, uerr := policy.UserLayer(dir, o.User); uerr == nil {
+			mode = u.Hooks.Fail
 		}
 	}
 	msg := fmt.Sprintf("cairn hook %s: %v", o.Event, err)

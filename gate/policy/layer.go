@@ -72,6 +72,13 @@ func Layered(root string, u User) (*Policy, error) {
 	return layer(root, ceiling)
 }
 
+// UserLayer is the user's layer alone, the ceiling Layered narrows: what
+// a caller falls back on when the repository's file cannot be read (a
+// client hook's fail mode).
+func UserLayer(root string, u User) (*Policy, error) {
+	return userPolicy(root, u)
+}
+
 // layer narrows the ceiling by the repository's policy file.
 func layer(root string, ceiling *Policy) (*Policy, error) {
 	data, err := os.ReadFile(filepath.Join(root, File))
