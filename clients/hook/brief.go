@@ -36,6 +36,9 @@ func (o Options) sessionStart(ctx context.Context, in *Input, repo string) Answe
 	return Answer{Verdict: Context, Context: o.brief(ctx, repo)}
 }
 
+// errNoIndex: the repository has no index to refresh.
+var errNoIndex = errors.New("no index")
+
 // refreshIndex re-indexes what changed, incrementally and within
 // ReindexBudget, when the repository has an index; it never builds a
 // first one (minutes on a large repository: `cairn index` does that).
@@ -46,6 +49,9 @@ func (o Options) refreshIndex(ctx context.Context, repo string) error {
 	}
 	defer e.Close()
 	snap, err := e.Acquire(ctx)
+	if ee := (*engine.Error)(nil); errors.As(err, &ee) && ee.Category == engine.StaleIndex {
+		return errNoIndex
+	}
 	if err != nil {
 		return err
 	}

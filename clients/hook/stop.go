@@ -42,7 +42,9 @@ func (o Options) stop(ctx context.Context, in *Input, repo string) Answer {
 		st.save(repo, in.SessionID)
 		return Answer{Verdict: Silent} // nothing changed: nothing to verify
 	}
-	if err := o.refreshIndex(ctx, repo); err != nil {
+	// the user's index, for the tools after the stop (the gate indexes
+	// its own workspace)
+	if err := o.refreshIndex(ctx, repo); err != nil && err != errNoIndex {
 		fmt.Fprintf(o.Stderr, "cairn hook stop: the index was not refreshed: %v\n", err)
 	}
 	gateDir := o.GateDir
