@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/gate/verify"
 )
 
 // gateRepo is testdata/apps/artifact-dropped with the gate's overlay (a
@@ -58,10 +60,25 @@ func stopCall(repo, session string, active bool) string {
 	return string(b)
 }
 
-// stopOptions share one gate directory, so the Go build cache stays warm
-// across the tests.
-func stopOptions(repo string) Options {
-	return Options{Event: Stop, Client: ClaudeCode, Repo: repo, GateDir: filepath.Join(os.TempDir(), "cairn-hook-test-gate"), Reruns: -1}
+// stopOptions give each test a gate directory of its own that outlives
+// it, so the Go build cache stays warm across runs (a cold one is seeded
+// from a sibling's). Not one directory for all: two gate runs of
+// different changes in one process with one gate directory had the
+// second's impact analysis select no tests (seen here; `cairn verify` and
+// the hook run one gate per process).
+func stopOptions(t *testing.T, repo string) Options {
+	t.Helper()
+	root := filepath.Join(os.TempDir(), "cairn-hook-test-gate")
+	dir := filepath.Join(root, t.Name())
+	if entries, err := os.ReadDir(root); err == nil {
+		for _, e := range entries {
+			if e.Name() != t.Name() {
+				verify.SeedBuildCache(dir, filepath.Join(root, e.Name()))
+				break
+			}
+		}
+	}
+	return Options{Event: Stop, Client: ClaudeCode, Repo: repo, GateDir: dir, Reruns: -1}
 }
 
 func decodeClaude(t *testing.T, out string) claudeOut {
@@ -88,7 +105,7 @@ func needGate(t *testing.T) {
 // TestHookStopNoChange: no change at all, the stop goes on silently.
 func TestHookStopNoChange(t *testing.T) {
 	repo := gateRepo(t)
-	out, stderr, code := call(t, stopOptions(repo), stopCall(repo, "quiet", false))
+	out, stderr, code := call(t, stopOptions(t, repo), stopCall(repo, "quiet", false))
 	if out != "" || code != 0 {
 		t.Errorf("no change: want silence, got exit %d %s %s", code, out, stderr)
 	}
@@ -101,7 +118,7 @@ func TestHookStopWeakenedTest(t *testing.T) {
 	needGate(t)
 	repo := gateRepo(t)
 	edit(t, repo, "server/mapper_test.go", "\tif got.Status != \"done\" {\n\t\tt.Errorf(\"Status = %q, want done\", got.Status)\n\t}\n", "")
-	out, stderr, code := call(t, stopOptions(repo), stopCall(repo, "weak", false))
+	out, stderr, code := call(t, stopOptions(t, repo), stopCall(repo, "weak", false))
 	c := decodeClaude(t, out)
 	if code != 0 || c.Decision != "block" {
 		t.Fatalf("want a block, got exit %d %s %s", code, out, stderr)
@@ -122,7 +139,7 @@ func TestHookStopFailingTestThenUnverified(t *testing.T) {
 	needGate(t)
 	repo := gateRepo(t)
 	edit(t, repo, "server/mapper.go", "ID:     t.ID,", "ID:     t.ID + 1,")
-	o := stopOptions(repo)
+	o := stopOptions(t, repo)
 	o.MaxBlocks = 1
 	out, stderr, _ := call(t, o, stopCall(repo, "fail", false))
 	c := decodeClaude(t, out)
@@ -164,7 +181,7 @@ func TestHookStopCorrectFix(t *testing.T) {
 	needGate(t)
 	repo := gateRepo(t)
 	theFix(t, repo)
-	out, stderr, code := call(t, stopOptions(repo), stopCall(repo, "fix", false))
+	out, stderr, code := call(t, stopOptions(t, repo), stopCall(repo, "fix", false))
 	c := decodeClaude(t, out)
 	if code != 0 || c.Decision != "" || !strings.Contains(c.SystemMessage, "passed the verification gate (2 criteria)") || !strings.Contains(c.SystemMessage, ".cairn/runs/hook-fix-1/CHANGE.md") {
 		t.Fatalf("default contract: want the stop allowed, got exit %d %s %s", code, out, stderr)
@@ -177,7 +194,7 @@ func TestHookStopCorrectFix(t *testing.T) {
 	contract, _ := os.ReadFile("../../gate/verify/testdata/contract.yaml")
 	os.MkdirAll(filepath.Join(repo, ".cairn"), 0o755)
 	os.WriteFile(filepath.Join(repo, TaskFile), contract, 0o644)
-	out, stderr, _ = call(t, stopOptions(repo), stopCall(repo, "fix", false))
+	out, stderr, _ = call(t, stopOptions(t, repo), stopCall(repo, "fix", false))
 	if c := decodeClaude(t, out); c.Decision != "" || !strings.Contains(c.SystemMessage, "passed the verification gate (4 criteria)") {
 		t.Fatalf("task contract: want the stop allowed, got %s %s", out, stderr)
 	}
