@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -162,7 +161,7 @@ func Run(ctx context.Context, o Options) (code int) {
 	if err != nil {
 		return o.write(nil, o.failed(nil, "", err))
 	}
-	repo, err := o.repo(ctx, in)
+	repo, err := o.repo(in)
 	if err != nil {
 		return o.write(in, o.failed(in, "", err))
 	}
@@ -182,7 +181,7 @@ func Run(ctx context.Context, o Options) (code int) {
 
 // repo is the repository the call is about: Options.Repo, else the git
 // top level of the input's cwd.
-func (o Options) repo(ctx context.Context, in *Input) (string, error) {
+func (o Options) repo(in *Input) (string, error) {
 	dir := o.Repo
 	if dir == "" {
 		dir = in.Cwd
@@ -194,10 +193,7 @@ func (o Options) repo(ctx context.Context, in *Input) (string, error) {
 		}
 	}
 	if o.Repo == "" {
-		out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "--show-toplevel").Output()
-		if err == nil {
-			dir = strings.TrimSpace(string(out))
-		}
+		dir = topLevel(dir)
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -207,6 +203,24 @@ func (o Options) repo(ctx context.Context, in *Input) (string, error) {
 		return "", fmt.Errorf("repository %s is not a directory", abs)
 	}
 	return abs, nil
+}
+
+// topLevel is the nearest directory at or above dir with a .git (a
+// directory, or a worktree's file): found by stat, not by running git, as
+// pre-tool runs on every tool call. dir itself when there is none.
+func topLevel(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return abs
+		}
+	}
 }
 
 // failed is the answer when cairn could not decide: the failure on
