@@ -11,6 +11,11 @@ build_cairn
 mono1m
 SCRATCH="$WORK/hooks"
 mkdir -p "$SCRATCH"
+# a clone of its own: the hooks write their session state under .cairn/
+if [ ! -d "$SCRATCH/mono1m/.git" ]; then
+  git clone -q --local "$MONO" "$SCRATCH/mono1m"
+fi
+MONO="$SCRATCH/mono1m"
 IDX="$SCRATCH/index"
 if [ ! -d "$IDX" ]; then
   timed "index mono1m once (into $IDX)" "$CAIRN" index -q --repo "$MONO" --index-dir "$IDX"
