@@ -30,7 +30,7 @@ require (
 	golang.org/x/term v0.48.0
 )
 
-require mvdan.cc/sh/v3 v3.14.1 // indirect
+require mvdan.cc/sh/v3 v3.14.1
 
 require (
 	cloud.google.com/go/compute/metadata v0.9.0 // indirect
