@@ -10,8 +10,9 @@ import (
 
 // TestHookCommand: cairn hook reads the client's JSON on stdin and
 // answers in its format — Claude Code's deny JSON on stdout with exit 0,
-// Codex's refusal as exit 2 with only the reason on stderr — and refuses
-// an unknown event or client as a usage error.
+// Codex's refusal as exit 2 with only the reason on stderr — and answers
+// a command line it cannot run (unknown event, client or flag) with exit 1,
+// a hook error no client reads as a refusal.
 func TestHookCommand(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	repo := t.TempDir()
@@ -27,8 +28,13 @@ func TestHookCommand(t *testing.T) {
 		{[]string{"hook", "pre-tool", "--repo", repo}, strings.Replace(edit, ".github/workflows/ci.yml", "main.go", 1), 0, "", ""},
 		{[]string{"hook", "pre-tool", "--client", "codex"}, edit, 2, "", "cairn policy refused this Write (protected .github/**)"},
 		{[]string{"hook", "pre-tool"}, "{", 0, `"permissionDecision":"deny"`, "malformed hook input"},
-		{[]string{"hook", "post-tool"}, edit, 2, "", "unknown hook event"},
-		{[]string{"hook", "pre-tool", "--client", "vim"}, edit, 2, "", "unknown client"},
+		// a command line this cairn cannot run is a hook error (exit 1),
+		// never exit 2, which Claude Code and Codex read as "block"
+		{[]string{"hook", "post-tool"}, edit, 1, "", "unknown hook event"},
+		{[]string{"hook", "pre-tool", "--client", "vim"}, edit, 1, "", "unknown client"},
+		{[]string{"hook", "stop", "--from-the-future"}, edit, 1, "", "unknown flag"},
+		{[]string{"hook"}, edit, 1, "", "hook takes one event"},
+		{[]string{"hook", "stop", "extra"}, edit, 1, "", "hook takes one event"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := runWith(tc.args, strings.NewReader(tc.stdin), &stdout, &stderr)
