@@ -33,6 +33,11 @@ const (
 	LangXML
 	LangProto
 	LangConfig // ini, properties, env, cfg
+	// Parsed languages added after the text-only kinds (the values are
+	// stored: append, never renumber).
+	LangRuby
+	LangPHP
+	LangCSharp
 	langMax
 )
 
@@ -59,6 +64,9 @@ var langNames = [...]string{
 	LangXML:        "xml",
 	LangProto:      "proto",
 	LangConfig:     "config",
+	LangRuby:       "ruby",
+	LangPHP:        "php",
+	LangCSharp:     "csharp",
 }
 
 func (l Language) String() string {
@@ -68,9 +76,17 @@ func (l Language) String() string {
 	return fmt.Sprintf("Language(%d)", l)
 }
 
+// parsed are the languages whose symbols are extracted: a set, not a range,
+// because parsed languages are appended after the text-only kinds.
+var parsed = [langMax]bool{
+	LangGo: true, LangPython: true, LangTypeScript: true, LangTSX: true, LangJavaScript: true,
+	LangJava: true, LangRust: true, LangC: true, LangCpp: true,
+	LangRuby: true, LangPHP: true, LangCSharp: true,
+}
+
 // HasParser reports whether symbols are extracted for l (as opposed to
 // text-only indexing).
-func (l Language) HasParser() bool { return l >= LangGo && l <= LangCpp }
+func (l Language) HasParser() bool { return l < langMax && parsed[l] }
 
 // IsConfig reports whether l is a configuration or schema format, the files
 // context packs admit as "config".

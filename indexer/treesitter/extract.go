@@ -433,6 +433,16 @@ func (e *extraction) run(cq *compiledQuery, root *sitter.Node) error {
 	return nil
 }
 
+// name is the identifier n spells, without the sigils a language's
+// spec strips (langSpec.ident).
+func (e *extraction) name(n *sitter.Node) string {
+	t := e.text(n)
+	if e.spec.ident != nil {
+		t = e.spec.ident(t)
+	}
+	return t
+}
+
 func (e *extraction) text(n *sitter.Node) string {
 	if n == nil {
 		return ""
@@ -558,8 +568,14 @@ func (e *extraction) match(cq *compiledQuery, m *sitter.QueryMatch, defByKey map
 		if qual != nil && r.qual == "" {
 			r.qual = shorten(e.text(qual))
 		}
+		if r.qual == "" && e.spec.implicitQual != nil {
+			r.qual = e.spec.implicitQual[c.Node.Type()]
+		}
 	}
 	if isImport && (im.Module != "" || im.Name != "") {
+		if e.spec.fixImport != nil {
+			e.spec.fixImport(&im, importNode, e.src)
+		}
 		im.Range = nodeRange(importNode)
 		e.imports = append(e.imports, im)
 	}
@@ -649,9 +665,10 @@ func (e *extraction) build(ff *graph.FileFacts) {
 	symIdx := make([]int32, len(e.defs))
 	descs := make([][]graph.Descriptor, len(e.defs))
 	containers := make([]string, len(e.defs))
+	seenID := map[graph.SymbolID]bool{}
 	for i, d := range e.defs {
 		symIdx[i] = -1
-		name := e.text(d.name)
+		name := e.name(d.name)
 		if d.kind == graph.KindField || d.kind == graph.KindProperty {
 			// Fields assigned inside a method (self.x = … in __init__,
 			// constructor parameter properties) belong to the type.
@@ -729,6 +746,14 @@ func (e *extraction) build(ff *graph.FileFacts) {
 				}
 			}
 		}
+		if spec.uniqueIDs {
+			// one symbol per ID: Ruby's attr_accessor :x and the @x
+			// assigned in initialize are one attribute
+			if seenID[sym.ID] {
+				continue
+			}
+			seenID[sym.ID] = true
+		}
 		e.symDefs = append(e.symDefs, d)
 		sym.Exported = spec.exported(name, &sym, d, e)
 		sym.IsTest = spec.isTest != nil && spec.isTest(e.path, &sym, e)
@@ -785,7 +810,7 @@ func (e *extraction) build(ff *graph.FileFacts) {
 		if role == 0 || (r.role == 0 && e.bindingNames[at]) {
 			continue
 		}
-		name := e.text(r.node)
+		name := e.name(r.node)
 		if name == "" || spec.skipName[name] {
 			continue
 		}
@@ -950,6 +975,11 @@ func (e *extraction) signature(d *rawDef) string {
 		end = start
 	}
 	s := string(e.src[start:end])
+	if e.spec.firstLineSignature {
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			s = s[:i]
+		}
+	}
 	// Drop decorators and annotations on their own lines before the head.
 	if e.spec.stripDecorators {
 		lines := strings.Split(s, "\n")

@@ -57,6 +57,19 @@ type langSpec struct {
 	// refineKind adjusts a captured kind (a function in a class is a method).
 	refineKind func(k graph.SymbolKind, name, container string, d *rawDef) graph.SymbolKind
 	skipName   map[string]bool
+	// ident strips a sigil from a name as written (Ruby's @x and :x).
+	ident func(string) string
+	// implicitQual gives references of these node types a qualifier they
+	// do not spell: Ruby's @x is self's x.
+	implicitQual map[string]string
+	// uniqueIDs keeps the first of several definitions with one ID in a
+	// file (Ruby's attr_accessor :x and @x = … in initialize).
+	uniqueIDs bool
+	// firstLineSignature: a signature is the definition's first line
+	// (Ruby: a class's body has no delimiter the grammar gives a field).
+	firstLineSignature bool
+	// fixImport adjusts an import as captured (Ruby's require_relative).
+	fixImport func(im *graph.Import, n *sitter.Node, src []byte)
 
 	once sync.Once
 	cq   *compiledQuery
@@ -329,6 +342,9 @@ var specs = [...]*langSpec{
 		skipName: set("this"),
 	},
 	graph.LangMarkdown: nil,
+	graph.LangRuby:     rubySpec,
+	graph.LangPHP:      phpSpec,
+	graph.LangCSharp:   csharpSpec,
 }
 
 // jsWrappers are the nodes around a JavaScript/TypeScript definition that

@@ -41,11 +41,13 @@ func IsTest(p string) bool {
 	switch {
 	case strings.HasSuffix(b, "_test.go"), strings.HasPrefix(b, "test_") && strings.HasSuffix(b, ".py"),
 		strings.HasSuffix(b, "_test.py"), b == "conftest.py", strings.Contains(b, ".test."), strings.Contains(b, ".spec."),
-		strings.HasSuffix(b, "Test.java"), strings.HasSuffix(b, "Tests.java"):
+		strings.HasSuffix(b, "Test.java"), strings.HasSuffix(b, "Tests.java"),
+		strings.HasSuffix(b, "_spec.rb"), strings.HasSuffix(b, "_test.rb"), strings.HasPrefix(b, "test_") && strings.HasSuffix(b, ".rb"),
+		strings.HasSuffix(b, "Test.php"), strings.HasSuffix(b, "Test.cs"), strings.HasSuffix(b, "Tests.cs"):
 		return true
 	}
 	sp := "/" + p
-	for _, dir := range []string{"/test/", "/tests/", "/testing/", "/__tests__/", "/testdata/"} {
+	for _, dir := range []string{"/test/", "/tests/", "/testing/", "/__tests__/", "/testdata/", "/spec/"} {
 		if strings.Contains(sp, dir) {
 			return true
 		}

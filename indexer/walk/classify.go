@@ -35,6 +35,9 @@ var extLang = map[string]graph.Language{
 	".proto": graph.LangProto, ".graphql": graph.LangProto, ".gql": graph.LangProto,
 	".ini": graph.LangConfig, ".cfg": graph.LangConfig, ".conf": graph.LangConfig,
 	".properties": graph.LangConfig, ".env": graph.LangConfig,
+	".rb": graph.LangRuby, ".rake": graph.LangRuby, ".gemspec": graph.LangRuby, ".ru": graph.LangRuby,
+	".php": graph.LangPHP,
+	".cs":  graph.LangCSharp,
 }
 
 var nameLang = map[string]graph.Language{
@@ -43,6 +46,7 @@ var nameLang = map[string]graph.Language{
 	"go.mod": graph.LangConfig, "go.work": graph.LangConfig, "CODEOWNERS": graph.LangText,
 	".env": graph.LangConfig, "Jenkinsfile": graph.LangText, "Procfile": graph.LangConfig,
 	"README": graph.LangText, "LICENSE": graph.LangText,
+	"Gemfile": graph.LangRuby, "Rakefile": graph.LangRuby, "Guardfile": graph.LangRuby,
 }
 
 var lockfiles = map[string]bool{
@@ -94,6 +98,9 @@ func ClassifyPath(p string, size, maxSize int64) (graph.SkipReason, string) {
 	}
 	if LanguageOf(p) == graph.LangUnknown {
 		return graph.SkipUnknownType, ""
+	}
+	if suf := generatedSuffix(lower); suf != "" {
+		return graph.SkipGenerated, "generated name *" + suf
 	}
 	if size > maxSize {
 		return graph.SkipOversized, "size " + strconv.FormatInt(size, 10) + " > " + strconv.FormatInt(maxSize, 10)
@@ -154,6 +161,19 @@ func lineStats(b []byte) (lines, longest int) {
 		}
 	}
 	return lines, longest
+}
+
+// generatedSuffixes are file names that tools write (lower case): C#'s
+// WinForms/resx designer files and the build's source generators.
+var generatedSuffixes = []string{".designer.cs", ".g.cs", ".g.i.cs"}
+
+func generatedSuffix(lowerBase string) string {
+	for _, suf := range generatedSuffixes {
+		if strings.HasSuffix(lowerBase, suf) {
+			return suf
+		}
+	}
+	return ""
 }
 
 var generatedMarkers = [][]byte{
