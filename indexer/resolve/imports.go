@@ -26,6 +26,9 @@ import (
 //     (or the package of the imported class);
 //   - C and C++: an included header beside the file, else the indexed
 //     file whose path ends with it;
+//   - Ruby: a require_relative's file beside the file, a require's
+//     indexed file ending with the feature (lib/ on the load path);
+//   - PHP and C#: the files declaring the namespace a use or using names;
 //   - Rust and the text-only kinds: none (nil).
 func (x *Index) ImportedDirs(from *graph.File, im graph.Import) []string {
 	files := x.importedFiles(from, im)
@@ -73,6 +76,12 @@ func (x *Index) importedFiles(from *graph.File, im graph.Import) []string {
 			}
 		}
 		return x.packageFiles(from.Lang, pkg)
+	case graph.LangRuby:
+		return x.rubyRequireFiles(from, mod)
+	case graph.LangPHP, graph.LangCSharp:
+		// use A\B\C (module A\B, name C) and using A.B (module only): the
+		// files declaring the namespace
+		return x.packageFiles(from.Lang, mod)
 	case graph.LangC, graph.LangCpp:
 		if p := path.Join(path.Dir(from.Path), mod); x.files[p].Path != "" {
 			return []string{p}

@@ -260,7 +260,7 @@ func newNameEntry(name string, all []graph.Symbol) *nameEntry {
 		if langFamily(s.Lang) != fam {
 			oneLang = false
 		}
-		if !s.Kind.IsType() {
+		if !typeLike(s) {
 			allTypes = false
 		}
 		o := ""
@@ -294,7 +294,7 @@ func newNameEntry(name string, all []graph.Symbol) *nameEntry {
 			}
 			e.byLang[langFamily(s.Lang)] = append(e.byLang[langFamily(s.Lang)], s)
 		}
-		if !allTypes && s.Kind.IsType() {
+		if !allTypes && typeLike(&s) {
 			e.types = append(e.types, s)
 		}
 		if !oneOwner && s.Container != "" {
@@ -414,7 +414,7 @@ func samePackage(a, b *graph.Symbol) bool {
 	switch a.Lang {
 	case graph.LangGo:
 		return path.Dir(a.Path) == path.Dir(b.Path)
-	case graph.LangJava:
+	case graph.LangJava, graph.LangPHP, graph.LangCSharp:
 		return a.Package == b.Package
 	case graph.LangC, graph.LangCpp:
 		return true

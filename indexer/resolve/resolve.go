@@ -35,6 +35,20 @@ type langRules struct {
 	// list, dict; Array, Promise): on a receiver of unknown type they are
 	// far likelier built-in than the repository's, so they are not guessed.
 	builtinMembers map[string]bool
+	// qualSeps are member separators other than "." in qualifiers
+	// (PHP's -> and ::, Ruby's ::); they split steps as "." does.
+	qualSeps []string
+	// uniformAccess: x.f and f name a method and an attribute alike (Ruby),
+	// so the role follows the target: a call of an attribute reads it, a
+	// bare name of a method calls it.
+	uniformAccess bool
+	// bareConstants: a capitalised bare name is a constant looked up
+	// through the lexical nesting, then globally (Ruby).
+	bareConstants bool
+	// namespaceImports: an import without a name opens a namespace whose
+	// top-level types a bare name may denote (C#'s using A.B;), and code
+	// sees the types of its namespace's parents.
+	namespaceImports bool
 }
 
 func words(s string) map[string]bool {
@@ -74,6 +88,9 @@ var rules = map[graph.Language]*langRules{
 	graph.LangRust:       {selfWords: []string{"self", "Self"}, bareNamesGlobal: true},
 	graph.LangC:          {bareNamesGlobal: true},
 	graph.LangCpp:        {selfWords: []string{"this"}, implicitMembers: true, bareNamesGlobal: true},
+	graph.LangRuby:       rubyRules,
+	graph.LangPHP:        phpRules,
+	graph.LangCSharp:     csharpRules,
 }
 
 // Resolver resolves the occurrences of files against an Index.
@@ -215,6 +232,9 @@ func (r *Resolver) File(ff *graph.FileFacts) []graph.Edge {
 			if len(ts) == 1 {
 				o.Symbol, o.Confidence = ts[0].sym.ID, ts[0].conf
 			}
+			if c.rules.uniformAccess {
+				o.Role = uniformRole(o.Role, ts)
+			}
 		}
 		edges = c.occurrenceEdges(edges, o, ts)
 	}
@@ -229,7 +249,7 @@ func (r *Resolver) File(ff *graph.FileFacts) []graph.Edge {
 			break // the index gave implementations precisely
 		}
 		s := &ff.Symbols[i]
-		if !s.Kind.IsType() {
+		if !typeLike(s) {
 			continue
 		}
 		for _, kind := range []graph.EdgeKind{graph.EdgeExtends, graph.EdgeImplements} {
@@ -309,8 +329,12 @@ func (c *fileCtx) importLocalName(im graph.Import) string {
 		}
 		head, _, _ := strings.Cut(im.Module, ".")
 		return head // import a.b binds a
-	case graph.LangC, graph.LangCpp:
-		return ""
+	case graph.LangC, graph.LangCpp, graph.LangRuby:
+		return "" // an include or require binds no name
+	case graph.LangCSharp:
+		if im.Name == "" {
+			return "" // using A.B; opens a namespace (namespaceImports)
+		}
 	case graph.LangGo:
 		if im.Alias != "" {
 			if im.Alias == "_" || im.Alias == "." {
@@ -363,7 +387,7 @@ func (c *fileCtx) bindingType(name string, enc int32) (string, bool) {
 // enclosingType returns the innermost type around a scope.
 func (c *fileCtx) enclosingType(enc int32) *graph.Symbol {
 	for s := enc; s >= 0; s = c.ff.Symbols[s].Parent {
-		if c.ff.Symbols[s].Kind.IsType() {
+		if typeLike(&c.ff.Symbols[s]) {
 			return &c.ff.Symbols[s]
 		}
 	}
@@ -418,11 +442,14 @@ func (c *fileCtx) resolveOutside(o *graph.Occurrence) (ts []target, outside bool
 // name from elsewhere (open, json.dumps; classes are capitalised). An
 // unknown capitalised callee (a library's class) leaves it unresolved.
 func (c *fileCtx) resolveArgument(o *graph.Occurrence) (ts []target, param bool) {
-	steps := splitQualifier(o.Qualifier)
+	steps := c.splitQual(o.Qualifier)
 	if len(steps) == 0 {
 		return nil, false
 	}
 	callee := strings.TrimSuffix(steps[len(steps)-1], "()")
+	if ts := c.selfAttributeWrite(steps, o); len(ts) > 0 {
+		return ts, false
+	}
 	var calls []target
 	if len(steps) == 1 {
 		calls = c.resolveBare(callee, o.Enclosing, graph.RoleCall)
@@ -500,7 +527,15 @@ func (c *fileCtx) resolveBare(name string, enc int32, role graph.Role) []target 
 			return ts
 		}
 	}
+	if c.rules.bareConstants && isConstName(name) {
+		return c.rubyConstant(name, enc)
+	}
 	all := c.x.entry(name).byLang[langFamily(c.ff.File.Lang)]
+	if c.rules.namespaceImports {
+		if ts := c.namespaceMember(name, all); len(ts) > 0 {
+			return ts
+		}
+	}
 	me := &graph.Symbol{Lang: c.ff.File.Lang, Path: c.ff.File.Path, Package: c.ff.File.Package}
 	// same package (Go directory, Java package, C translation units)
 	if pkg := filter(all, func(s *graph.Symbol) bool { return s.Parent < 0 && !goMethod(s) && samePackage(s, me) }); len(pkg) > 0 {
@@ -577,6 +612,8 @@ func (c *fileCtx) moduleMember(module, name string) []target {
 		in = c.jsModuleMember(cands, module, name, c.ff.File.Path, 0)
 	case graph.LangJava:
 		in = filter(cands, func(s *graph.Symbol) bool { return s.Package == module || strings.HasSuffix(module, "."+s.Name) })
+	case graph.LangPHP, graph.LangCSharp:
+		in = filter(cands, func(s *graph.Symbol) bool { return s.Parent < 0 && s.Package == module })
 	case graph.LangRust:
 		segs := strings.Split(strings.ReplaceAll(module, "::", "/"), "/")
 		in = filter(cands, func(s *graph.Symbol) bool {
@@ -751,7 +788,7 @@ func (c *fileCtx) resolveMember(o *graph.Occurrence) []target {
 // the qualifier is a module without the member, or a value whose type is
 // known to lie outside the index.
 func (c *fileCtx) resolveMemberOutside(o *graph.Occurrence) ([]target, bool) {
-	steps := splitQualifier(o.Qualifier)
+	steps := c.splitQual(o.Qualifier)
 	types, mod, conf, known := c.qualifierType(steps, o.Enclosing)
 	switch {
 	case mod != "":
@@ -1029,7 +1066,7 @@ func (c *fileCtx) typeOfText(text string, enc int32) []graph.Symbol {
 	defer func() { c.depth-- }()
 	if strings.HasSuffix(text, "()") {
 		callee := strings.TrimSuffix(text, "()")
-		steps := splitQualifier(callee)
+		steps := c.splitQual(callee)
 		var ts []target
 		if len(steps) == 1 {
 			ts = c.resolveBare(steps[0], enc, graph.RoleCall)
@@ -1057,7 +1094,7 @@ func (c *fileCtx) typeRef(text string, enc int32) []target {
 		return nil
 	}
 	if qual != "" {
-		if mod := c.moduleOf(splitQualifier(qual)); mod != "" {
+		if mod := c.moduleOf(c.splitQual(qual)); mod != "" {
 			return c.typesIn(c.moduleMember(mod, name))
 		}
 		// Outer.Inner or an unknown package: by name
@@ -1111,7 +1148,7 @@ func firstTypeArg(text string) string {
 func (c *fileCtx) typesIn(ts []target) []target {
 	var out []target
 	for _, t := range ts {
-		if t.sym.Kind.IsType() {
+		if typeLike(&t.sym) {
 			out = append(out, t)
 		}
 	}
@@ -1208,7 +1245,7 @@ func (c *fileCtx) occurrenceEdges(edges []graph.Edge, o *graph.Occurrence, ts []
 func (c *fileCtx) constructors(t *graph.Symbol) []graph.Symbol {
 	var out []graph.Symbol
 	names := c.rules.ctorNames
-	if c.ff.File.Lang == graph.LangJava || c.ff.File.Lang == graph.LangCpp {
+	if c.ff.File.Lang == graph.LangJava || c.ff.File.Lang == graph.LangCpp || c.ff.File.Lang == graph.LangCSharp {
 		names = []string{t.Name}
 	}
 	for _, n := range names {
@@ -1265,7 +1302,7 @@ func (c *fileCtx) overrides() []graph.Edge {
 			continue
 		}
 		t := &c.ff.Symbols[m.Parent]
-		if !t.Kind.IsType() {
+		if !typeLike(t) {
 			continue
 		}
 		seen := map[graph.SymbolID]bool{}

@@ -66,6 +66,7 @@ func typeName(t string) (qual, name string) {
 	}
 	t = strings.Trim(t, `"'`) // forward references in Python annotations
 	t = strings.ReplaceAll(t, "::", ".")
+	t = strings.TrimPrefix(strings.ReplaceAll(t, "\\", "."), ".") // PHP's \App\Models\Account
 	if j := strings.LastIndexByte(t, '.'); j >= 0 {
 		return t[:j], t[j+1:]
 	}
