@@ -29,7 +29,8 @@ import (
 var (
 	rubyRules = &langRules{selfWords: []string{"self"}, superWord: "super", implicitMembers: true, bareWritesAreLocal: true,
 		ctorNames: []string{"initialize"}, builtinMembers: rubyBuiltinMembers, qualSeps: []string{"::", "&."},
-		uniformAccess: true, bareConstants: true, bareNamesGlobal: true}
+		uniformAccess: true, bareConstants: true, bareNamesGlobal: true,
+		selfReturning: words(`new find find_by find_by! find_or_create_by find_or_initialize_by create create! first last take sole`)}
 	phpRules = &langRules{selfWords: []string{"$this", "self", "static"}, superWord: "parent", bareWritesAreLocal: true, bareNamesGlobal: true,
 		ctorNames: []string{"__construct"}, qualSeps: []string{"?->", "->", "::"}}
 	csharpRules = &langRules{selfWords: []string{"this"}, superWord: "base", implicitMembers: true, namespaceImports: true,

@@ -49,6 +49,9 @@ type langRules struct {
 	// top-level types a bare name may denote (C#'s using A.B;), and code
 	// sees the types of its namespace's parents.
 	namespaceImports bool
+	// selfReturning are library methods that, called on a class, return
+	// an instance of it (ActiveRecord's find, create, new).
+	selfReturning map[string]bool
 }
 
 func words(s string) map[string]bool {
@@ -932,6 +935,9 @@ func (c *fileCtx) qualifierType(steps []string, enc int32) (types []graph.Symbol
 		if len(ms) == 0 && len(embedded) > 0 {
 			types = embedded
 			continue
+		}
+		if len(ms) == 0 && c.rules.selfReturning[name] {
+			continue // Account.find(id): still an Account
 		}
 		types = c.symbolsToTypes(one(ms, conf), strings.HasSuffix(step, "()"))
 		if len(ms) > 0 && len(types) == 0 {

@@ -298,6 +298,9 @@ func scanKeys(src []byte, key string, dotted string, kwargs bool) []textSite {
 		}
 		site := textSite{Offset: m[2], Column: w}
 		switch {
+		case strings.HasPrefix(after, "=>"):
+			// PHP's ['key' => v], Ruby's {"key" => v}
+			site.Write, site.How = true, "key in a literal"
 		case strings.HasSuffix(before, "["):
 			rest := strings.TrimLeft(strings.TrimPrefix(after, "]"), " \t")
 			if strings.HasPrefix(after, "]") && strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") {

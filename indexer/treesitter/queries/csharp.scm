@@ -74,6 +74,8 @@
 (prefix_unary_expression [(identifier) @ref.rw (member_access_expression expression: _ @qual name: (identifier) @ref.rw)])
 (variable_declarator name: (identifier) @ref.write (_))
 ; object initializers: new Account { Balance = 1 } writes Balance
+(object_creation_expression type: (_) @qual
+  initializer: (initializer_expression (assignment_expression left: (identifier) @ref.write)))
 (initializer_expression (assignment_expression left: (identifier) @ref.write))
 
 ; ---- type uses (a qualified type's last name; its qualifier is read)
