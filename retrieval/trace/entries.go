@@ -64,16 +64,22 @@ type Entries struct {
 //     mention those types — unless the project's own code calls it (a
 //     helper such as writeError(w, err)): a trace starts a path at such a
 //     function, a list of entry points leaves it out;
-//   - mains: a top-level definition named main.
+//   - Rails: the controller actions config/routes.rb binds
+//     (get "/x", to: "accounts#show"); ASP.NET's [HttpGet] attributes are
+//     heads, app.MapGet("/x", h) and Laravel's Route::get('/x', …) are
+//     registrations;
+//   - mains: a top-level definition named main, a C# method named Main.
 //
 // Files categorised as tests or vendored are left out.
 var (
 	registrationNames = []string{"HandleFunc", "Handle", "HandlerFunc", "Path", "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "Any",
 		"Get", "Post", "Put", "Patch", "Delete", "get", "post", "put", "patch", "delete", "all", "route",
-		"RunE", "Run", "Action", "set_defaults", "AddFunc", "AddJob", "add_job", "schedule", "Schedule", "do"}
+		"RunE", "Run", "Action", "set_defaults", "AddFunc", "AddJob", "add_job", "schedule", "Schedule", "do",
+		"any", "MapGet", "MapPost", "MapPut", "MapPatch", "MapDelete"}
 	decoratorNames = []string{"route", "get", "post", "put", "patch", "delete", "api_route", "websocket",
 		"GetMapping", "PostMapping", "PutMapping", "PatchMapping", "DeleteMapping", "RequestMapping", "GET", "POST", "PUT", "PATCH", "DELETE",
-		"command", "group", "shared_task", "periodic_task", "task", "Scheduled", "actor", "job"}
+		"command", "group", "shared_task", "periodic_task", "task", "Scheduled", "actor", "job",
+		"HttpGet", "HttpPost", "HttpPut", "HttpPatch", "HttpDelete"}
 	signatureNames = []string{"ResponseWriter", "Context", "Ctx", "HttpServletRequest"}
 )
 
@@ -101,7 +107,7 @@ var (
 	}
 	headRules = []lineRule{
 		rule(reRouteDeco, "@"), rule(reSpringMap, "@"), rule(reJaxRS, "@"),
-		rule(reCLIDeco, "@", "Run"), rule(reJobDeco, "@"),
+		rule(reCLIDeco, "@", "Run"), rule(reJobDeco, "@"), rule(reASPNet, "[Http"),
 	}
 )
 
@@ -111,7 +117,10 @@ func routeLiterals() []string {
 	var out []string
 	for _, n := range []string{"HandleFunc", "Handle", "HandlerFunc", "Path", "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "Any",
 		"Get", "Post", "Put", "Patch", "Delete", "Head", "Options", "get", "post", "put", "patch", "delete", "all", "route"} {
-		out = append(out, "."+n+"(")
+		out = append(out, "."+n+"(", "::"+n+"(")
+	}
+	for _, n := range []string{"any", "MapGet", "MapPost", "MapPut", "MapPatch", "MapDelete"} {
+		out = append(out, "."+n+"(", "::"+n+"(")
 	}
 	return out
 }
@@ -194,6 +203,31 @@ func EntryPoints(ctx context.Context, r graph.Reader, o EntryOptions) (*Entries,
 	for _, s := range mains {
 		if s.Name == "main" && s.Container == "" && s.Kind.IsCallable() && in(s.Path) {
 			add(s.ID)
+		}
+	}
+	csMains, err := r.SymbolsByName(ctx, "Main")
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range csMains {
+		if s.Name == "Main" && s.Lang == graph.LangCSharp && s.Kind == graph.KindMethod && in(s.Path) {
+			add(s.ID)
+		}
+	}
+	// Rails: the actions config/routes.rb binds
+	rails, err := t.railsRoutes()
+	if err != nil {
+		return nil, err
+	}
+	for _, rr := range rails {
+		acts, err := r.SymbolsByName(ctx, rr.action)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range acts {
+			if s.Lang == graph.LangRuby && s.Name == rr.action && lastName(s.Container) == railsController(rr.controller) && in(s.Path) {
+				add(s.ID)
+			}
 		}
 	}
 	paths := make([]string, 0, len(why))

@@ -12,7 +12,12 @@ import (
 var (
 	// a route bound to a handler: mux.HandleFunc("POST /tasks/{id}", h.Complete),
 	// r.GET("/x", f), app.post('/x', f), router.Get("/x", f)
-	reRouteCall = regexp.MustCompile("\\.(HandleFunc|Handle|HandlerFunc|Path|GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|Any|Get|Post|Put|Patch|Delete|Head|Options|get|post|put|patch|delete|all|route)\\(\\s*[\"'`]([^\"'`]*)[\"'`]")
+	// (and Laravel's Route::get('/x', …), ASP.NET's app.MapGet("/x", h))
+	reRouteCall = regexp.MustCompile("(?:\\.|::)(HandleFunc|Handle|HandlerFunc|Path|GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|Any|Get|Post|Put|Patch|Delete|Head|Options|get|post|put|patch|delete|all|route|any|MapGet|MapPost|MapPut|MapPatch|MapDelete)\\(\\s*[\"'`]([^\"'`]*)[\"'`]")
+	// ASP.NET controller actions: [HttpGet("/x")], [HttpPost]
+	reASPNet = regexp.MustCompile(`\[\s*Http(Get|Post|Put|Patch|Delete)\b(?:\(\s*(?:template:\s*)?"([^"]*)")?`)
+	// Rails routes: get "/x", to: "accounts#show"; post "/x" => "a#b"
+	reRailsRoute = regexp.MustCompile(`^\s*(get|post|put|patch|delete|match)\s*\(?\s*["']([^"']*)["']\s*,\s*(?:to:\s*|=>\s*)["']([\w/]+)#(\w+)["']`)
 	// decorators and annotations above a definition
 	reRouteDeco = regexp.MustCompile(`@[\w.]*?\.?(route|get|post|put|patch|delete|api_route|websocket)\(\s*["']([^"']*)["']`)
 	reSpringMap = regexp.MustCompile(`@(Get|Post|Put|Patch|Delete|Request)Mapping(?:\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"([^"]*)")?`)
@@ -96,7 +101,7 @@ func isRoutePath(p string) bool {
 
 // methodOf maps a registration call name to an HTTP method.
 func methodOf(call string) string {
-	switch u := strings.ToUpper(call); u {
+	switch u := strings.ToUpper(strings.TrimPrefix(call, "Map")); u {
 	case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS":
 		return u
 	}
@@ -181,11 +186,34 @@ func (t *tracer) entryOf(id graph.SymbolID) (*Entry, error) {
 		t.routes = append(t.routes, route{method: m[1], path: normPath(p), label: m[1] + " " + p, handler: id})
 		return mk("http", m[1]+" "+p), nil
 	}
+	if m := reASPNet.FindStringSubmatch(h); m != nil {
+		method := strings.ToUpper(m[1])
+		label := strings.TrimSpace(method + " " + m[2])
+		t.routes = append(t.routes, route{method: method, path: normPath(m[2]), label: label, handler: id})
+		return mk("http", label), nil
+	}
+	if s.Lang == graph.LangRuby && strings.HasSuffix(s.Container, "Controller") {
+		rs, err := t.railsRoutes()
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			if r.action == s.Name && railsController(r.controller) == lastName(s.Container) {
+				label := r.method + " " + r.path
+				t.routes = append(t.routes, route{method: r.method, path: normPath(r.path), label: label, handler: id})
+				en := mk("http", label)
+				en.Registered = &r.at
+				return en, nil
+			}
+		}
+	}
 	switch {
 	case s.IsTest || reTestDeco.MatchString(h):
 		return mk("test", s.QualifiedName()), nil
 	case s.Name == "main" && s.Container == "":
 		return mk("main", s.Path+" main"), nil
+	case s.Name == "Main" && s.Lang == graph.LangCSharp && s.Kind == graph.KindMethod:
+		return mk("main", s.QualifiedName()), nil
 	case reJobDeco.MatchString(h):
 		return mk("job", s.QualifiedName()), nil
 	case reCLIDeco.MatchString(h):
@@ -422,3 +450,63 @@ func (cp CallPath) nodeOf(nodes []upNode, i, k int) int {
 }
 
 func (e Entry) String() string { return fmt.Sprintf("%s %s", e.Kind, e.Label) }
+
+// railsRoute is one route of a Rails config/routes.rb.
+type railsRoute struct {
+	method, path, controller, action string
+	at                               Loc
+}
+
+// railsRoutes reads the routes files of the repository once: the lines
+// binding a path to "controller#action" (resources blocks are not
+// expanded).
+func (t *tracer) railsRoutes() ([]railsRoute, error) {
+	if t.railsLoaded {
+		return t.rails, nil
+	}
+	t.railsLoaded = true
+	files, err := t.r.FilesMentioning(t.ctx, "draw")
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range files {
+		if !strings.HasSuffix(p, "routes.rb") {
+			continue
+		}
+		for i, line := range strings.Split(string(t.src(p)), "\n") {
+			m := reRailsRoute.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			method := strings.ToUpper(m[1])
+			if method == "MATCH" {
+				method = "ANY"
+			}
+			t.rails = append(t.rails, railsRoute{method: method, path: m[2], controller: m[3], action: m[4],
+				at: t.at(p, i+1, strings.Index(line, m[1])+1)})
+		}
+	}
+	return t.rails, nil
+}
+
+// railsController names the class of a route's controller: "accounts" →
+// AccountsController, "admin/user_sessions" → UserSessionsController.
+func railsController(c string) string {
+	if i := strings.LastIndexByte(c, '/'); i >= 0 {
+		c = c[i+1:]
+	}
+	var b strings.Builder
+	for _, w := range strings.Split(c, "_") {
+		if w != "" {
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+	}
+	return b.String() + "Controller"
+}
+
+func lastName(container string) string {
+	if i := strings.LastIndexByte(container, '.'); i >= 0 {
+		return container[i+1:]
+	}
+	return container
+}

@@ -59,6 +59,8 @@ type tracer struct {
 	routes       []route
 	clients      []clientCall
 	httpLoaded   bool
+	railsLoaded  bool
+	rails        []railsRoute
 	entryCache   map[graph.SymbolID]*Entry
 	calleesCache map[graph.SymbolID][]callee
 	callersCache map[graph.SymbolID][]graph.Edge
