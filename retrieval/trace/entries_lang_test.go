@@ -15,11 +15,11 @@ import (
 func TestEntryPointsRubyPHPCSharp(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
-		"config/routes.rb": "Rails.application.routes.draw do\n  get \"/accounts/:id\", to: \"accounts#show\"\nend\n",
+		"config/routes.rb":                       "Rails.application.routes.draw do\n  get \"/accounts/:id\", to: \"accounts#show\"\nend\n",
 		"app/controllers/accounts_controller.rb": "class AccountsController < ApplicationController\n  def show\n  end\n\n  def helper\n  end\nend\n",
-		"routes/web.php": "<?php\nuse App\\Http\\TellerController;\nRoute::get('/teller', [TellerController::class, 'index']);\n",
-		"app/Http/TellerController.php": "<?php\nnamespace App\\Http;\n\nclass TellerController\n{\n    public function index() { return 1; }\n}\n",
-		"Api/AccountsController.cs": "namespace Api\n{\n    public class AccountsController\n    {\n        [HttpGet(\"/api/accounts\")]\n        public int List() { return 1; }\n    }\n\n    public static class Program\n    {\n        public static void Main(string[] args) { }\n    }\n}\n",
+		"routes/web.php":                         "<?php\nuse App\\Http\\TellerController;\nRoute::get('/teller', [TellerController::class, 'index']);\n",
+		"app/Http/TellerController.php":          "<?php\nnamespace App\\Http;\n\nclass TellerController\n{\n    public function index() { return 1; }\n}\n",
+		"Api/AccountsController.cs":              "namespace Api\n{\n    public class AccountsController\n    {\n        [HttpGet(\"/api/accounts\")]\n        public int List() { return 1; }\n    }\n\n    public static class Program\n    {\n        public static void Main(string[] args) { }\n    }\n}\n",
 	}
 	for p, src := range files {
 		full := filepath.Join(root, p)
