@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/cairn-dev/cairn/graph"
@@ -96,6 +97,16 @@ func (s *selectors) collect(ctx context.Context, d *graph.Symbol) ([]string, err
 		return []string{cls + "#" + d.Name}, nil
 	case graph.LangRust:
 		return []string{d.Name}, nil
+	case graph.LangRuby:
+		base := s.nearest(path.Dir(d.Path), "Gemfile")
+		if strings.HasSuffix(d.Path, "_spec.rb") {
+			return []string{rel(base, d.Path) + ":" + strconv.Itoa(int(d.Range.StartLine))}, nil // rspec FILE:LINE
+		}
+		return []string{rel(base, d.Path) + " -n " + d.Name}, nil // minitest
+	case graph.LangPHP:
+		return []string{d.Container + "::" + d.Name}, nil
+	case graph.LangCSharp:
+		return []string{strings.TrimPrefix(d.Package+"."+d.Container+"."+d.Name, ".")}, nil
 	}
 	return []string{d.Path}, nil
 }
@@ -170,6 +181,10 @@ func (s *selectors) commands(tests []Test) []string {
 	jsFiles := map[string]map[string]bool{}
 	javaSel := map[string][]string{}
 	rustNames := map[string][]string{}
+	rspec := map[string][]string{}    // Gemfile dir → FILE:LINE
+	minitest := map[string][]string{} // "cd dir && ruby -Itest FILE" → names
+	phpunit := map[string][]string{}  // file → methods
+	dotnet := []string{}
 	for _, t := range tests {
 		d := s.info[t.SymbolID]
 		if d == nil {
@@ -208,6 +223,18 @@ func (s *selectors) commands(tests []Test) []string {
 		case graph.LangRust:
 			base := s.nearest(path.Dir(d.Path), "Cargo.toml")
 			rustNames[base] = append(rustNames[base], d.Name)
+		case graph.LangRuby:
+			base := s.nearest(path.Dir(d.Path), "Gemfile")
+			if strings.HasSuffix(d.Path, "_spec.rb") {
+				rspec[base] = append(rspec[base], t.Selector)
+			} else {
+				k := cdPrefix(base) + "ruby -Itest " + rel(base, d.Path)
+				minitest[k] = append(minitest[k], regexp.QuoteMeta(d.Name))
+			}
+		case graph.LangPHP:
+			phpunit[d.Path] = append(phpunit[d.Path], d.Name)
+		case graph.LangCSharp:
+			dotnet = append(dotnet, "FullyQualifiedName~"+t.Selector)
 		}
 	}
 	var out []string
@@ -268,6 +295,19 @@ func (s *selectors) commands(tests []Test) []string {
 		for _, n := range uniq(rustNames[base]) {
 			out = append(out, cdPrefix(base)+"cargo test "+n)
 		}
+	}
+	for _, base := range sortedKeys(rspec) {
+		out = append(out, cdPrefix(base)+"bundle exec rspec "+strings.Join(uniq(rspec[base]), " "))
+	}
+	for _, k := range sortedKeys(minitest) {
+		out = append(out, k+" -n '/^("+strings.Join(uniq(minitest[k]), "|")+")$/'")
+	}
+	for _, f := range sortedKeys(phpunit) {
+		out = append(out, "vendor/bin/phpunit --filter '/::("+strings.Join(uniq(phpunit[f]), "|")+")$/' "+f)
+	}
+	if len(dotnet) > 0 {
+		sort.Strings(dotnet)
+		out = append(out, "dotnet test --filter '"+strings.Join(uniq(dotnet), "|")+"'")
 	}
 	return out
 }
