@@ -72,8 +72,10 @@ type StatusResult struct {
 	Symbols     int            `json:"symbols"`
 	Chunks      int            `json:"chunks"`
 	Languages   map[string]int `json:"languages"`
-	Status      map[string]int `json:"status" jsonschema:"files by parse status"`
-	Skipped     map[string]int `json:"skipped" jsonschema:"paths left out, by reason"`
+	// LanguageTiers names each indexed language's tier (graph.Language.Tier).
+	LanguageTiers map[string]string `json:"language_tiers" jsonschema:"how deeply each language is analysed: parsed or text"`
+	Status        map[string]int    `json:"status" jsonschema:"files by parse status"`
+	Skipped       map[string]int    `json:"skipped" jsonschema:"paths left out, by reason"`
 	// Problems are the files not fully analysed.
 	Problems []FileProblem `json:"problems" jsonschema:"indexed files that could not be fully analysed"`
 	// Skips lists the skipped paths (StatusOptions.Skips).
@@ -113,6 +115,12 @@ func (s *Snapshot) Status(ctx context.Context, o StatusOptions) (*StatusResult, 
 	}
 	res := &StatusResult{Root: s.Root, IndexDir: s.e.IndexDir(), Files: m.Files, Symbols: m.Symbols, Chunks: m.Chunks,
 		Languages: named(m.Languages), Status: named(m.Status), Skipped: named(m.Skips), Problems: []FileProblem{}}
+	res.LanguageTiers = map[string]string{}
+	for name := range res.Languages {
+		if l, err := graph.ParseLanguage(name); err == nil {
+			res.LanguageTiers[name] = l.Tier()
+		}
+	}
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, Classify(err)

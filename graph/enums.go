@@ -88,6 +88,16 @@ var parsed = [langMax]bool{
 // text-only indexing).
 func (l Language) HasParser() bool { return l < langMax && parsed[l] }
 
+// Tier says how deeply files of l are analysed: "parsed" (symbols,
+// references and the graph from a grammar) or "text" (search and context
+// only).
+func (l Language) Tier() string {
+	if l.HasParser() {
+		return "parsed"
+	}
+	return "text"
+}
+
 // IsConfig reports whether l is a configuration or schema format, the files
 // context packs admit as "config".
 func (l Language) IsConfig() bool {

@@ -53,6 +53,7 @@ func statusCmd(g *globals) *cobra.Command {
 			fmt.Fprintf(w, "%d files, %d symbols, %d chunks\n", st.Files, st.Symbols, st.Chunks)
 			printCounts(w, "files by status", st.Status)
 			printCounts(w, "files by language", st.Languages)
+			printTiers(w, st.LanguageTiers)
 			printCounts(w, "skipped by reason", st.Skipped)
 			var werr error
 			if st.Watcher.Error != "" {
@@ -166,4 +167,23 @@ func describeWatcher(st watch.Status, running bool, err error) string {
 		fmt.Fprintf(&b, "\n  last error: %s", st.LastError)
 	}
 	return b.String()
+}
+
+// printTiers lists the indexed languages by tier: "languages: parsed: go,
+// ruby; text: markdown".
+func printTiers(w interface{ Write([]byte) (int, error) }, tiers map[string]string) {
+	by := map[string][]string{}
+	for lang, tier := range tiers {
+		by[tier] = append(by[tier], lang)
+	}
+	var parts []string
+	for _, tier := range []string{"parsed", "text"} {
+		if ls := by[tier]; len(ls) > 0 {
+			slices.Sort(ls)
+			parts = append(parts, tier+": "+strings.Join(ls, ", "))
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "languages by tier: %s\n", strings.Join(parts, "; "))
+	}
 }

@@ -37,6 +37,18 @@
 // Predicates (#eq?, #match? and their negations) are evaluated by the
 // extractor with regular expressions compiled once per query.
 //
+// # Languages
+//
+// Go, Python, TypeScript, TSX, JavaScript, Java, Rust, C, C++, Ruby, PHP
+// and C# (langspec.go, langspec_more.go). A few rules go beyond the query:
+// Ruby's @x, :x and PHP's $x are named without their sigil (langSpec.ident)
+// and Ruby's @x gets the qualifier self (implicitQual), so @balance,
+// self.balance and attr_accessor :balance are one attribute; Ruby keeps one
+// symbol per ID in a file (attr_accessor :x and @x = … in initialize);
+// Ruby symbols carry no file namespace (classes are open and global), PHP
+// and C# symbols the file's namespace (C#: its first one); RSpec and
+// declarative tests (it "…" do) are test functions named by their string.
+//
 // # What the code adds
 //
 // Nesting (a symbol's container and parent, an occurrence's enclosing
