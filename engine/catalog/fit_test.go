@@ -1,4 +1,4 @@
-package tools
+package catalog
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 // An engine answer larger than the model's result cap reaches the model as
 // JSON that parses, with what was left out counted — never cut mid-value
 // (the loop used to cut a 30 KiB trace at 24 KiB by bytes).
-func TestFitResultKeepsJSON(t *testing.T) {
+func TestFitKeepsJSON(t *testing.T) {
 	type flow struct {
 		Kind  string   `json:"kind"`
 		Steps []string `json:"steps"`
@@ -22,10 +22,10 @@ func TestFitResultKeepsJSON(t *testing.T) {
 	}
 	ans["flows"] = flows
 	b, _ := json.Marshal(ans)
-	if len(b) <= MaxResult {
+	if len(b) <= MaxBytes {
 		t.Fatalf("the answer (%d bytes) is not larger than the cap", len(b))
 	}
-	got := FitResult(string(b), MaxResult)
+	got := Fit(string(b), MaxBytes)
 	var out struct {
 		Target  string         `json:"target"`
 		Gaps    []string       `json:"gaps"`
@@ -36,25 +36,25 @@ func TestFitResultKeepsJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(got), &out); err != nil {
 		t.Fatalf("the fitted answer is not JSON: %v\n%s", err, got[len(got)-200:])
 	}
-	if len(got) > MaxResult || out.Target != "Task.ArtifactURL" || len(out.Gaps) != 1 || len(out.Flows) == 0 || out.Omitted["flows"] != 200-len(out.Flows) {
+	if len(got) > MaxBytes || out.Target != "Task.ArtifactURL" || len(out.Gaps) != 1 || len(out.Flows) == 0 || out.Omitted["flows"] != 200-len(out.Flows) {
 		t.Errorf("%d bytes, target %q, %d gaps, %d flows, omitted %v", len(got), out.Target, len(out.Gaps), len(out.Flows), out.Omitted)
 	}
 
 	// one huge string: shortened, marked, still JSON
 	big, _ := json.Marshal(map[string]any{"text": strings.Repeat("line\n", 20000)})
-	got = FitResult(string(big), MaxResult)
+	got = Fit(string(big), MaxBytes)
 	var one struct{ Text string }
-	if err := json.Unmarshal([]byte(got), &one); err != nil || len(got) > MaxResult || !strings.Contains(one.Text, "more bytes cut") {
+	if err := json.Unmarshal([]byte(got), &one); err != nil || len(got) > MaxBytes || !strings.Contains(one.Text, "more bytes cut") {
 		t.Errorf("a long string: %v, %d bytes", err, len(got))
 	}
 
 	// plain text is cut, saying so
-	got = FitResult(strings.Repeat("é", MaxResult), MaxResult)
-	if len(got) > MaxResult || !strings.HasSuffix(got, "more bytes cut)") || !strings.HasPrefix(got, "é") {
+	got = Fit(strings.Repeat("é", MaxBytes), MaxBytes)
+	if len(got) > MaxBytes || !strings.HasSuffix(got, "more bytes cut)") || !strings.HasPrefix(got, "é") {
 		t.Errorf("plain text: %d bytes, ends %q", len(got), got[len(got)-30:])
 	}
 	// what fits is untouched
-	if got := FitResult(`{"a":1}`, MaxResult); got != `{"a":1}` {
+	if got := Fit(`{"a":1}`, MaxBytes); got != `{"a":1}` {
 		t.Errorf("a small answer changed: %s", got)
 	}
 }

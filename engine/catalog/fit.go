@@ -1,4 +1,4 @@
-package tools
+package catalog
 
 import (
 	"bytes"
@@ -9,18 +9,55 @@ import (
 	"unicode/utf8"
 )
 
-// MaxResult is the bytes of one tool result as the model sees it: the
-// engine tools trim their answers to it by structure (fit), and the loop
-// bounds every result with FitResult — one number, so an answer is never
-// trimmed by its tool to one size and cut by the loop at another.
-const MaxResult = 24 << 10
+// Trimming by structure, never by bytes. A typed answer that is one
+// analysis (trace, impact, package_graph) is trimmed by its tool's own
+// order of trims (fit): each halves one list, and Omitted counts what each
+// list lost. Any other result — a tool's JSON whatever its type, or text —
+// is bounded by Fit, the generic fallback the agent's loop applies to
+// every tool result.
 
-// FitResult bounds a tool result to max bytes. JSON stays JSON: the
-// longest lists are halved (their dropped items counted under
-// "omitted_by_cap" at the top level, by path) and then the longest strings
-// shortened with a marker, until it fits; other text is cut at max bytes
-// (on a rune boundary) with a note of how much was cut.
-func FitResult(text string, max int) string {
+// fit applies the trims in order while v's JSON exceeds max bytes; a trim
+// that cuts nothing more moves on to the next.
+func fit(v any, max int, trims ...func() bool) {
+	for i := 0; i < len(trims); {
+		b, _ := json.Marshal(v)
+		if len(b) <= max {
+			return
+		}
+		if !trims[i]() {
+			i++
+		}
+	}
+}
+
+// halve drops the second half of a list, keeping at least least items,
+// and counts what it dropped under omitted[name].
+func halve[T any](list *[]T, omitted map[string]int, name string, least int) bool {
+	n := len(*list)
+	if n <= least {
+		return false
+	}
+	keep := max(least, n/2)
+	omitted[name] += n - keep
+	*list = (*list)[:keep]
+	return true
+}
+
+// noneEmpty is nil for an empty map (an answer that lost nothing has no
+// omitted).
+func noneEmpty(m map[string]int) map[string]int {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// Fit bounds a result to max bytes. JSON stays JSON: the longest lists
+// are halved (their dropped items counted under "omitted_by_cap" at the
+// top level, by path) and then the longest strings shortened with a
+// marker, until it fits; other text is cut at max bytes (on a rune
+// boundary) with a note of how much was cut.
+func Fit(text string, max int) string {
 	if len(text) <= max {
 		return text
 	}
