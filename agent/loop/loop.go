@@ -20,6 +20,7 @@ import (
 	"github.com/cairn-dev/cairn/agent/state"
 	"github.com/cairn-dev/cairn/agent/tools"
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/engine/catalog"
 	"github.com/cairn-dev/cairn/gate/policy"
 	"github.com/cairn-dev/cairn/gate/sandbox"
 	"github.com/cairn-dev/cairn/gate/task"
@@ -613,7 +614,7 @@ func (h *harness) call(ctx context.Context, use llm.Block) (llm.Block, error) {
 		return llm.Block{}, err
 	}
 	record := func(b llm.Block) (llm.Block, error) {
-		b.Text = tools.FitResult(b.Text, tools.MaxResult) // JSON stays JSON, trimmed by structure
+		b.Text = catalog.Fit(b.Text, catalog.MaxBytes) // JSON stays JSON, trimmed by structure
 		if _, err := h.run.Append(state.KindToolResult, h.st.Step, map[string]any{"id": use.ID, "tool": use.Name, "is_error": b.IsError, "result": b.Text}); err != nil {
 			return llm.Block{}, err
 		}

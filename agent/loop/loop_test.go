@@ -579,7 +579,7 @@ func TestOpenAIProvider(t *testing.T) {
 		return p
 	}
 	out, evs, srv := noGateRun(t, contractYAML, prov,
-		llmtest.Use("definition", `{"name":"ToResponse"}`),
+		llmtest.Use("definition", `{"symbol":"ToResponse"}`),
 		llmtest.Use("finish", `{"root_cause":"x","summary":"y"}`),
 	)
 	if out.Status != loop.StatusUnverified {

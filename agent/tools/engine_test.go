@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/engine/catalog"
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/impact"
 )
@@ -15,13 +16,13 @@ import (
 func TestEngineTools(t *testing.T) {
 	f := newFixture(t, Env{})
 
-	var def definitionOut
-	f.ok(t, "definition", args("name", "ToResponse"), &def)
+	var def catalog.DefinitionOut
+	f.ok(t, "definition", args("symbol", "ToResponse"), &def)
 	if def.Total != 1 || def.Definitions[0].Path != "server/mapper.go" || def.Definitions[0].StartLine != 4 {
 		t.Fatalf("definition of ToResponse: %+v", def)
 	}
 
-	var tr traceOut
+	var tr catalog.TraceOut
 	f.ok(t, "trace", args("target", "Task.ArtifactURL"), &tr)
 	if len(tr.Gaps) == 0 || tr.Gaps[0].Kind != "dropped" || tr.Gaps[0].Path != "server/mapper.go" || tr.Gaps[0].Func.Name != "ToResponse" {
 		t.Fatalf("trace shows no dropped gap at the mapper: %+v", tr.Gaps)
@@ -30,36 +31,36 @@ func TestEngineTools(t *testing.T) {
 		t.Errorf("trace: %d writes, %d reads", len(tr.Writes), len(tr.Reads))
 	}
 
-	var callers hopsOut
-	f.ok(t, "callers", args("name", "ToResponse"), &callers)
+	var callers catalog.HopsOut
+	f.ok(t, "callers", args("symbol", "ToResponse"), &callers)
 	if !slices.ContainsFunc(callers.Results, func(h graph.HopView) bool { return h.Definition != nil && strings.Contains(h.Name, "GetTask") }) {
 		t.Errorf("callers of ToResponse: %s", mustJSON(callers))
 	}
-	var callees hopsOut
-	f.ok(t, "callees", args("name", "Handler.GetTask", "depth", 2), &callees)
+	var callees catalog.HopsOut
+	f.ok(t, "callees", args("symbol", "Handler.GetTask", "depth", 2), &callees)
 	if len(callees.Results) == 0 {
 		t.Errorf("callees of Handler.GetTask: none")
 	}
 
-	var refs referencesOut
-	f.ok(t, "references", args("name", "ToResponse", "role", "call"), &refs)
+	var refs catalog.ReferencesOut
+	f.ok(t, "references", args("symbol", "ToResponse", "role", "call"), &refs)
 	if refs.Total == 0 {
 		t.Errorf("references to ToResponse: none")
 	}
 
-	var search searchOut
+	var search catalog.SearchOut
 	f.ok(t, "search", args("query", "response mapper artifact url", "limit", 5), &search)
 	if len(search.Hits) == 0 || len(search.Hits) > 5 {
 		t.Errorf("search: %d hits", len(search.Hits))
 	}
 
-	var imp impactOut
-	f.ok(t, "impact", args("target", "ToResponse"), &imp)
+	var imp catalog.ImpactOut
+	f.ok(t, "impact", args("symbol", "ToResponse"), &imp)
 	if !slices.ContainsFunc(imp.Tests, func(x impact.Test) bool { return x.Name == "TestToResponseKeepsID" }) {
 		t.Errorf("impact of ToResponse lists no tests: %s", mustJSON(imp.Result))
 	}
 
-	res := f.call(t, "context", args("task", "the artifact link disappears after a refresh", "budget", 2000))
+	res := f.call(t, "build_context", args("task", "the artifact link disappears after a refresh", "budget", 2000, "format", "json"))
 	var pack struct {
 		Items []struct {
 			Path  string `json:"path"`
@@ -71,10 +72,10 @@ func TestEngineTools(t *testing.T) {
 	}
 
 	// model-fixable engine errors are error results naming the category
-	if msg := f.refused(t, "definition", args("name", "NoSuchThing")); !strings.HasPrefix(msg, "not_found") {
+	if msg := f.refused(t, "definition", args("symbol", "NoSuchThing")); !strings.HasPrefix(msg, "not_found") {
 		t.Errorf("unknown name: %s", msg)
 	}
-	if msg := f.refused(t, "callers", args("name", "CompleteTask")); !strings.HasPrefix(msg, "ambiguous") || !strings.Contains(msg, "symbol_id=") {
+	if msg := f.refused(t, "callers", args("symbol", "CompleteTask")); !strings.HasPrefix(msg, "ambiguous") || !strings.Contains(msg, "symbol_id=") {
 		t.Errorf("ambiguous name: %s", msg)
 	}
 
@@ -87,19 +88,19 @@ func TestEngineTools(t *testing.T) {
 		}
 	}
 	f.ok(t, "create", args("path", "server/extra.go", "content", "package main\n\nfunc BrandNew() TaskResponse { return ToResponse(Task{}) }\n"), nil)
-	f.ok(t, "definition", args("name", "BrandNew"), &def)
+	f.ok(t, "definition", args("symbol", "BrandNew"), &def)
 	if def.Total != 1 || def.Definitions[0].Path != "server/extra.go" {
 		t.Errorf("a created file's definition: %+v", def)
 	}
 	// The workspace's files belong to the sandbox's user when the harness
 	// is root; the engine's git still reads it (sandbox.Create trusts it).
-	f.ok(t, "impact", `{"diff": true}`, &imp)
+	f.ok(t, "impact", `{"working": true}`, &imp)
 	if !slices.ContainsFunc(imp.Changed, func(s impact.Symbol) bool { return s.Name == "ToResponse" }) {
 		t.Errorf("impact of the diff: changed %s", mustJSON(imp.Changed))
 	}
 	// a revert is seen too
 	f.ok(t, "revert", args("path", "server/extra.go"), nil)
-	if msg := f.refused(t, "definition", args("name", "BrandNew")); !strings.HasPrefix(msg, "not_found") {
+	if msg := f.refused(t, "definition", args("symbol", "BrandNew")); !strings.HasPrefix(msg, "not_found") {
 		t.Errorf("after revert: %s", msg)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/engine/catalog"
 	"github.com/cairn-dev/cairn/gate/policy"
 	"github.com/cairn-dev/cairn/gate/sandbox"
 )
@@ -66,8 +67,8 @@ func TestShell(t *testing.T) {
 	if !slices.Equal(out.Changed, []string{"server/shell.go"}) || !slices.Contains(f.rec.modified, "server/shell.go") {
 		t.Errorf("changed %v, modified %v", out.Changed, f.rec.modified)
 	}
-	var def definitionOut
-	f.ok(t, "definition", args("name", "FromShell"), &def)
+	var def catalog.DefinitionOut
+	f.ok(t, "definition", args("symbol", "FromShell"), &def)
 	// the timeout is capped by the limits, and a command killed at it says so
 	start := time.Now()
 	f.ok(t, "shell", `{"argv": ["sleep", "60"], "timeout_s": 1}`, &out)

@@ -14,7 +14,7 @@ const fixedMapper = "\t\tStatus: t.Status,\n\t\tArtifactURL: t.ArtifactURL,\n"
 
 func TestNames(t *testing.T) {
 	f := newFixture(t, Env{})
-	want := []string{"search", "definition", "references", "callers", "callees", "trace", "impact", "context",
+	want := []string{"search", "definition", "references", "callers", "callees", "trace", "impact", "build_context",
 		"read", "list", "edit", "create", "shell", "run_tests", "diff", "revert", "note", "plan", "finish"}
 	if !slices.Equal(f.order, want) {
 		t.Fatalf("tools %v\nwant %v", f.order, want)
@@ -273,10 +273,12 @@ func TestMalformed(t *testing.T) {
 		{"plan", `{"steps": [""]}`, "step 1 is empty"},
 		{"note", `{"kind": "rumour", "text": "x"}`, "kind must be one of"},
 		{"diff", `{"x": 1}`, "takes none"},
-		{"search", `{"query": "x", "limit": 1000}`, "out of range"},
-		{"callers", `{"name": "ToResponse", "depth": 99}`, "out of range"},
-		{"impact", `{}`, "exactly one of target"},
-		{"impact", `{"target": "ToResponse", "diff": true}`, "exactly one of target"},
+		{"search", `{"query": "x", "limit": 1000}`, "limit must be between 1 and 50"},
+		{"callers", `{"symbol": "ToResponse", "depth": 99}`, "depth must be between 1 and 4"},
+		{"callers", `{"name": "ToResponse"}`, `no argument "name"`},
+		{"callers", `{"symbol": "ToResponse", "depth": "2"}`, `"depth" of callers must be an integer`},
+		{"impact", `{}`, "exactly one of a symbol"},
+		{"impact", `{"symbol": "ToResponse", "working": true}`, "exactly one of a symbol"},
 		{"run_tests", `{"selector": "./server -count=5"}`, "not allowed"},
 		{"run_tests", `{"selector": "web/src/api.test.ts"}`, "No runner"},
 		{"read", `{"path": "` + strings.Repeat("x", 3<<20) + `"}`, "more than the"},

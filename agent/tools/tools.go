@@ -87,13 +87,11 @@ func New(env Env) ([]Tool, error) {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
 	t := &toolbox{env: env, paths: chk}
-	return []Tool{
-		t.search(), t.definition(), t.references(), t.hops("callers"), t.hops("callees"),
-		t.trace(), t.impact(), t.context(),
+	return append(t.engineTools(),
 		t.read(), t.list(), t.edit(), t.create(),
 		t.shell(), t.runTests(), t.diff(), t.revert(),
 		t.note(), t.plan(), t.finish(),
-	}, nil
+	), nil
 }
 
 // toolbox holds what every tool shares.
@@ -210,6 +208,8 @@ func (t *tool[In]) decode(input json.RawMessage) (In, error) {
 		}
 		if ok && string(v) == "null" {
 			delete(obj, f.name)
+		} else if ok && !ofType(f.schema["type"], v) {
+			return in, fmt.Errorf("The argument %q of %s must be %s, not %s.", f.name, t.name, typeName(f.schema), jsonKind(v))
 		}
 	}
 	clean, _ := json.Marshal(obj)
@@ -221,6 +221,52 @@ func (t *tool[In]) decode(input json.RawMessage) (In, error) {
 		return in, fmt.Errorf("The arguments of %s could not be read: %s", t.name, jsonProblem(err))
 	}
 	return in, nil
+}
+
+// ofType says whether the JSON value v is of the schema type typ ("" or
+// an unknown type accepts any).
+func ofType(typ any, v json.RawMessage) bool {
+	var x any
+	if json.Unmarshal(v, &x) != nil {
+		return false
+	}
+	switch typ {
+	case "string":
+		_, ok := x.(string)
+		return ok
+	case "boolean":
+		_, ok := x.(bool)
+		return ok
+	case "number":
+		_, ok := x.(float64)
+		return ok
+	case "integer":
+		f, ok := x.(float64)
+		return ok && f == float64(int64(f))
+	case "array":
+		_, ok := x.([]any)
+		return ok
+	case "object":
+		_, ok := x.(map[string]any)
+		return ok
+	}
+	return true
+}
+
+// jsonKind names the kind of a JSON value, as encoding/json does.
+func jsonKind(v json.RawMessage) string {
+	switch b := strings.TrimSpace(string(v)); {
+	case strings.HasPrefix(b, `"`):
+		return "string"
+	case strings.HasPrefix(b, "["):
+		return "array"
+	case strings.HasPrefix(b, "{"):
+		return "object"
+	case b == "true" || b == "false":
+		return "bool"
+	default:
+		return "number " + engine.BoundMessage(b)
+	}
 }
 
 func (t *tool[In]) fieldSchema(name string) map[string]any {
@@ -258,6 +304,8 @@ func typeName(s map[string]any) string {
 		return "an integer"
 	case "boolean":
 		return "true or false"
+	case "number":
+		return "a number"
 	case "array":
 		return "an array of strings"
 	}

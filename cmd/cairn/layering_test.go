@@ -35,8 +35,9 @@ var stores = []string{"graph/embedded", "graph/postgres"}
 // storeOpeners may import the concrete stores.
 var storeOpeners = []string{"graph/store", "graph/embedded", "graph/postgres", "bench"}
 
-// adapters are the protocol surfaces: they ask the engine, never the
-// indexer's packages directly.
+// adapters are the protocol surfaces: they ask the engine and its
+// catalogue (engine/catalog), never the indexer's or retrieval's packages
+// directly (the engine re-exports the types its answers are made of).
 var adapters = []string{"serve", "clients"}
 
 const module = "github.com/cairn-dev/cairn"
@@ -116,13 +117,17 @@ func layerViolations(from, imp string, test bool) []string {
 	if under(from, adapters...) && under(imp, "indexer") {
 		out = append(out, "an adapter imports the indexer (ask the engine)")
 	}
+	if under(from, adapters...) && under(imp, "retrieval") {
+		out = append(out, "an adapter imports retrieval (ask the engine or the catalogue)")
+	}
 	return out
 }
 
 // TestImportDirection fails on any import edge, of the code or of its
 // tests, against schema, internal ← graph ← indexer, retrieval ← engine ←
 // gate, eval ← agent ← serve, clients ← cmd; on a store importing another store or a package outside
-// graph/store naming one; and on an adapter importing the indexer.
+// graph/store naming one; and on an adapter importing the indexer or
+// retrieval.
 func TestImportDirection(t *testing.T) {
 	for _, p := range listPackages(t) {
 		from := rel(p.ImportPath)
@@ -170,6 +175,13 @@ func TestLayerRules(t *testing.T) {
 		{"graph", "internal/redact", false, false},
 		{"serve/mcp", "clients/setup", false, true},
 		{"serve/web", "indexer/walk", false, true},
+		{"serve/mcp", "retrieval/trace", false, true},
+		{"serve/lsp", "retrieval/fuse", false, true},
+		{"serve/web", "retrieval/contextpack", true, true},
+		{"clients/setup", "retrieval/bm25", false, true},
+		{"serve/mcp", "engine/catalog", false, false},
+		{"agent/tools", "engine/catalog", false, false},
+		{"engine/catalog", "retrieval/contextpack", false, false},
 		{"agent/loop", "serve/web", false, true},
 		{"engine", "serve/lsp", false, true},
 		{"graph/postgres", "graph/embedded", false, true},

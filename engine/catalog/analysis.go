@@ -53,8 +53,12 @@ func traceValue(c *call, in TraceIn) (TraceOut, string, error) {
 			}
 			return cut
 		},
-		func() bool { return halve(&r.Reads, out.Omitted, "reads", 1) || halve(&r.Writes, out.Omitted, "writes", 1) },
-		func() bool { return halve(&r.Carriers, out.Omitted, "carriers", 1) || halve(&r.Gaps, out.Omitted, "gaps", 1) },
+		func() bool {
+			return halve(&r.Reads, out.Omitted, "reads", 1) || halve(&r.Writes, out.Omitted, "writes", 1)
+		},
+		func() bool {
+			return halve(&r.Carriers, out.Omitted, "carriers", 1) || halve(&r.Gaps, out.Omitted, "gaps", 1)
+		},
 	)
 	out.Omitted = noneEmpty(out.Omitted)
 	return out, "", nil

@@ -18,8 +18,6 @@ import (
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/internal/repofs"
-	"github.com/cairn-dev/cairn/retrieval/embed"
-	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
 
 // Options configure a Server.
@@ -33,11 +31,11 @@ type Options struct {
 	// re-index of edits; `cairn watch --store …` keeps that index fresh).
 	Store    string
 	RepoName string
-	ANN      fuse.ANNMode
+	ANN      engine.ANNMode
 	// Embedder names the embedder; EmbedHTTP configures the http one;
 	// SearchSlots bounds concurrent searches (engine.Options).
 	Embedder    string
-	EmbedHTTP   embed.HTTPOptions
+	EmbedHTTP   engine.EmbedHTTPOptions
 	SearchSlots int
 	// Debounce delays re-indexing after edits; default 300ms.
 	Debounce time.Duration

@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/engine/catalog"
 	"github.com/cairn-dev/cairn/engine/enginetest"
 )
 
@@ -174,7 +175,7 @@ func TestToolList(t *testing.T) {
 
 func TestDefinitionAndAmbiguity(t *testing.T) {
 	f := newFixture(t, Options{})
-	var defs DefinitionOut
+	var defs catalog.DefinitionOut
 	call(t, f.cs, "definition", map[string]any{"symbol": "Serve"}, &defs)
 	if defs.Total != 2 || len(defs.Definitions) != 2 {
 		t.Fatalf("definition(Serve) = %+v", defs)
@@ -201,11 +202,11 @@ func TestDefinitionAndAmbiguity(t *testing.T) {
 		}
 	}
 	id := cands[0].(map[string]any)["symbol_id"].(string)
-	var byID HopsOut
+	var byID catalog.HopsOut
 	if res := call(t, f.cs, "callers", map[string]any{"symbol": id}, &byID); res.IsError {
 		t.Fatalf("callers by symbol_id: %s", text(res))
 	}
-	var hops HopsOut
+	var hops catalog.HopsOut
 	call(t, f.cs, "callers", map[string]any{"symbol": "Serve", "path": "server"}, &hops)
 	if len(hops.Results) != 1 || hops.Results[0].Name != "Run" || hops.Results[0].CallSite == nil ||
 		hops.Results[0].CallSite.Path != "server/server.go" || hops.Results[0].CallSite.StartLine != 22 || hops.Results[0].CallSite.Revision == "" {
@@ -215,7 +216,7 @@ func TestDefinitionAndAmbiguity(t *testing.T) {
 	if len(hops.Roots) != 2 {
 		t.Fatalf("all: roots %v", hops.Roots)
 	}
-	var callees HopsOut
+	var callees catalog.HopsOut
 	call(t, f.cs, "callees", map[string]any{"symbol": "Server.handle", "depth": 2}, &callees)
 	found := false
 	for _, h := range callees.Results {
@@ -230,7 +231,7 @@ func TestDefinitionAndAmbiguity(t *testing.T) {
 
 func TestReferencesAndImplementations(t *testing.T) {
 	f := newFixture(t, Options{})
-	var refs ReferencesOut
+	var refs catalog.ReferencesOut
 	call(t, f.cs, "references", map[string]any{"symbol": "Greet"}, &refs)
 	if refs.Total != 1 || refs.References[0].Path != "server/greet.go" || refs.References[0].Role != "call" ||
 		refs.References[0].In != "Banner" || refs.References[0].Revision == "" {
@@ -240,7 +241,7 @@ func TestReferencesAndImplementations(t *testing.T) {
 		refs.Definitions[0].Revision == "" || refs.References[0].Column != 43 || refs.References[0].SymbolID != refs.Definitions[0].SymbolID {
 		t.Fatalf("references(Greet): definitions %+v, reference %+v", refs.Definitions, refs.References[0])
 	}
-	var impls HopsOut
+	var impls catalog.HopsOut
 	call(t, f.cs, "implementations", map[string]any{"symbol": "Store"}, &impls)
 	if len(impls.Results) == 0 || impls.Results[0].Name != "MemStore" || impls.Results[0].Definition == nil {
 		t.Fatalf("implementations(Store) = %+v", impls.Results)
@@ -260,7 +261,7 @@ func TestReferencesAndImplementations(t *testing.T) {
 
 func TestSearchPagingAndCursors(t *testing.T) {
 	f := newFixture(t, Options{})
-	var p1, p2 SearchOut
+	var p1, p2 catalog.SearchOut
 	call(t, f.cs, "search", map[string]any{"query": "serve requests store", "limit": 1}, &p1)
 	if len(p1.Hits) != 1 || p1.NextCursor == "" || len(p1.Files) == 0 || p1.Hits[0].Revision == "" {
 		t.Fatalf("page 1 = %+v", p1)
@@ -272,7 +273,7 @@ func TestSearchPagingAndCursors(t *testing.T) {
 	if p1.Unresolved != "" {
 		t.Errorf("a question: unresolved %q", p1.Unresolved)
 	}
-	var un SearchOut
+	var un catalog.SearchOut
 	call(t, f.cs, "search", map[string]any{"query": "ServeZzqq"}, &un)
 	if !strings.HasPrefix(un.Unresolved, "no definition is named ServeZzqq") || len(un.Hits) == 0 {
 		t.Errorf("a name nothing defines: unresolved %q, %d hits", un.Unresolved, len(un.Hits))
@@ -296,7 +297,7 @@ func TestSearchPagingAndCursors(t *testing.T) {
 
 func TestResultCap(t *testing.T) {
 	f := newFixture(t, Options{MaxBytes: 700})
-	var defs DefinitionOut
+	var defs catalog.DefinitionOut
 	res := call(t, f.cs, "definition", map[string]any{"symbol": "Serve"}, &defs)
 	if len(defs.Definitions) != 1 || defs.NextCursor == "" || defs.Total != 2 {
 		t.Fatalf("capped page = %+v", defs)
@@ -304,7 +305,7 @@ func TestResultCap(t *testing.T) {
 	if n := len(text(res)); n > 700 {
 		t.Fatalf("capped text is %d bytes", n)
 	}
-	var rest DefinitionOut
+	var rest catalog.DefinitionOut
 	call(t, f.cs, "definition", map[string]any{"symbol": "Serve", "cursor": defs.NextCursor}, &rest)
 	if len(rest.Definitions) != 1 || rest.NextCursor != "" || rest.Definitions[0].SymbolID == defs.Definitions[0].SymbolID {
 		t.Fatalf("second page = %+v", rest)
@@ -313,7 +314,7 @@ func TestResultCap(t *testing.T) {
 
 func TestReadSpanTool(t *testing.T) {
 	f := newFixture(t, Options{})
-	var sp ReadSpanOut
+	var sp catalog.ReadSpanOut
 	res := call(t, f.cs, "read_span", map[string]any{"path": "server/server.go", "start_line": 12, "end_line": 14}, &sp)
 	if sp.StartLine != 12 || sp.EndLine != 14 || !strings.Contains(sp.Text, "12\tfunc (s *Server) Serve() string") || sp.Revision == "" {
 		t.Fatalf("read_span = %+v", sp)
@@ -356,27 +357,27 @@ func TestBuildContextMapStatus(t *testing.T) {
 	wantError(t, call(t, f.cs, "build_context", map[string]any{"task": "x", "tokenizer": "bogus"}, nil), engine.InvalidArgument)
 	wantError(t, call(t, f.cs, "build_context", map[string]any{"task": "x", "focus": []string{"../../etc/passwd"}}, nil), engine.OutsideRepository)
 
-	var m RepoMapOut
+	var m catalog.RepoMapOut
 	call(t, f.cs, "repo_map", map[string]any{"limit": 3}, &m)
 	if len(m.Symbols) == 0 || m.Symbols[0].Rank <= 0 || m.Symbols[0].Revision == "" {
 		t.Fatalf("repo_map = %+v", m)
 	}
 	wantError(t, call(t, f.cs, "repo_map", map[string]any{"under": "../.."}, nil), engine.OutsideRepository)
 
-	var pg PackageGraphOut
+	var pg catalog.PackageGraphOut
 	call(t, f.cs, "package_graph", nil, &pg)
 	if len(pg.Packages) < 3 || !slices.ContainsFunc(pg.Imports, func(e engine.PackageEdge) bool { return e.From == "server" && e.To == "store" }) {
 		t.Fatalf("package_graph = %+v", pg)
 	}
 	wantError(t, call(t, f.cs, "package_graph", map[string]any{"under": "../.."}, nil), engine.OutsideRepository)
-	var ep EntryPointsOut
+	var ep catalog.EntryPointsOut
 	if res := call(t, f.cs, "entry_points", map[string]any{"kinds": []string{"http", "main"}}, &ep); res.IsError || ep.EntryPoints == nil || ep.Counts == nil {
 		t.Fatalf("entry_points = %s", text(res))
 	}
 	wantError(t, call(t, f.cs, "entry_points", map[string]any{"kinds": []string{"cron"}}, nil), engine.InvalidArgument)
 	wantError(t, call(t, f.cs, "entry_points", map[string]any{"under": "../.."}, nil), engine.OutsideRepository)
 
-	var st StatusOut
+	var st catalog.StatusOut
 	call(t, f.cs, "index_status", nil, &st)
 	if !st.Fresh || st.Files < 6 || st.StaleFiles != 0 || st.Languages["go"] != 4 {
 		t.Fatalf("index_status = %+v", st)
@@ -386,7 +387,7 @@ func TestBuildContextMapStatus(t *testing.T) {
 	if st.Fresh || st.StaleFiles != 1 || st.StaleExamples[0] != "server/greet.go" || st.Advice == "" {
 		t.Fatalf("index_status after an edit = %+v", st)
 	}
-	var refs ReferencesOut
+	var refs catalog.ReferencesOut
 	call(t, f.cs, "references", map[string]any{"symbol": "Greet"}, &refs)
 	if !refs.References[0].Stale || refs.Index.StaleResults != 1 {
 		t.Fatalf("stale reference not marked: %+v", refs)
@@ -492,7 +493,7 @@ func TestHTTPCancelOnDisconnect(t *testing.T) {
 
 func TestTraceAndImpact(t *testing.T) {
 	f := newFixture(t, Options{})
-	var tr TraceOut
+	var tr catalog.TraceOut
 	res := call(t, f.cs, "trace", map[string]any{"target": "Server.st"}, &tr)
 	if res.IsError || len(tr.Writes) == 0 || len(tr.Reads) == 0 {
 		t.Fatalf("trace(Server.st) = %s", text(res))
@@ -503,7 +504,7 @@ func TestTraceAndImpact(t *testing.T) {
 	wantError(t, call(t, f.cs, "trace", map[string]any{"target": "no_such_value_anywhere"}, nil), engine.NotFound)
 	wantError(t, call(t, f.cs, "trace", map[string]any{"target": " "}, nil), engine.InvalidArgument)
 
-	var im ImpactOut
+	var im catalog.ImpactOut
 	res = call(t, f.cs, "impact", map[string]any{"symbol": "NewServer"}, &im)
 	if res.IsError || len(im.Changed) != 1 || len(im.Dependents) == 0 || im.Dependents[0].QualifiedName != "Run" {
 		t.Fatalf("impact(NewServer) = %s", text(res))
@@ -534,7 +535,7 @@ func TestTraceAndImpact(t *testing.T) {
 
 func TestAnalysisCap(t *testing.T) {
 	f := newFixture(t, Options{MaxBytes: 1500})
-	var tr TraceOut
+	var tr catalog.TraceOut
 	res := call(t, f.cs, "trace", map[string]any{"target": "Server.st"}, &tr)
 	if res.IsError || tr.Omitted["flows"] != 1 || len(tr.Writes) != 1 || len(text(res)) > 1500 {
 		t.Fatalf("capped trace: %s", text(res))
@@ -572,7 +573,7 @@ func TestSearchNamedChange(t *testing.T) {
 	if _, err := f.eng.Reindex(context.Background(), nil, 10*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	var p1, p2 SearchOut
+	var p1, p2 catalog.SearchOut
 	call(t, f.cs, "search", map[string]any{"query": "greetings are rude since #23", "limit": 1}, &p1)
 	if len(p1.Named) != 1 || p1.Named[0].Ref != "#23" || p1.Named[0].Subject != "server: greet politely (#23)" ||
 		!slices.Contains(p1.Named[0].Files, "server/greet.go") {

@@ -1,15 +1,12 @@
 package mcp
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"log/slog"
 	"net"
@@ -25,6 +22,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/engine/catalog"
 )
 
 // Options configure a Server.
@@ -32,10 +30,13 @@ type Options struct {
 	Engine *engine.Engine
 	// Version is reported to clients.
 	Version string
-	// MaxBytes caps the JSON of one page of results; default 32,000 (about
-	// 8k tokens; clients that show the model both the structured result and
-	// its text copy still see well under 25k).
+	// MaxBytes caps the JSON of one page of results; default
+	// catalog.MaxBytes (24 KiB, about 6k tokens).
 	MaxBytes int
+	// Tools are the catalogue's tools served and how they are described;
+	// the zero Profile is all of them, fully described (`cairn serve mcp`
+	// defaults to catalog.Lean).
+	Tools catalog.Profile
 	// MaxConcurrent bounds the tool calls running at once; default
 	// 2×GOMAXPROCS, at least 4. Of those, heavy tools (build_context, trace,
 	// impact, index_status) take at most half, so quick lookups never queue
@@ -72,7 +73,7 @@ revision; "stale" marks files changed since indexing. Lists are paged: pass next
 
 // New makes a server over opts.Engine.
 func New(opts Options) *Server {
-	opts.MaxBytes = cmp.Or(opts.MaxBytes, 32000)
+	opts.MaxBytes = cmp.Or(opts.MaxBytes, catalog.MaxBytes)
 	opts.MaxConcurrent = cmp.Or(opts.MaxConcurrent, max(4, 2*runtime.GOMAXPROCS(0)))
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
@@ -86,10 +87,9 @@ func New(opts Options) *Server {
 	return s
 }
 
-// MaxArguments bounds the JSON of one tool call's arguments. Issue texts
-// and stack traces fit many times over; a 5 MB task would keep a heavy slot
-// busy for minutes.
-const MaxArguments = 1 << 20
+// MaxArguments bounds the JSON of one tool call's arguments
+// (catalog.MaxArguments).
+const MaxArguments = catalog.MaxArguments
 
 // capArguments refuses a tool call whose arguments exceed MaxArguments, as
 // invalid_argument, before they are decoded.
@@ -207,63 +207,73 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string, ready func(net.Addr
 	}
 }
 
-// handlerFunc is one tool's core: it gets a snapshot and the typed input,
-// and returns the structured output and, optionally, the text for the model
-// (default: the output's JSON).
-type handlerFunc[In, Out any] func(ctx context.Context, snap *engine.Snapshot, in In) (Out, string, error)
-
-// addTool registers a read-only tool whose output schema is Out's (or
-// schema, when given).
-func addTool[In, Out any](s *Server, name, title, desc string, schema *jsonschema.Schema, fn handlerFunc[In, Out]) {
+// register adds the catalogue's tools the profile lists, then
+// verify_change (the gate, not a question about the index).
+func (s *Server) register() {
 	closed := false
-	addToolAnnotated(s, name, title, desc, schema, &sdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}, fn)
+	for _, t := range catalog.All() {
+		i := t.Info()
+		if !s.opts.Tools.Has(i.Name) {
+			continue
+		}
+		info := ToolInfo{Name: i.Name, Title: i.Title, Description: i.Describe(s.opts.Tools.Short), ReadOnly: true, Input: i.Input, Output: i.Output}
+		s.add(info, i.Heavy, &sdk.ToolAnnotations{Title: i.Title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed},
+			func(ctx context.Context, snap *engine.Snapshot, args json.RawMessage) (any, string, error) {
+				return t.Call(ctx, snap, args, catalog.Options{MaxBytes: s.opts.MaxBytes})
+			})
+	}
+	if s.opts.Verify != nil && s.opts.Tools.Has("verify_change") {
+		s.addVerify()
+	}
 }
 
-// addToolAnnotated is addTool with the tool's annotations given.
-func addToolAnnotated[In, Out any](s *Server, name, title, desc string, schema *jsonschema.Schema, ann *sdk.ToolAnnotations, fn handlerFunc[In, Out]) {
-	if schema == nil {
-		var err error
-		if schema, err = jsonschema.For[Out](nil); err != nil {
-			panic(fmt.Sprintf("output schema of %s: %v", name, err))
-		}
-	}
-	t := &sdk.Tool{Name: name, Title: title, Description: desc, OutputSchema: schema, Annotations: ann}
-	run := func(ctx context.Context, in In) (Out, string, error) {
-		var zero Out
-		if heavyTools[name] {
+// toolFunc is one tool's core: it gets a snapshot and the arguments, and
+// returns the structured output and, optionally, the text for the model
+// (default: the output's JSON).
+type toolFunc func(ctx context.Context, snap *engine.Snapshot, args json.RawMessage) (any, string, error)
+
+// add registers a tool: admission (a slot, and a heavy slot for heavy
+// tools), cancellation, a snapshot and error categories, in one place for
+// every tool. The SDK validates the arguments against info.Input before fn
+// decodes them, and the output against info.Output.
+func (s *Server) add(info ToolInfo, heavy bool, ann *sdk.ToolAnnotations, fn toolFunc) {
+	name := info.Name
+	run := func(ctx context.Context, args json.RawMessage) (any, string, error) {
+		if heavy {
 			select {
 			case s.heavy <- struct{}{}:
 				defer func() { <-s.heavy }()
 			case <-ctx.Done():
-				return zero, "", engine.Errorf(engine.Internal, "cancelled while waiting: %v", ctx.Err())
+				return nil, "", engine.Errorf(engine.Internal, "cancelled while waiting: %v", ctx.Err())
 			}
 		}
 		select {
 		case s.slot <- struct{}{}:
 			defer func() { <-s.slot }()
 		case <-ctx.Done():
-			return zero, "", engine.Errorf(engine.Internal, "cancelled while waiting: %v", ctx.Err())
+			return nil, "", engine.Errorf(engine.Internal, "cancelled while waiting: %v", ctx.Err())
 		}
 		if s.opts.beforeTool != nil {
 			if err := s.opts.beforeTool(ctx, name); err != nil {
-				return zero, "", err
+				return nil, "", err
 			}
 		}
 		snap, err := s.eng.Acquire(ctx)
 		if err != nil {
-			return zero, "", err
+			return nil, "", err
 		}
 		defer snap.Release()
-		out, text, err := fn(ctx, snap, in)
+		out, text, err := fn(ctx, snap, args)
 		if err != nil && ctx.Err() != nil {
 			err = engine.Errorf(engine.Internal, "cancelled: %v", ctx.Err())
 		}
 		return out, text, err
 	}
-	sdk.AddTool(s.srv, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+	t := &sdk.Tool{Name: name, Title: info.Title, Description: info.Description, InputSchema: info.Input, OutputSchema: info.Output, Annotations: ann}
+	sdk.AddTool(s.srv, t, func(ctx context.Context, req *sdk.CallToolRequest, args json.RawMessage) (*sdk.CallToolResult, any, error) {
 		ctx, done := s.exchangeContext(ctx, req)
 		defer done()
-		out, text, err := run(ctx, in)
+		out, text, err := run(ctx, args)
 		if err != nil {
 			return errorResult(err), nil, nil
 		}
@@ -273,29 +283,13 @@ func addToolAnnotated[In, Out any](s *Server, name, title, desc string, schema *
 		}
 		return res, out, nil
 	})
-	inSchema, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic(fmt.Sprintf("input schema of %s: %v", name, err))
-	}
-	s.tools = append(s.tools, ToolInfo{Name: name, Title: title, Description: desc, ReadOnly: ann.ReadOnlyHint,
-		Input: inSchema, Output: schema})
+	s.tools = append(s.tools, info)
 	s.direct[name] = func(ctx context.Context, args json.RawMessage) (any, error) {
-		var in In
 		if len(args) > MaxArguments {
 			return nil, engine.Errorf(engine.InvalidArgument, "the arguments are %d bytes; at most %d are accepted", len(args), MaxArguments)
 		}
-		if len(args) > 0 {
-			dec := json.NewDecoder(bytes.NewReader(args))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&in); err != nil {
-				return nil, engine.Errorf(engine.InvalidArgument, "arguments of %s: %v", name, err)
-			}
-		}
-		out, _, err := run(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return out, nil
+		out, _, err := run(ctx, args)
+		return out, err
 	}
 }
 
@@ -323,9 +317,6 @@ func (s *Server) Call(ctx context.Context, tool string, args json.RawMessage) (a
 	return f(ctx, args)
 }
 
-// heavyTools take a heavy slot as well as a slot.
-var heavyTools = map[string]bool{"build_context": true, "trace": true, "impact": true, "index_status": true, "verify_change": true}
-
 // errorResult is a tool error: category first, candidates listed, and the
 // same in _meta for programs.
 func errorResult(err error) *sdk.CallToolResult {
@@ -341,83 +332,4 @@ func errorResult(err error) *sdk.CallToolResult {
 	}
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: b.String()}},
 		Meta: sdk.Meta{"cairn/error": meta}}
-}
-
-// cursor continues a paged answer.
-type cursor struct {
-	Tool string `json:"t"`
-	Key  string `json:"k"`
-	Gen  int64  `json:"g"`
-	Off  int    `json:"o"`
-}
-
-// argsKey identifies the arguments of a call (without its cursor).
-func argsKey(v any) string {
-	b, _ := json.Marshal(v)
-	h := fnv.New64a()
-	h.Write(b)
-	return fmt.Sprintf("%x", h.Sum64())
-}
-
-func encodeCursor(c cursor) string {
-	b, _ := json.Marshal(c)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// offsetOf decodes a cursor for tool and args at generation gen; "" is 0.
-func offsetOf(raw, tool string, args any, gen int64) (int, error) {
-	if raw == "" {
-		return 0, nil
-	}
-	b, err := base64.RawURLEncoding.DecodeString(raw)
-	var c cursor
-	if err == nil {
-		err = json.Unmarshal(b, &c)
-	}
-	if err != nil || c.Off < 0 {
-		return 0, engine.Errorf(engine.InvalidArgument, "cursor is malformed: pass next_cursor exactly as given")
-	}
-	if c.Tool != tool || c.Key != argsKey(args) {
-		return 0, engine.Errorf(engine.InvalidArgument, "cursor belongs to another call: repeat the same arguments with it")
-	}
-	if c.Gen != gen {
-		return 0, engine.Errorf(engine.StaleIndex, "the index changed since this cursor was issued (generation %d, now %d): repeat the call without cursor", c.Gen, gen)
-	}
-	return c.Off, nil
-}
-
-// page cuts items[off:] to at most limit items whose rendering (by build)
-// fits maxBytes, and returns the rendering of the page with the next
-// cursor ("" at the end).
-func page[T, O any](s *Server, items []T, off, limit int, tool string, args any, gen int64, build func(page []T, next string) O) O {
-	if off > len(items) {
-		off = len(items)
-	}
-	n := min(limit, len(items)-off)
-	for {
-		next := ""
-		if off+n < len(items) {
-			next = encodeCursor(cursor{Tool: tool, Key: argsKey(args), Gen: gen, Off: off + n})
-		}
-		out := build(items[off:off+n], next)
-		if n <= 1 {
-			return out
-		}
-		b, _ := json.Marshal(out)
-		if len(b) <= s.opts.MaxBytes {
-			return out
-		}
-		n = max(1, min(n-1, n*s.opts.MaxBytes/len(b)*9/10))
-	}
-}
-
-// inRange checks an optional integer argument: 0 means def.
-func inRange(name string, v, def, lo, hi int) (int, error) {
-	if v == 0 {
-		return def, nil
-	}
-	if v < lo || v > hi {
-		return 0, engine.Errorf(engine.InvalidArgument, "%s must be between %d and %d (got %d)", name, lo, hi, v)
-	}
-	return v, nil
 }

@@ -1,12 +1,15 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/gate/evidence"
@@ -114,4 +117,34 @@ func (s *Server) verifyChange(ctx context.Context, _ *engine.Snapshot, in Verify
 		s.opts.Log.Warn("verify_change: isolation", "backend", iso.Backend, "degraded", iso.Degraded, "weakened", iso.Weakened, "ignored", iso.Ignored)
 	}
 	return VerifyChangeOut{Report: rep, Evidence: b.WithoutReport()}, b.Markdown(), nil
+}
+
+// addVerify registers verify_change. It runs the contract's checks (in a
+// sandbox) and adds worktrees to the repository's git directory: neither
+// read-only nor closed over the index, and heavy.
+func (s *Server) addVerify() {
+	in, err := jsonschema.For[VerifyChangeIn](nil)
+	if err != nil {
+		panic(fmt.Sprintf("input schema of verify_change: %v", err))
+	}
+	const title = "Verify a change"
+	open := true
+	info := ToolInfo{Name: "verify_change", Title: title,
+		Description: "Run the verification gate on a change: every acceptance criterion of a task contract executed in a sandbox (tests, commands, a regression test that must fail on the base), plus tamper and scope checks. pass only when all hold; takes minutes. Returns the report and an evidence summary (files, risks, how to reproduce).",
+		Input:       in, Output: verifyOutSchema()}
+	s.add(info, true, &sdk.ToolAnnotations{Title: title, OpenWorldHint: &open}, func(ctx context.Context, snap *engine.Snapshot, args json.RawMessage) (any, string, error) {
+		var in VerifyChangeIn
+		if len(bytes.TrimSpace(args)) > 0 {
+			dec := json.NewDecoder(bytes.NewReader(args))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&in); err != nil {
+				return nil, "", engine.Errorf(engine.InvalidArgument, "arguments of verify_change: %v", err)
+			}
+		}
+		out, text, err := s.verifyChange(ctx, snap, in)
+		if err != nil {
+			return nil, "", err
+		}
+		return out, text, nil
+	})
 }

@@ -24,7 +24,6 @@ import (
 	"github.com/cairn-dev/cairn/agent/state"
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/retrieval/trace"
 )
 
 // Every page takes one snapshot, asks the engine the page's questions —
@@ -383,13 +382,13 @@ type traceData struct {
 	Graph  template.HTML
 	Nodes  int
 	// the sites listed at first; the others behind a "N more"
-	Writes, Reads, MoreWrites, MoreReads []trace.Site
+	Writes, Reads, MoreWrites, MoreReads []engine.TraceSite
 }
 
 // shownSites is how many write or read sites a trace page lists open.
 const shownSites = 20
 
-func splitSites(s []trace.Site) (shown, more []trace.Site) {
+func splitSites(s []engine.TraceSite) (shown, more []engine.TraceSite) {
 	if len(s) <= shownSites {
 		return s, nil
 	}
@@ -421,7 +420,7 @@ func (s *Server) trace(w http.ResponseWriter, r *http.Request) {
 // flowGraph draws a trace's flows: each entry point, then the functions
 // reached in call order; a step where the value is lost is a gap node,
 // and the edge into it a gap edge. Every function links to its source.
-func flowGraph(res *trace.Result) Graph {
+func flowGraph(res *engine.Trace) Graph {
 	var g Graph
 	// a gap step's kind: the gap found in the same function
 	kinds := map[string]string{}
