@@ -207,9 +207,11 @@ func parseRanked(text, repoDir string) []ranked {
 			if rs, ok := d["results"].([]any); ok {
 				seq = rs
 			} else {
+				// files, then symbols (score.py) or hits (cairn search --json)
 				fs, _ := d["files"].([]any)
 				ss, _ := d["symbols"].([]any)
-				seq = append(slices.Clone(fs), ss...)
+				hs, _ := d["hits"].([]any)
+				seq = append(append(slices.Clone(fs), ss...), hs...)
 			}
 		case []any:
 			seq = d

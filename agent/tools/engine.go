@@ -26,14 +26,18 @@ import (
 // workspace's files).
 var engineTools = []string{"search", "definition", "references", "callers", "callees", "trace", "impact", "build_context"}
 
-func (t *toolbox) engineTools() []Tool {
+// EngineTools are the agent's engine tools over eng; base, when set, is
+// the workspace's base commit (impact's working is the changes since it).
+// New includes them; other surfaces (the cross-surface test) ask them
+// alone.
+func EngineTools(eng *engine.Engine, base string) []Tool {
 	var out []Tool
 	for _, name := range engineTools {
 		ct, ok := catalog.Lookup(name)
 		if !ok {
 			panic("no catalogue tool " + name)
 		}
-		out = append(out, t.fromCatalog(ct))
+		out = append(out, fromCatalog(eng, ct, catalog.Options{Base: base}))
 	}
 	return out
 }
@@ -41,11 +45,10 @@ func (t *toolbox) engineTools() []Tool {
 // fromCatalog wraps one catalogue tool: its input schema is the
 // catalogue's, decoded as strictly as every tool's input (fieldsOf), and
 // its answer the structured output's JSON.
-func (t *toolbox) fromCatalog(ct catalog.Tool) Tool {
+func fromCatalog(eng *engine.Engine, ct catalog.Tool, opts catalog.Options) Tool {
 	info := ct.Info()
-	opts := catalog.Options{Base: t.env.Workspace.Base}
 	tl := newTool(info.Name, info.Description, fieldsOf(info), nil, func(ctx context.Context, args json.RawMessage) (policy.Result, error) {
-		snap, err := t.env.Engine.Acquire(ctx)
+		snap, err := eng.Acquire(ctx)
 		if err != nil {
 			return policy.Result{}, fmt.Errorf("engine snapshot: %w", err)
 		}

@@ -87,7 +87,7 @@ func New(env Env) ([]Tool, error) {
 		return nil, fmt.Errorf("tools: %w", err)
 	}
 	t := &toolbox{env: env, paths: chk}
-	return append(t.engineTools(),
+	return append(EngineTools(env.Engine, env.Workspace.Base),
 		t.read(), t.list(), t.edit(), t.create(),
 		t.shell(), t.runTests(), t.diff(), t.revert(),
 		t.note(), t.plan(), t.finish(),

@@ -20,7 +20,7 @@ def main():
     cairn, repo, query_file, budget = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     out = subprocess.run([cairn, "search", "--json", "-q", "--repo", repo, "--query-file", query_file,
                           "--files", "60", "--limit", "1"], capture_output=True, text=True, check=True)
-    files = [r["path"] for r in json.loads(out.stdout)["results"] if r.get("kind") == "file"]
+    files = [r["path"] for r in json.loads(out.stdout).get("files", [])]
     items, used = [], 0
     for rel in files:
         try:

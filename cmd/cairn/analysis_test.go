@@ -74,19 +74,22 @@ func TestAnalysisCommands(t *testing.T) {
 	run(3, "trace", "no_such_value_anywhere")
 	run(2, "trace", "--depth", "13", "Server.st")
 
-	// search: files first (kind file), then cited hits with their ranks
+	// search: ranked files, then cited hits with their ranks (the one
+	// search shape: catalog.Search)
+	type entry struct {
+		Path, Kind, Revision string
+		StartLine            int `json:"start_line"`
+		Ranks                map[string]int
+	}
 	var sr struct {
-		Results []struct {
-			Path, Kind, Revision string
-			StartLine            int `json:"start_line"`
-			Ranks                map[string]int
-		}
+		Files, Hits []entry
+		Results     any
 	}
 	decode(run(0, "search", "--json", "serve requests store"), &sr)
-	if len(sr.Results) < 2 || sr.Results[0].Kind != "file" || sr.Results[0].StartLine != 0 || sr.Results[0].Revision == "" {
+	if len(sr.Files) == 0 || len(sr.Hits) == 0 || sr.Files[0].StartLine != 0 || sr.Files[0].Revision == "" || sr.Results != nil {
 		t.Fatalf("search --json = %+v", sr)
 	}
-	last := sr.Results[len(sr.Results)-1]
+	last := sr.Hits[len(sr.Hits)-1]
 	if last.StartLine < 1 || last.Revision == "" || len(last.Ranks) == 0 {
 		t.Fatalf("search hit not cited: %+v", last)
 	}
@@ -95,11 +98,11 @@ func TestAnalysisCommands(t *testing.T) {
 	// a name nothing defines: the hits hold its parts, and the answer says so
 	var un struct {
 		Unresolved string
-		Results    []any
+		Hits       []any
 	}
 	decode(run(0, "search", "--json", "ServeZzqq"), &un)
-	if !strings.HasPrefix(un.Unresolved, "no definition is named ServeZzqq") || len(un.Results) == 0 {
-		t.Errorf("search --json ServeZzqq: unresolved %q, %d results", un.Unresolved, len(un.Results))
+	if !strings.HasPrefix(un.Unresolved, "no definition is named ServeZzqq") || len(un.Hits) == 0 {
+		t.Errorf("search --json ServeZzqq: unresolved %q, %d hits", un.Unresolved, len(un.Hits))
 	}
 	if out := run(0, "search", "ServeZzqq"); !strings.HasPrefix(out, "note: no definition is named ServeZzqq") {
 		t.Errorf("search ServeZzqq does not say no definition has the name:\n%s", out)

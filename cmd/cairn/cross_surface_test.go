@@ -22,7 +22,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/cairn-dev/cairn/agent/tools"
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/engine/catalog"
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/serve/lsp"
 	"github.com/cairn-dev/cairn/serve/mcp"
@@ -97,20 +99,20 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 			// definitions
 			var cd struct{ Results []graph.SymbolView }
 			cliJSON(t, &cd, "def", "--repo", dir, id)
-			var md mcp.DefinitionOut
+			var md catalog.DefinitionOut
 			mc.call(t, "definition", map[string]any{"symbol": id}, &md)
 			var ld []lspLocation
 			lc.call(t, "textDocument/definition", at, &ld)
 			want := []string{fmt.Sprintf("%s:%d", d.path, d.line)}
 			same(t, "definitions", want, symLines(cd.Results), symLines(md.Definitions), lspLines(dir, ld, false))
-			var hd mcp.DefinitionOut
+			var hd catalog.DefinitionOut
 			hc.call(t, "definition", map[string]any{"symbol": id}, &hd)
 			sameHTTP(t, "definitions", symLines(md.Definitions), symLines(hd.Definitions))
 
 			// references
 			var cr struct{ Results []graph.RefView }
 			cliJSON(t, &cr, "refs", "--repo", dir, id)
-			var mr mcp.ReferencesOut
+			var mr catalog.ReferencesOut
 			mc.call(t, "references", map[string]any{"symbol": id, "limit": 200}, &mr)
 			var lr []lspLocation
 			lc.call(t, "textDocument/references", map[string]any{"textDocument": at["textDocument"], "position": at["position"],
@@ -120,14 +122,14 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 				checked["references"]++
 			}
 			same(t, "references", want, refLines(cr.Results), refLines(mr.References), lspLines(dir, lr, true))
-			var hr mcp.ReferencesOut
+			var hr catalog.ReferencesOut
 			hc.call(t, "references", map[string]any{"symbol": id, "limit": 200}, &hr)
 			sameHTTP(t, "references", refLines(mr.References), refLines(hr.References))
 
 			// callers
 			var cc struct{ Results []graph.HopView }
 			cliJSON(t, &cc, "callers", "--repo", dir, id)
-			var mh mcp.HopsOut
+			var mh catalog.HopsOut
 			mc.call(t, "callers", map[string]any{"symbol": id, "limit": 200}, &mh)
 			var items []lspItem
 			lc.call(t, "textDocument/prepareCallHierarchy", at, &items)
@@ -160,7 +162,7 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 				slices.Sort(wantCallers)
 			}
 			same(t, "callers", wantCallers, hopLines(cc.Results), hopLines(mh.Results), lcallers)
-			var hh mcp.HopsOut
+			var hh catalog.HopsOut
 			hc.call(t, "callers", map[string]any{"symbol": id, "limit": 200}, &hh)
 			sameHTTP(t, "callers", hopLines(mh.Results), hopLines(hh.Results))
 			// the call site CLI and MCP cite is one the LSP lists, and
@@ -177,7 +179,7 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 			// implementations
 			var ci struct{ Results []graph.HopView }
 			cliJSON(t, &ci, "implementations", "--repo", dir, id)
-			var mi mcp.HopsOut
+			var mi catalog.HopsOut
 			mc.call(t, "implementations", map[string]any{"symbol": id, "limit": 200}, &mi)
 			var li []lspLocation
 			lc.call(t, "textDocument/implementation", at, &li)
@@ -191,7 +193,7 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 				slices.Sort(wantImpls)
 			}
 			same(t, "implementations", wantImpls, hopDefLines(ci.Results), hopDefLines(mi.Results), lspLines(dir, li, false))
-			var hi mcp.HopsOut
+			var hi catalog.HopsOut
 			hc.call(t, "implementations", map[string]any{"symbol": id, "limit": 200}, &hi)
 			sameHTTP(t, "implementations", hopDefLines(mi.Results), hopDefLines(hi.Results))
 		})
@@ -199,6 +201,37 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 	for _, q := range []string{"references", "callers", "implementations"} {
 		if checked[q] < 2 {
 			t.Errorf("only %d markers check %s", checked[q], q)
+		}
+	}
+
+	// Search: the same files and hits, in the one search shape, from the
+	// CLI (--json), MCP, the HTTP API and the agent's search tool.
+	for _, q := range []string{"server handles a path from the store", "NewMemStore"} {
+		var cs struct {
+			catalog.Search
+			Results any
+		}
+		cliJSON(t, &cs, "search", "--repo", dir, "--limit", "10", "--files", "10", q)
+		if cs.Results != nil {
+			t.Errorf("search --json %q: results beside the search shape: %v", q, cs.Results)
+		}
+		var ms catalog.SearchOut
+		mc.decode(t, "search", map[string]any{"query": q, "limit": 10}, &ms)
+		var hs catalog.SearchOut
+		hc.call(t, "search", map[string]any{"query": q, "limit": 10}, &hs)
+		var as catalog.SearchOut
+		agentSearch(t, eng, q, &as)
+		want := searchLines(cs.Search)
+		if len(cs.Hits) == 0 || len(cs.Files) == 0 {
+			t.Fatalf("search %q: %d files, %d hits on the CLI", q, len(cs.Files), len(cs.Hits))
+		}
+		for _, o := range []struct {
+			surface string
+			got     catalog.Search
+		}{{"MCP", ms.Search}, {"HTTP", hs.Search}, {"agent", as.Search}} {
+			if d := cmp.Diff(want, searchLines(o.got)); d != "" {
+				t.Errorf("search %q: CLI (-) and %s (+) differ:\n%s", q, o.surface, d)
+			}
 		}
 	}
 
@@ -230,26 +263,59 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 	for _, name := range []string{"Serve", "NewServer", "Store", "Fetcher", "Get", "start"} {
 		var cr struct{ Results []graph.RefView }
 		cliJSON(t, &cr, "refs", "--repo", dir, name)
-		var mr mcp.ReferencesOut
+		var mr catalog.ReferencesOut
 		mc.call(t, "references", map[string]any{"symbol": name, "limit": 200}, &mr)
 		if d := cmp.Diff(cr.Results, mr.References); d != "" {
 			t.Errorf("refs %s: CLI (-) and MCP (+) differ:\n%s", name, d)
 		}
 		var cd struct{ Results []graph.SymbolView }
 		cliJSON(t, &cd, "def", "--repo", dir, name)
-		var md mcp.DefinitionOut
+		var md catalog.DefinitionOut
 		mc.call(t, "definition", map[string]any{"symbol": name}, &md)
 		if d := cmp.Diff(cd.Results, md.Definitions); d != "" {
 			t.Errorf("def %s: CLI (-) and MCP (+) differ:\n%s", name, d)
 		}
 		var cc struct{ Results []graph.HopView }
 		cliJSON(t, &cc, "callers", "--all", "--depth", "2", "--repo", dir, name)
-		var mh mcp.HopsOut
+		var mh catalog.HopsOut
 		mc.call(t, "callers", map[string]any{"symbol": name, "all": true, "depth": 2, "limit": 200}, &mh)
 		if d := cmp.Diff(cc.Results, mh.Results); d != "" {
 			t.Errorf("callers --all %s: CLI (-) and MCP (+) differ:\n%s", name, d)
 		}
 	}
+}
+
+// searchLines are a search's files and hits with their scores.
+func searchLines(s catalog.Search) []string {
+	var out []string
+	for _, f := range s.Files {
+		out = append(out, fmt.Sprintf("file %s %.4f %s", f.Path, f.Score, f.Why))
+	}
+	for _, h := range s.Hits {
+		out = append(out, fmt.Sprintf("hit %s:%d-%d %s %s %.4f %s", h.Path, h.StartLine, h.EndLine, h.Kind, h.Symbol, h.Score, h.Why))
+	}
+	return out
+}
+
+// agentSearch asks the agent's search tool (agent/tools over the same
+// engine).
+func agentSearch(t *testing.T, eng *engine.Engine, q string, out any) {
+	t.Helper()
+	for _, tl := range tools.EngineTools(eng, "") {
+		if tl.Name() != "search" {
+			continue
+		}
+		in, _ := json.Marshal(map[string]any{"query": q, "limit": 10})
+		res, err := tl.Run(context.Background(), in)
+		if err != nil || res.IsError {
+			t.Fatalf("agent search %q: %v %s", q, err, res.Content)
+		}
+		if err := json.Unmarshal(res.Content, out); err != nil {
+			t.Fatalf("agent search: %v", err)
+		}
+		return
+	}
+	t.Fatal("the agent has no search tool")
 }
 
 // same requires the CLI's, MCP's and LSP's answers to agree, and to be
@@ -502,6 +568,17 @@ func (m *mcpSession) raw(t *testing.T, tool string, args map[string]any) *sdk.Ca
 		t.Fatalf("%s(%v): %v", tool, args, err)
 	}
 	return res
+}
+
+// decode is call for a tool whose answer may continue (search: its
+// next_cursor may be set).
+func (m *mcpSession) decode(t *testing.T, tool string, args map[string]any, out any) {
+	t.Helper()
+	res := m.raw(t, tool, args)
+	b, _ := json.Marshal(res.StructuredContent)
+	if res.IsError || json.Unmarshal(b, out) != nil {
+		t.Fatalf("%s(%v): %+v", tool, args, res)
+	}
 }
 
 func (m *mcpSession) call(t *testing.T, tool string, args map[string]any, out any) {

@@ -53,12 +53,14 @@ func TestReadmeDemo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("search: exit %d\n%s", code, out)
 	}
+	type entry struct {
+		Path   string `json:"path"`
+		Kind   string `json:"kind"`
+		Symbol string `json:"symbol"`
+	}
 	var res struct {
-		Results []struct {
-			Path   string `json:"path"`
-			Kind   string `json:"kind"`
-			Symbol string `json:"symbol"`
-		} `json:"results"`
+		Files []entry `json:"files"`
+		Hits  []entry `json:"hits"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("search --json: %v\n%s", err, out)
@@ -66,11 +68,11 @@ func TestReadmeDemo(t *testing.T) {
 	const file = "graph/embedded/writer.go"
 	var inFiles bool
 	var hits []string
-	for _, r := range res.Results {
-		inFiles = inFiles || (r.Kind == "file" && r.Path == file)
-		if r.Kind != "file" {
-			hits = append(hits, r.Path+" "+r.Symbol)
-		}
+	for _, r := range res.Files {
+		inFiles = inFiles || r.Path == file
+	}
+	for _, r := range res.Hits {
+		hits = append(hits, r.Path+" "+r.Symbol)
 	}
 	store := 0
 	for _, h := range hits {

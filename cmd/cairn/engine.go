@@ -56,7 +56,7 @@ func (g *globals) ask(ctx context.Context, query string, fn func(snap *engine.Sn
 		return g.fail(query, env, err)
 	}
 	if g.json {
-		if env.Results == nil {
+		if env.Results == nil && env.Search == nil {
 			env.Results = []struct{}{}
 		}
 		err = writeJSON(g.stdout, env)

@@ -82,7 +82,7 @@ func TestHistoryGenerator(t *testing.T) {
 			Files              []string
 			More               int `json:"more_files"`
 		}
-		Results []struct{ Path, Symbol, Why string }
+		Files, Hits []struct{ Path, Symbol, Why string }
 	}
 	if err := json.Unmarshal([]byte(js), &res); err != nil {
 		t.Fatalf("%v:\n%s", err, js)
@@ -98,7 +98,7 @@ func TestHistoryGenerator(t *testing.T) {
 	// the definition holding the lines #41 added ranks for it, the one
 	// it left alone does not
 	handle := false
-	for _, r := range res.Results {
+	for _, r := range res.Hits {
 		if r.Symbol == "Other" && strings.Contains(r.Why, "holds lines") {
 			t.Fatalf("a definition #41 did not touch ranks for it: %+v", r)
 		}
@@ -108,7 +108,7 @@ func TestHistoryGenerator(t *testing.T) {
 		t.Fatalf("Handle, which #41 changed, is not ranked for it:\n%s", js)
 	}
 	// a named change of more than ten files ranks none of them by being named
-	for _, r := range res.Results {
+	for _, r := range append(res.Files, res.Hits...) {
 		if strings.HasPrefix(r.Path, "gen/") && strings.Contains(r.Why, "which the query names") {
 			t.Fatalf("a file of a 25-file named change is ranked for it: %+v", r)
 		}

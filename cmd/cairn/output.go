@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/engine/catalog"
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/indexer/walk"
 	"github.com/cairn-dev/cairn/indexer/watch"
@@ -158,7 +159,11 @@ func (g *globals) worktreeText() string {
 type envelope struct {
 	Query   string    `json:"query,omitempty"`
 	Index   indexView `json:"index"`
-	Results any       `json:"results"`
+	Results any       `json:"results,omitzero"`
+	// Search is search's answer, in the one search shape every surface
+	// publishes (catalog.Search: files, hits, unresolved, named) instead
+	// of results.
+	*catalog.Search
 	// Definitions (refs) are the definitions the name denotes; Roots
 	// (callers, callees, implementations) those the traversal starts from.
 	Definitions any `json:"definitions,omitempty"`
@@ -172,10 +177,6 @@ type envelope struct {
 	// Generators are every generator's full ranking (search
 	// --dump-generators).
 	Generators any `json:"generators,omitempty"`
-	// Unresolved: search's query is one name no definition has.
-	Unresolved string `json:"unresolved,omitempty"`
-	// Named: the past changes search's query names.
-	Named any `json:"named,omitempty"`
 	// nothing, when set, says the answer is empty: printed, it exits 3.
 	nothing string
 }

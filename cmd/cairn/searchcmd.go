@@ -8,31 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/engine"
-	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/engine/catalog"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
-
-// searchEntry is one entry of the command line's list; a file's names the
-// generated files made with it (engine.SearchFile.Generated).
-type searchEntry struct {
-	engine.SearchHit
-	Generated []string `json:"generated,omitempty"`
-}
-
-// searchResults lists a search's answer as the command line publishes it:
-// the ranked files first (kind "file", no lines), then the ranked
-// definitions and chunks, each in the engine's shape.
-func searchResults(res *engine.SearchResult) []searchEntry {
-	out := make([]searchEntry, 0, len(res.Files)+len(res.Hits))
-	for _, f := range res.Files {
-		out = append(out, searchEntry{SearchHit: engine.SearchHit{Citation: graph.Citation{Path: f.Path, Revision: f.Revision, Stale: f.Stale},
-			Kind: "file", Score: f.Score, Why: f.Why, Ranks: f.Ranks}, Generated: f.Generated})
-	}
-	for _, h := range res.Hits {
-		out = append(out, searchEntry{SearchHit: h})
-	}
-	return out
-}
 
 func searchCmd(g *globals) *cobra.Command {
 	var queryFile string
@@ -70,11 +48,8 @@ func searchCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return nil, err
 				}
-				env.Results = searchResults(res)
-				env.Unresolved = res.Unresolved
-				if len(res.Named) > 0 {
-					env.Named = res.Named
-				}
+				shaped := catalog.ShapeSearch(res)
+				env.Search = &shaped
 				if len(res.Hits) == 0 && len(res.Files) == 0 {
 					env.nothing = "nothing in the index matches the query: try other words, or check `cairn status`"
 				}

@@ -37,20 +37,19 @@ func TestSearchGeneratedWith(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("search: exit %d\n%s", code, out)
 	}
-	var sr struct {
-		Results []struct {
-			Path, Kind string
-			StartLine  int `json:"start_line"`
-			Generated  []string
-		}
+	type entry struct {
+		Path, Kind string
+		StartLine  int `json:"start_line"`
+		Generated  []string
 	}
+	var sr struct{ Files, Hits []entry }
 	if err := json.Unmarshal([]byte(out), &sr); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	found := false
-	for _, r := range sr.Results {
+	for i, r := range append(sr.Files, sr.Hits...) {
 		switch {
-		case r.Kind == "file" && r.StartLine == 0 && r.Path == "jobs/state.go": // the file, not its file chunk
+		case i < len(sr.Files) && r.Path == "jobs/state.go": // the file, not its file chunk
 			found = true
 			if len(r.Generated) != 1 || r.Generated[0] != "jobs/state_string.go" {
 				t.Errorf("jobs/state.go: generated %v, want [jobs/state_string.go]", r.Generated)

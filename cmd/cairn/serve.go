@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/engine/catalog"
 	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/serve/lsp"
 	"github.com/cairn-dev/cairn/serve/mcp"
@@ -26,6 +27,7 @@ func serveCmd(g *globals) *cobra.Command {
 	var embedder string
 	var watching bool
 	var user userPolicyFlags
+	var toolList string
 	m := &cobra.Command{
 		Use:   "mcp [--http ADDR]",
 		Short: "an MCP server over stdio, or over streamable HTTP with --http (endpoint /mcp)",
@@ -36,6 +38,10 @@ func serveCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			profile, err := catalog.ParseProfile(toolList, "verify_change")
+			if err != nil {
+				return usageError("--tools: %v", err)
+			}
 			root, eng, log, err := g.openServed(ctx, embedder, watching)
 			if err != nil {
 				return err
@@ -45,7 +51,7 @@ func serveCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			srv := mcp.New(mcp.Options{Engine: eng, Version: version, Log: log, Verify: &mcp.VerifyOptions{Dir: gate, User: u}})
+			srv := mcp.New(mcp.Options{Engine: eng, Version: version, Log: log, Verify: &mcp.VerifyOptions{Dir: gate, User: u}, Tools: profile})
 			if addr == "" {
 				return srv.ServeStdio(ctx)
 			}
@@ -55,6 +61,7 @@ func serveCmd(g *globals) *cobra.Command {
 		},
 	}
 	m.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on this address (127.0.0.1:7040) instead of stdio")
+	m.Flags().StringVar(&toolList, "tools", "lean", "the tools listed: lean (the few most useful, briefly described; bench/serve/TOOLS.md), all, or a comma-separated list of names")
 	m.Flags().StringVar(&embedder, "embedder", os.Getenv("CAIRN_EMBEDDER"), "query embedder, as for index")
 	user.register(m)
 	m.Flags().BoolVar(&watching, "watch", true, "keep the index fresh while serving (as cairn watch; skipped when another watcher runs, and on a shared store)")

@@ -66,7 +66,7 @@ type ReadSpanOut struct {
 
 var readSpanTool = tool("read_span", "Read lines",
 	"Read lines of a repository file, numbered, at most 400 lines per call (continue with next_start_line). Pass the revision an answer cited to read exactly that content.",
-	"Read numbered lines of a repository file (at most 400 per call).",
+	"",
 	false, nil, readSpan)
 
 func readSpan(c *call, in ReadSpanIn) (ReadSpanOut, string, error) {

@@ -18,7 +18,10 @@ import (
 // bench/serve/TOOLS.md (TestToolSizes) gives the cost per tool in tokens.
 
 // Lean is the default profile of `cairn serve mcp`.
-var Lean = []string{"search", "definition", "references", "callers", "callees", "trace", "impact", "build_context", "read_span"}
+//
+// Clients such as Claude Code read files and grep themselves, so
+// read_span is left out; callers covers the common direction of callees.
+var Lean = []string{"search", "definition", "references", "callers", "trace", "impact", "build_context"}
 
 // Profile is a selection of tools.
 type Profile struct {
@@ -33,12 +36,13 @@ func (p Profile) Has(tool string) bool { return p.Names == nil || slices.Contain
 
 // ParseProfile reads a --tools value: "" or "lean" is the lean profile,
 // "all" every tool, otherwise a comma-separated list of tool names (an
-// unknown name is an error naming the tools). extra are names the caller
-// serves itself (verify_change) and accepts in the list.
+// unknown name is an error naming the tools). extra are tools the caller
+// serves itself (verify_change): accepted in a list, and part of the lean
+// profile.
 func ParseProfile(spec string, extra ...string) (Profile, error) {
 	switch strings.TrimSpace(spec) {
 	case "", "lean":
-		return Profile{Names: slices.Clone(Lean), Short: true}, nil
+		return Profile{Names: append(slices.Clone(Lean), extra...), Short: true}, nil
 	case "all":
 		return Profile{}, nil
 	}

@@ -130,7 +130,7 @@ var callersTool = tool("callers", "Callers",
 
 var calleesTool = tool("callees", "Callees",
 	"What a function or method calls, directly or transitively, with call sites. The symbol must denote one definition.",
-	"What a function or method calls (depth 1-4), with call sites.",
+	"",
 	false, nil, hops((*engine.Snapshot).Callees))
 
 func hops(ask func(*engine.Snapshot, context.Context, engine.HopsOptions) (*engine.HopsResult, error)) func(*call, HopsIn) (HopsOut, string, error) {

@@ -100,6 +100,37 @@ func wantError(t *testing.T, res *sdk.CallToolResult, cat engine.Category) map[s
 	return meta
 }
 
+// TestLeanProfile: the lean profile (the default of `cairn serve mcp`)
+// lists its few tools, with their short descriptions, and the others
+// are not served.
+func TestLeanProfile(t *testing.T) {
+	p, err := catalog.ParseProfile("lean")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, Options{Tools: p})
+	res, err := f.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tool := range res.Tools {
+		got = append(got, tool.Name)
+		ct, _ := catalog.Lookup(tool.Name)
+		if tool.Description != ct.Info().Short {
+			t.Errorf("%s: description %q, want the short one", tool.Name, tool.Description)
+		}
+	}
+	if want := catalog.Lean; !slices.Equal(sorted(got), sorted(want)) {
+		t.Errorf("tools %v, want %v", got, want)
+	}
+	if _, err := f.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "repo_map", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
+		t.Errorf("repo_map outside the profile: %v", err)
+	}
+}
+
+func sorted(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }
+
 func TestToolList(t *testing.T) {
 	f := newFixture(t, Options{})
 	res, err := f.cs.ListTools(context.Background(), nil)

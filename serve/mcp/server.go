@@ -67,8 +67,8 @@ type Server struct {
 
 const instructions = `cairn answers questions about this repository from its code index.
 Start with search (find code by words or an issue text) or build_context (a budgeted, cited
-working set for a task). Navigate with definition, references, callers, callees and
-implementations; read exact lines with read_span. Every location has path, lines and a
+working set for a task). Navigate with definition, references and callers (and the other
+tools listed). Every location has path, lines and a
 revision; "stale" marks files changed since indexing. Lists are paged: pass next_cursor back.`
 
 // New makes a server over opts.Engine.
