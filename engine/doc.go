@@ -194,4 +194,13 @@
 // a set of files, with the same side indexes as `cairn index`
 // (SideIndexes), serialised with other writers by the store's lock, and
 // makes the new generation current before it returns.
+//
+// # What the adapters name
+//
+// The adapters (serve, clients) ask the engine and its catalogue
+// (engine/catalog: each read-only tool defined once over these functions)
+// and never import indexer or retrieval (cmd/cairn's layering test):
+// reexport.go aliases the retrieval types the engine's answers and options
+// are made of (Pack, Trace, TraceSite, EntryPoint, ANNMode,
+// EmbedHTTPOptions).
 package engine

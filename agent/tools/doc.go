@@ -48,19 +48,26 @@
 //
 // # The engine tools
 //
-// One engine call each (Search, Definitions, References, Callers, Callees,
-// Trace, Impact, Context) on a snapshot acquired for the call, answered in
-// the engine's JSON (the shapes of `cairn … --json` and of the MCP tools;
-// context is the pack's JSON). A trace, an impact or a long list is bounded
-// to MaxResult (24 KiB, the model's result cap) by halving its longest
-// lists, as the MCP server does, and omitted says what each lost. The loop
-// bounds every tool result with FitResult at the same MaxResult: JSON is
-// trimmed by structure (the largest lists halved, counted under
-// omitted_by_cap, then the longest strings shortened with a marker), so it
-// reaches the model whole and parseable; only plain text (command output)
-// is cut by bytes, saying how much. impact's diff: true is the engine's Diff
-// against the workspace's base (tracked files: a new file is not in the git
-// diff until a snapshot commits it).
+// search, definition, references, callers, callees, trace, impact and
+// build_context are the catalogue's tools (engine/catalog), wrapped thinly
+// (EngineTools): the same names, descriptions, input schemas, bounds,
+// paging (cursor, next_cursor) and answers as the MCP tools and the HTTP
+// API, each on a snapshot acquired for the call; the wrapper only decodes
+// the arguments strictly with errors written for the model (fieldsOf reads
+// them from the catalogue's input schema) and maps the engine's error
+// categories to error results. A list is paged and an analysis (trace,
+// impact) trimmed by structure to catalog.MaxBytes, the model's result
+// cap, omitted saying what each list lost. The loop bounds every tool
+// result with catalog.Fit at the same catalog.MaxBytes: JSON is trimmed by
+// structure (the largest lists halved, counted under omitted_by_cap, then
+// the longest strings shortened with a marker), so it reaches the model
+// whole and parseable; only plain text (command output) is cut by bytes,
+// saying how much. impact's working: true is the engine's Diff against the
+// workspace's base (catalog.Options.Base; tracked files: a new file is not
+// in the git diff until a snapshot commits it). The arguments were renamed
+// with the move to the catalogue (name → symbol, impact's target → symbol
+// and diff: true → working: true, context → build_context); no alias is
+// kept, as the model reads the schema it is given.
 //
 // Freshness: every tool that changes files (edit, create, revert, and shell
 // for the files a command changed, found by comparing Workspace.Changed with

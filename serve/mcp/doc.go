@@ -4,12 +4,17 @@
 //
 // # Tools
 //
-// A small curated set, each a thin adapter: take a snapshot of the index
-// (engine), check the paging arguments, ask the engine's one function for
-// the question (Snapshot.Definitions, References, Callers, Callees,
-// Implementations, Map, Search, Context, Trace, Impact, ReadSpan, Status,
-// which check their own arguments), page or cut the answer to size, and
-// format. The graph tools answer in the shapes every surface shares
+// The read tools are the catalogue's (engine/catalog), registered from
+// it (register): each is defined once there — name, description, input and
+// output types, bounds, paging and trimming — over the engine's one function
+// for the question (Snapshot.Definitions, References, Callers, Callees,
+// Implementations, Map, Search, Context, Trace, Impact, ReadSpan, Status).
+// This package adds what serving needs around every tool in one place
+// (add): admission, cancellation, a snapshot, the SDK's validation of the
+// arguments against the catalogue's input schema and error categories.
+// Options.Tools is the catalogue's profile served: all tools by default,
+// the lean profile (catalog.Lean, short descriptions) as `cairn serve mcp`
+// serves them unless --tools says otherwise. The graph tools answer in the shapes every surface shares
 // (graph.SymbolView, graph.RefView, graph.HopView, each location a
 // graph.Citation; schema/views.schema.json), so a definition, a reference
 // or a caller reads the same here as from `cairn … --json`. Inputs are typed structs whose JSON Schema
@@ -19,11 +24,12 @@
 // models: what the tool answers and when to use it.
 //
 //	search, definition, references, callers, callees, implementations,
-//	trace (retrieval/trace), impact (retrieval/impact), build_context, read_span,
+//	trace, impact, build_context, read_span,
 //	repo_map, entry_points, package_graph (engine.EntryPoints and
 //	engine.PackageGraph: onboarding), index_status
 //
-// verify_change (served when Options.Verify is set; `cairn serve mcp`
+// verify_change (served when Options.Verify is set and the profile lists it,
+// as the lean one does; `cairn serve mcp`
 // sets it) is not a question about the index: it runs the verification
 // gate on the repository — a task contract (a repository-relative path,
 // or the contract's text) against a commit range or the worktree — through
@@ -39,9 +45,9 @@
 // # Results sized for agents
 //
 // Every list is paginated: a page holds at most limit items and at most
-// Options.MaxBytes of JSON (default 32 KB, about 8k tokens: well under the
-// 25k tokens at which some clients cut tool output, even for clients that
-// count both the structured result and its text copy); next_cursor, when set,
+// Options.MaxBytes of JSON (default catalog.MaxBytes, 24 KiB, about 6k
+// tokens: well under the 25k tokens at which some clients cut tool output,
+// even for clients that count both the structured result and its text copy); next_cursor, when set,
 // continues it. A cursor names the tool, the arguments and the index
 // generation it was issued for; used with other arguments it is an
 // invalid_argument, after a re-index a stale_index error. Every location is

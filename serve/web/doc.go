@@ -4,8 +4,8 @@
 //
 // # JSON API
 //
-// /api/TOOL is the MCP server's read-only tool of the same name
-// (serve/mcp: search, definition, references, callers, callees,
+// /api/TOOL is the catalogue's tool of the same name (engine/catalog, as
+// the MCP server registers it: search, definition, references, callers, callees,
 // implementations, trace, impact, build_context, read_span, repo_map,
 // entry_points, package_graph, index_status) answered through mcp.Server.Call: the same admission,
 // snapshot, argument checks and paging, and the same structured output an
@@ -19,8 +19,9 @@
 // /api/openapi.json describes it all, generated from the tools' schemas;
 // schema/openapi.json is the same document, checked by a test.
 // verify_change is not served: it runs checks and writes worktrees. A
-// page of a list holds up to 256 KB of JSON (the MCP server's default,
-// sized for models, is 32 KB); next_cursor continues it as it does there.
+// page of a list holds up to 256 KB of JSON (the catalogue's budget for
+// models, catalog.MaxBytes, is 24 KiB); next_cursor continues it as it
+// does there.
 //
 // # Pages
 //

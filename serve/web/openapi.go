@@ -9,7 +9,7 @@ import (
 )
 
 // The OpenAPI description of the JSON API is made from the tools'
-// schemas (mcp.Server.Tools), so it describes what is served; the copy in
+// schemas (mcp.Server.Tools: the catalogue's), so it describes what is served; the copy in
 // schema/openapi.json is checked against it by TestOpenAPIFile (refresh it
 // with go test ./serve/web -run OpenAPIFile -update).
 
