@@ -13,12 +13,13 @@ import (
 	"github.com/cairn-dev/cairn/engine/catalog"
 )
 
-// trimHelpers are the names of the catalogue's paging and trimming
-// helpers: defined in engine/catalog only.
-var trimHelpers = []string{"halve", "halveTo", "fit", "Fit", "fitJSON", "FitResult", "cutText", "page", "offsetOf",
-	"encodeCursor", "argsKey", "inRange", "noneEmpty"}
+// trimHelpers are the names of the catalogue's trimming helpers (and of
+// the copies they replaced): defined in engine/catalog only. (Its paging
+// helpers have names other code uses for other things: clients/hook's
+// encodeCursor answers the Cursor editor.)
+var trimHelpers = []string{"halve", "halveTo", "fit", "Fit", "fitJSON", "FitResult", "cutText", "noneEmpty"}
 
-// onDefinitionDirs are the surfaces over the catalogue.
+// oneDefinitionDirs are the surfaces over the catalogue.
 var oneDefinitionDirs = []string{"serve", "agent", "clients", "cmd"}
 
 // TestOneDefinitionPerTool fails when a catalogue tool's description (or a
