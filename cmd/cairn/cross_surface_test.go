@@ -209,11 +209,21 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 	for _, q := range []string{"server handles a path from the store", "NewMemStore"} {
 		var cs struct {
 			catalog.Search
-			Results any
+			Results []rankedEntry
 		}
 		cliJSON(t, &cs, "search", "--repo", dir, "--limit", "10", "--files", "10", q)
-		if cs.Results != nil {
-			t.Errorf("search --json %q: results beside the search shape: %v", q, cs.Results)
+		// the CLI's results (what the localization scorers read) are the
+		// same files, then the same hits, as one list
+		if got, want := len(cs.Results), len(cs.Files)+len(cs.Hits); got != want {
+			t.Errorf("search --json %q: %d results, want the %d files and hits", q, got, want)
+		}
+		for i, r := range cs.Results {
+			switch {
+			case i < len(cs.Files) && (r.Kind != "file" || r.Path != cs.Files[i].Path || r.Score != cs.Files[i].Score):
+				t.Errorf("search --json %q: results[%d] = %s %s, want file %s", q, i, r.Kind, r.Path, cs.Files[i].Path)
+			case i >= len(cs.Files) && i-len(cs.Files) < len(cs.Hits) && r.SearchHit.Symbol != cs.Hits[i-len(cs.Files)].Symbol:
+				t.Errorf("search --json %q: results[%d] = %s, want hit %s", q, i, r.Symbol, cs.Hits[i-len(cs.Files)].Symbol)
+			}
 		}
 		var ms catalog.SearchOut
 		mc.decode(t, "search", map[string]any{"query": q, "limit": 10}, &ms)

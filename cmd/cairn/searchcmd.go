@@ -9,8 +9,35 @@ import (
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/engine/catalog"
+	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/fuse"
 )
+
+// rankedEntry is one entry of search's results list: a file (kind "file",
+// no lines) or a hit, in the one search shape's fields.
+type rankedEntry struct {
+	engine.SearchHit
+	Generated []string `json:"generated,omitempty"`
+}
+
+// rankedList is the one search shape's files, then its hits, as one list:
+// the envelope's results, which every command's --json answer has and
+// which the localization scorers (../shared/bench/localization/score.py,
+// and anyone's that reads one ranked list) read — the file ranking is the
+// order paths first appear in it, the function ranking the order of the
+// hits that name a symbol. files and hits stay beside it, as on every
+// other surface.
+func rankedList(s catalog.Search) []rankedEntry {
+	out := make([]rankedEntry, 0, len(s.Files)+len(s.Hits))
+	for _, f := range s.Files {
+		out = append(out, rankedEntry{SearchHit: engine.SearchHit{Citation: graph.Citation{Path: f.Path, Revision: f.Revision, Stale: f.Stale},
+			Kind: "file", Score: f.Score, Why: f.Why, Ranks: f.Ranks}, Generated: f.Generated})
+	}
+	for _, h := range s.Hits {
+		out = append(out, rankedEntry{SearchHit: h})
+	}
+	return out
+}
 
 func searchCmd(g *globals) *cobra.Command {
 	var queryFile string
@@ -50,6 +77,7 @@ func searchCmd(g *globals) *cobra.Command {
 				}
 				shaped := catalog.ShapeSearch(res)
 				env.Search = &shaped
+				env.Results = rankedList(shaped)
 				if len(res.Hits) == 0 && len(res.Files) == 0 {
 					env.nothing = "nothing in the index matches the query: try other words, or check `cairn status`"
 				}
