@@ -277,3 +277,37 @@ func TestManyFilesIncremental(t *testing.T) {
 		t.Errorf("incremental (in-memory resolution) differs from a full rebuild (-full +incremental):\n%s", diff)
 	}
 }
+
+// TestCachesOfARemovedIndex: an index directory removed and indexed again
+// in one process — the gate's workspace index, rebuilt at the same path
+// for every gate run — starts over at the same epoch name; what the
+// process remembers of the old epoch (its symbol ids, its file states)
+// must not be taken for the new one's. Here the second index interns its
+// symbols in another order, so an id remembered from the first names
+// another symbol, or none, in the second.
+func TestCachesOfARemovedIndex(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "index")
+	first := t.TempDir()
+	writeFiles(t, first, map[string]string{"a.go": "package a\n\nfunc A() { B() }\n\nfunc B() {}\n"})
+	index(t, first, dir, indexer.Options{})
+	writeFiles(t, first, map[string]string{"a.go": "package a\n\nfunc A() { B() }\n\nfunc B() {}\n\nfunc C() {}\n"})
+	index(t, first, dir, indexer.Options{Paths: []string{"a.go"}})
+
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	second := t.TempDir()
+	writeFiles(t, second, map[string]string{
+		"0.go": "package a\n\nfunc Early() {}\n\nfunc Earlier() {}\n",
+		"a.go": "package a\n\nfunc A() { B() }\n\nfunc B() {}\n\nfunc C() {}\n",
+	})
+	index(t, second, dir, indexer.Options{})
+	writeFiles(t, second, map[string]string{"a.go": "package a\n\nfunc A() { B() }\n\nfunc B() {}\n\nfunc C() { A() }\n"})
+	index(t, second, dir, indexer.Options{Paths: []string{"a.go"}})
+	s := open(t, dir)
+	for name, want := range map[string]string{"Early": "0.go:3", "Earlier": "0.go:5", "A": "a.go:3", "B": "a.go:5", "C": "a.go:7"} {
+		if got := defPaths(t, s, name); len(got) != 1 || got[0] != want {
+			t.Errorf("definition of %s: %v, want %s", name, got, want)
+		}
+	}
+}

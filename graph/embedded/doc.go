@@ -32,6 +32,13 @@
 // their file handles on Linux). A run killed before the rename leaves a
 // half-built epoch that nothing points to; the next writer removes it.
 //
+// An epoch's name is its sequence number in the directory, so a directory
+// removed and indexed again reuses it; its identity is the meta key
+// "epoch_id" (random, written by the writer that creates the epoch, kept
+// by every generation after). What a process remembers of the epochs it
+// committed — the file states of its last generation, the symbol ids it
+// saw interned (known.go) — is keyed by that identity, never by the name.
+//
 // # Readers
 //
 // A Store from Open reads whatever its epoch's database has committed at

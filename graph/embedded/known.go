@@ -2,7 +2,9 @@ package embedded
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -17,18 +19,34 @@ import (
 // watcher's next batch, a server's re-index after an edit — need not read
 // every file's row again (Known is most of the fixed cost of a small run).
 // An entry is used only for the very generation it describes: a commit by
-// any other process, or another epoch, makes it miss.
+// any other process, or another epoch, makes it miss. Epochs are told
+// apart by their identity (epochIDKey), not their name: a directory wiped
+// and indexed again — a gate's workspace index, rebuilt at the same path
+// for every run — starts over at epoch-000001, and an entry keyed by the
+// name would hand the new epoch the old one's file states and symbol ids.
 var knownCache struct {
 	sync.Mutex
 	dirs map[string]*knownEntry
 }
 
 type knownEntry struct {
-	epoch string
+	epoch string // the epoch's identity (epochIDKey)
 	gen   int64
 	known map[string]graph.FileState
 	files map[string]graph.File
 	ids   map[string]int64
+}
+
+// epochIDKey is the meta key holding an epoch's identity: random, written
+// by the fresh writer that creates the epoch and kept by every generation
+// after it, so two epochs of one name in one directory (the directory
+// removed between them) are never taken for one.
+const epochIDKey = "epoch_id"
+
+func newEpochID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 func cacheKey(dir string) string {
@@ -47,7 +65,7 @@ func (w *Writer) cachedKnown() (map[string]graph.FileState, map[string]graph.Fil
 	knownCache.Lock()
 	defer knownCache.Unlock()
 	e := knownCache.dirs[cacheKey(w.dir)]
-	if e == nil || e.epoch != w.epoch || e.gen != w.prevGen {
+	if e == nil || e.epoch != w.epochID || e.gen != w.prevGen {
 		return nil, nil, nil, false
 	}
 	return maps.Clone(e.known), maps.Clone(e.files), maps.Clone(e.ids), true
@@ -64,7 +82,7 @@ func (w *Writer) remember() {
 		delete(knownCache.dirs, cacheKey(w.dir))
 		return
 	}
-	knownCache.dirs[cacheKey(w.dir)] = &knownEntry{epoch: w.epoch, gen: w.prevGen + 1, known: w.known, files: w.files, ids: w.fileIDs}
+	knownCache.dirs[cacheKey(w.dir)] = &knownEntry{epoch: w.epochID, gen: w.prevGen + 1, known: w.known, files: w.files, ids: w.fileIDs}
 }
 
 // The writes below keep w.known (the states as this generation will have
@@ -193,7 +211,7 @@ var sidCache struct {
 }
 
 type sidEntry struct {
-	epoch string
+	epoch string // the epoch's identity (epochIDKey)
 	ids   map[string]int64
 }
 
@@ -205,7 +223,7 @@ func (w *Writer) committedSID(sid string) (int64, bool) {
 	sidCache.RLock()
 	defer sidCache.RUnlock()
 	e := sidCache.dirs[cacheKey(w.dir)]
-	if e == nil || e.epoch != w.epoch {
+	if e == nil || e.epoch != w.epochID {
 		return 0, false
 	}
 	v, ok := e.ids[sid]
@@ -220,8 +238,8 @@ func (w *Writer) rememberSIDs() {
 	}
 	k := cacheKey(w.dir)
 	e := sidCache.dirs[k]
-	if e == nil || e.epoch != w.epoch || len(e.ids)+len(w.sidCache) > maxCachedSIDs {
-		e = &sidEntry{epoch: w.epoch, ids: map[string]int64{}}
+	if e == nil || e.epoch != w.epochID || len(e.ids)+len(w.sidCache) > maxCachedSIDs {
+		e = &sidEntry{epoch: w.epochID, ids: map[string]int64{}}
 		sidCache.dirs[k] = e
 	}
 	if len(w.sidCache) > maxCachedSIDs {

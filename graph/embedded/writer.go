@@ -46,6 +46,7 @@ type WriterOptions struct {
 type Writer struct {
 	dir        string
 	epoch      string
+	epochID    string // the epoch's identity (epochIDKey): what the process caches are keyed by
 	fresh      bool
 	why        string // why a fresh epoch was started
 	lock       *os.File
@@ -262,6 +263,9 @@ func (w *Writer) openIncremental(ctx context.Context, cur current) (string, erro
 		return "", fmt.Errorf("lock index database: %w", err)
 	}
 	w.db, w.tx, w.epoch, w.prevGen, w.prev = db, tx, cur.Epoch, m.Generation, m
+	// an epoch committed before epochIDKey existed gets its identity now:
+	// nothing in any process's cache can name it yet
+	w.epochID = cmp.Or(m.Extra[epochIDKey], newEpochID())
 	files, err := epochFiles(filepath.Join(w.dir, cur.Epoch))
 	if err != nil {
 		return "", fmt.Errorf("list index files: %w", err)
@@ -289,6 +293,7 @@ func (w *Writer) openFresh(ctx context.Context) error {
 		}
 	}
 	w.epoch = fmt.Sprintf("epoch-%06d", seq+1)
+	w.epochID = newEpochID()
 	edir := filepath.Join(w.dir, w.epoch)
 	if err := os.MkdirAll(edir, 0o755); err != nil {
 		return fmt.Errorf("create epoch: %w", err)
@@ -709,6 +714,7 @@ func (w *Writer) Commit(ctx context.Context, m graph.Meta) (err error) {
 	for k, v := range m.Extra {
 		kv[k] = v
 	}
+	kv[epochIDKey] = w.epochID // never the previous epoch's, carried in Extra
 	sums, err := w.manifest()
 	if err != nil {
 		return err
