@@ -169,6 +169,9 @@
 // "agent_message":R}, or {} to leave it to Cursor's own approval; stop
 // {"followup_message":R} to continue (Cursor caps follow-ups with
 // loop_limit, and sends loop_count); sessionStart {"additional_context":BRIEF}.
+// `cairn setup cursor` puts pre-tool on beforeShellExecution and on
+// preToolUse for the file tools; not on afterFileEdit, which fires after
+// the edit and cannot refuse it.
 //
 // Gemini CLI (0.61.0 hooks reference; not run here): BeforeTool stdin
 // {session_id, cwd, hook_event_name, timestamp, tool_name, tool_input}

@@ -241,6 +241,11 @@ func codexFiles(o Options) []file {
 // A project's mcp.json names the project as ${workspaceFolder}: Cursor
 // does not start servers in the project's directory.
 
+// cursorFileTools are the file tools of Cursor's agent that its
+// preToolUse hook is matched to (Shell goes through beforeShellExecution,
+// which gives the command line itself).
+const cursorFileTools = "Write|Edit|StrReplace|Delete"
+
 func cursorFiles(o Options) []file {
 	dir := filepath.Join(o.Repo, ".cursor")
 	if o.Scope == User {
@@ -258,7 +263,9 @@ func cursorFiles(o Options) []file {
 			create: []createMember{{"version", 1}},
 			hooks: &hookSet{style: flat, hooks: []hook{
 				{event: "beforeShellExecution", command: hookCommand(o, hookPreTool)},
-				{event: "afterFileEdit", command: hookCommand(o, hookPreTool)},
+				// file edits: preToolUse, before the tool runs (afterFileEdit
+				// fires after the edit and cannot refuse it)
+				{event: "preToolUse", matcher: cursorFileTools, command: hookCommand(o, hookPreTool)},
 				{event: "stop", command: hookCommand(o, hookStop)},
 				{event: "sessionStart", command: hookCommand(o, hookSessionStart)},
 			}},

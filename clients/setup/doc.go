@@ -19,7 +19,7 @@
 //	             user     $CODEX_HOME/hooks.json                JSON        hooks: PreToolUse, Stop, SubagentStop, SessionStart
 //	             project  .codex/config.toml, .codex/hooks.json as above
 //	cursor       user     ~/.cursor/mcp.json                    JSONC       mcpServers.cairn
-//	             user     ~/.cursor/hooks.json                  JSONC       hooks: beforeShellExecution, afterFileEdit, stop, sessionStart
+//	             user     ~/.cursor/hooks.json                  JSONC       hooks: beforeShellExecution, preToolUse (Write|Edit|StrReplace|Delete), stop, sessionStart
 //	             project  .cursor/mcp.json (--repo ${workspaceFolder}), .cursor/hooks.json
 //	gemini-cli   user     ~/.gemini/settings.json               JSONC       mcpServers.cairn; hooks: BeforeTool, AfterAgent, SessionStart
 //	             project  .gemini/settings.json                 JSONC       as above (--repo .)
@@ -29,6 +29,15 @@
 // CLAUDE_CONFIG_DIR moves Claude Code's user files (.claude.json and
 // settings.json both in it); CODEX_HOME and XDG_CONFIG_HOME move Codex's
 // and OpenCode's. An existing opencode.jsonc is preferred to opencode.json.
+//
+// Cursor's file edits are checked by preToolUse, matched to its file
+// tools, before they run: Cursor has no beforeFileEdit, and afterFileEdit
+// fires after the edit is made and cannot refuse it (a cairn pre-tool
+// hook an earlier setup put there is taken out). Shell commands go
+// through beforeShellExecution, which gives the command line itself.
+// Whatever no hook refused — an edit Cursor's preToolUse does not see —
+// is checked by the stop hook's gate, which reads the change itself.
+// (Cursor is set up from its documentation, not run here.)
 //
 // Hook timeouts are generous for the stop hook, which may run `cairn
 // verify`: 900 s (Claude Code, Codex: seconds) or 900000 ms (Gemini CLI);

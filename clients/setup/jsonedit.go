@@ -72,6 +72,7 @@ type handler struct {
 	Type    string `json:"type,omitempty"`
 	Command string `json:"command"`
 	Timeout int    `json:"timeout,omitempty"`
+	Matcher string `json:"matcher,omitempty"` // flat only (Cursor's preToolUse); grouped hooks match on the group
 }
 
 type group struct {
@@ -87,7 +88,7 @@ func (hs *hookSet) desired(event string) []any {
 			continue
 		}
 		if hs.style == flat {
-			out = append(out, handler{Command: h.command, Timeout: h.timeout})
+			out = append(out, handler{Command: h.command, Timeout: h.timeout, Matcher: h.matcher})
 		} else {
 			out = append(out, group{Matcher: h.matcher, Hooks: []handler{{Type: "command", Command: h.command, Timeout: h.timeout}}})
 		}

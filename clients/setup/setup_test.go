@@ -365,11 +365,19 @@ func checkEntries(t *testing.T, o Options, paths []string, merged bool) {
 		if s["version"] != float64(1) {
 			t.Errorf("cursor hooks version %v", s["version"])
 		}
-		for event, kind := range map[string]string{"beforeShellExecution": hookPreTool, "afterFileEdit": hookPreTool, "stop": hookStop, "sessionStart": hookSessionStart} {
+		for event, kind := range map[string]string{"beforeShellExecution": hookPreTool, "preToolUse": hookPreTool, "stop": hookStop, "sessionStart": hookSessionStart} {
 			hs, _ := dig(s, "hooks", event).([]any)
 			if !slices.ContainsFunc(hs, func(h any) bool { return dig(h, "command") == hookCmd(kind) }) {
 				t.Errorf("cursor hooks.%s: %v", event, hs)
 			}
+		}
+		// file edits are checked before they run (preToolUse, on the file
+		// tools); afterFileEdit fires after the edit and cannot refuse it
+		if m := dig(s, "hooks", "preToolUse").([]any); dig(m[len(m)-1], "matcher") != "Write|Edit|StrReplace|Delete" {
+			t.Errorf("cursor hooks.preToolUse: %v", m)
+		}
+		if hs := dig(s, "hooks", "afterFileEdit"); hs != nil {
+			t.Errorf("cursor hooks.afterFileEdit: %v, want no cairn hook there", hs)
 		}
 	case GeminiCLI:
 		s := standard(t, paths[0])
@@ -517,6 +525,31 @@ func TestSetupHandEdited(t *testing.T) {
 	}
 	if got := standard(t, settings); !jsonEqual(got, map[string]any{"hooks": map[string]any{"Stop": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "echo mine"}}}}}}) {
 		t.Errorf("settings after --remove: %v", got)
+	}
+}
+
+// TestSetupCursorAfterFileEditGone: a hooks.json an earlier setup wrote,
+// with cairn's pre-tool on afterFileEdit (which fires after the edit and
+// cannot refuse it), loses that entry and keeps the user's own there;
+// the file tools are checked by preToolUse instead.
+func TestSetupCursorAfterFileEditGone(t *testing.T) {
+	e := newEnv(t)
+	o := e.opts(Cursor, Project)
+	hooks := filepath.Join(e.repo, ".cursor", "hooks.json")
+	os.MkdirAll(filepath.Dir(hooks), 0o755)
+	os.WriteFile(hooks, []byte(`{"version": 1, "hooks": {"afterFileEdit": [{"command": "prettier --write"}, {"command": "`+testBinary+` hook pre-tool --client cursor"}]}}`+"\n"), 0o644)
+	apply(t, o)
+	s := standard(t, hooks)
+	if got := dig(s, "hooks", "afterFileEdit"); !jsonEqual(got, []any{map[string]any{"command": "prettier --write"}}) {
+		t.Errorf("afterFileEdit after setup: %v, want only the user's hook", got)
+	}
+	if got := dig(s, "hooks", "preToolUse"); !jsonEqual(got, []any{map[string]any{"command": testBinary + " hook pre-tool --client cursor", "matcher": "Write|Edit|StrReplace|Delete"}}) {
+		t.Errorf("preToolUse after setup: %v", got)
+	}
+	o.Remove = true
+	apply(t, o)
+	if got := standard(t, hooks); !jsonEqual(got, map[string]any{"version": float64(1), "hooks": map[string]any{"afterFileEdit": []any{map[string]any{"command": "prettier --write"}}}}) {
+		t.Errorf("hooks.json after --remove: %v", got)
 	}
 }
 
