@@ -62,10 +62,11 @@ func stopCall(repo, session string, active bool) string {
 
 // stopOptions give each test a gate directory of its own that outlives
 // it, so the Go build cache stays warm across runs (a cold one is seeded
-// from a sibling's). Not one directory for all: two gate runs of
-// different changes in one process with one gate directory had the
-// second's impact analysis select no tests (seen here; `cairn verify` and
-// the hook run one gate per process).
+// from a sibling's). Two gate runs of different changes in one process
+// with one gate directory once had the second's impact analysis select no
+// tests — the embedded index's process caches were keyed by the epoch's
+// name, which the gate's rebuilt workspace index reuses; fixed, and held
+// by gate/evidence's TestRunTwiceInOneProcess.
 func stopOptions(t *testing.T, repo string) Options {
 	t.Helper()
 	root := filepath.Join(os.TempDir(), "cairn-hook-test-gate")
