@@ -23,8 +23,9 @@
 //   - TestClaudeCodeTraceOverMCP: `cairn setup claude-code --user` into a
 //     HOME that already holds another MCP server and another hook; the
 //     model calls mcp__cairn__trace and the tool_result Claude Code sends
-//     back holds the write (Cart.Add) and the read (Receipt); then
-//     `setup --remove` leaves only the foreign entries.
+//     back holds the write (Cart.Add) and the read (Receipt); the session
+//     changed nothing, so cairn's stop hook lets it end (two model calls,
+//     no third); then `setup --remove` leaves only the foreign entries.
 //   - TestCodexTraceOverMCP: the same trace through `codex exec` on the
 //     Responses wire (a model_providers entry, wire_api = "responses";
 //     `cairn setup codex --user` writes the MCP entry), cairn's tools sent
@@ -32,16 +33,19 @@
 //   - TestClaudeCodePreToolRefusesProtectedEdit: an Edit of
 //     .github/workflows/ci.yml is refused by cairn's PreToolUse hook before
 //     it runs; the file is unchanged and the error result carries the reason.
-//   - TestClaudeCodeStopGate, with .cairn/task.yaml and with none: a
-//     weakened test and "done" — the stop is blocked and the next request
-//     carries the tamper finding; the test restored, the bug fixed, a
-//     regression test added and "done" — the session ends with the fix.
+//   - TestClaudeCodeStopGate, with .cairn/task.yaml and with none (the
+//     default contract): a weakened test and "done" — the stop is blocked
+//     and the next request carries the tamper finding; the test restored,
+//     the bug fixed, a regression test added and "done" — the gate passes,
+//     the session ends with the fix, and both runs' evidence bundles are
+//     under .cairn/runs.
 //
-// The last two skip while this cairn has no `cairn hook` command, and the
-// first runs with the hooks setup wrote taken out (their usage error would
-// exit 2, which Claude Code reads as a block). A session that changes
-// nothing must be let stop: the first test holds the hooks to that once
-// they exist.
+// Every Claude Code session runs with the hooks `cairn setup` wrote
+// (pre-tool, stop, session-start), beside the foreign hook. The stop
+// gate's directory (evidence.DefaultDir under XDG_CACHE_HOME) is put under
+// one root the tests share, and its Go build cache seeded from a previous
+// session's (warmGate): a cold cache compiles the testing packages in the
+// sandbox for each of the gate's workspaces.
 //
 // The binaries are large (≈430 MB each) and are not needed to build cairn:
 // when they are missing the tests skip, except under `make test`

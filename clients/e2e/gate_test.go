@@ -2,12 +2,15 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn/agent/llm"
 	"github.com/cairn-dev/cairn/agent/llm/llmtest"
+	"github.com/cairn-dev/cairn/gate/evidence"
+	"github.com/cairn-dev/cairn/gate/verify"
 )
 
 // The edits of the scripted model, as Claude Code's tools take them.
@@ -70,7 +73,6 @@ func lastText(c *llmtest.Call) string {
 // Claude Code carries back to the model is an error with cairn's reason.
 func TestClaudeCodePreToolRefusesProtectedEdit(t *testing.T) {
 	bin := clientBinary(t, claudeBinary)
-	requireCommand(t, "hook", "pre-tool", "--help")
 	var refused llm.Block
 	var s *session
 	s = newSession(t,
@@ -107,7 +109,6 @@ func TestClaudeCodePreToolRefusesProtectedEdit(t *testing.T) {
 // `cairn setup claude-code --user --remove` leaves only the foreign entries.
 func TestClaudeCodeStopGate(t *testing.T) {
 	bin := clientBinary(t, claudeBinary)
-	requireCommand(t, "hook", "stop", "--help")
 	for _, tc := range []struct {
 		name     string
 		contract string
@@ -153,6 +154,7 @@ func stopGate(t *testing.T, bin, contract string) {
 	if contract != "" {
 		writeFiles(t, s.repo, map[string]string{".cairn/task.yaml": contract})
 	}
+	warmGate(t, s)
 	setupClaude(t, s)
 	res := s.claude(t, bin, "Cart totals ignore quantities. Fix it.", "Read", "Edit", "Write")
 
@@ -171,6 +173,68 @@ func stopGate(t *testing.T, bin, contract string) {
 	if res.IsError || res.Result != "Fixed: Add counts quantities; TestAddCountsQuantity covers it." {
 		t.Errorf("session: %+v\n%s", res, s.diagnose())
 	}
+	checkEvidence(t, s)
 
 	checkRemoved(t, s)
+}
+
+// checkEvidence checks the bundles the stop hook wrote: the blocked run's
+// and the passing run's, each with its evidence.json and CHANGE.md, the
+// last one a pass.
+func checkEvidence(t *testing.T, s *session) {
+	t.Helper()
+	runs, _ := filepath.Glob(filepath.Join(s.repo, ".cairn", "runs", "hook-*"))
+	if len(runs) != 2 {
+		t.Fatalf("evidence: %d bundles under .cairn/runs, want 2 (the blocked stop's and the passing one's): %v", len(runs), runs)
+	}
+	for _, dir := range runs {
+		for _, f := range []string{"evidence.json", "CHANGE.md"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				t.Errorf("evidence: %v", err)
+			}
+		}
+	}
+	var last struct{ Verdict string }
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(s.repo, ".cairn", "runs", "hook-"+sessionOf(t, runs)+"-2", "evidence.json"))), &last); err != nil || last.Verdict != "pass" {
+		t.Errorf("the second gate run's evidence: verdict %q (%v), want pass", last.Verdict, err)
+	}
+}
+
+// sessionOf is the session part of the hook's run directories
+// (hook-SESSION-N).
+func sessionOf(t *testing.T, runs []string) string {
+	t.Helper()
+	name := strings.TrimPrefix(filepath.Base(runs[0]), "hook-")
+	i := strings.LastIndex(name, "-")
+	if i < 0 {
+		t.Fatalf("run directory %s", runs[0])
+	}
+	return name[:i]
+}
+
+// warmGate points the session's gate directory (evidence.DefaultDir under
+// XDG_CACHE_HOME) into a root the e2e tests share, and seeds its Go build
+// cache from the one a previous session left there (hard links,
+// verify.SeedBuildCache): a cold cache compiles the testing packages in
+// the sandbox on each of the gate's workspaces. The session's directory
+// becomes the seed when there is none yet, else it is removed.
+func warmGate(t *testing.T, s *session) {
+	t.Helper()
+	root := filepath.Join(os.TempDir(), "cairn-e2e-gate")
+	seed := filepath.Join(root, "seed")
+	t.Setenv("XDG_CACHE_HOME", root)
+	dir, err := evidence.DefaultDir(s.repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := verify.SeedBuildCache(dir, seed); err != nil {
+		t.Logf("the gate's build cache is not seeded: %v", err)
+	}
+	s.env = append(s.env, "XDG_CACHE_HOME="+root)
+	t.Cleanup(func() {
+		if _, err := os.Stat(seed); err != nil && os.Rename(dir, seed) == nil {
+			return
+		}
+		os.RemoveAll(dir)
+	})
 }
