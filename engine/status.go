@@ -73,7 +73,7 @@ type StatusResult struct {
 	Chunks      int            `json:"chunks"`
 	Languages   map[string]int `json:"languages"`
 	// LanguageTiers names each indexed language's tier (graph.Language.Tier).
-	LanguageTiers map[string]string `json:"language_tiers" jsonschema:"how deeply each language is analysed: parsed or text"`
+	LanguageTiers map[string]string `json:"language_tiers" jsonschema:"how deeply each language is analysed: first-class, tags (definitions and name-only references) or text"`
 	Status        map[string]int    `json:"status" jsonschema:"files by parse status"`
 	Skipped       map[string]int    `json:"skipped" jsonschema:"paths left out, by reason"`
 	// Problems are the files not fully analysed.
@@ -118,7 +118,7 @@ func (s *Snapshot) Status(ctx context.Context, o StatusOptions) (*StatusResult, 
 	res.LanguageTiers = map[string]string{}
 	for name := range res.Languages {
 		if l, err := graph.ParseLanguage(name); err == nil {
-			res.LanguageTiers[name] = l.Tier()
+			res.LanguageTiers[name] = l.Tier().String()
 		}
 	}
 	for _, f := range files {

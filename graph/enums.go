@@ -38,6 +38,21 @@ const (
 	LangRuby
 	LangPHP
 	LangCSharp
+	// First-class languages added after the first nine (issue 54).
+	LangKotlin
+	LangScala
+	LangSwift
+	// Tags-tier languages: definitions and name-only references.
+	LangLua
+	LangElixir
+	LangOCaml
+	LangGroovy
+	LangHCL
+	LangDockerfile
+	LangCUE
+	LangElm
+	// GraphQL was LangProto; it is text, not protobuf.
+	LangGraphQL
 	langMax
 )
 
@@ -67,6 +82,18 @@ var langNames = [...]string{
 	LangRuby:       "ruby",
 	LangPHP:        "php",
 	LangCSharp:     "csharp",
+	LangKotlin:     "kotlin",
+	LangScala:      "scala",
+	LangSwift:      "swift",
+	LangLua:        "lua",
+	LangElixir:     "elixir",
+	LangOCaml:      "ocaml",
+	LangGroovy:     "groovy",
+	LangHCL:        "hcl",
+	LangDockerfile: "dockerfile",
+	LangCUE:        "cue",
+	LangElm:        "elm",
+	LangGraphQL:    "graphql",
 }
 
 func (l Language) String() string {
@@ -76,33 +103,55 @@ func (l Language) String() string {
 	return fmt.Sprintf("Language(%d)", l)
 }
 
-// parsed are the languages whose symbols are extracted: a set, not a range,
-// because parsed languages are appended after the text-only kinds.
-var parsed = [langMax]bool{
-	LangGo: true, LangPython: true, LangTypeScript: true, LangTSX: true, LangJavaScript: true,
-	LangJava: true, LangRust: true, LangC: true, LangCpp: true,
-	LangRuby: true, LangPHP: true, LangCSharp: true,
-}
-
 // HasParser reports whether symbols are extracted for l (as opposed to
-// text-only indexing).
-func (l Language) HasParser() bool { return l < langMax && parsed[l] }
+// text-only indexing): l is first-class or in the tags tier.
+func (l Language) HasParser() bool { return l.Tier() != TierText }
 
-// Tier says how deeply files of l are analysed: "parsed" (symbols,
-// references and the graph from a grammar) or "text" (search and context
-// only).
-func (l Language) Tier() string {
-	if l.HasParser() {
-		return "parsed"
+// Tier says how deeply cairn analyses a language.
+type Tier uint8
+
+const (
+	// TierText: indexed as text (search, context), no symbols.
+	TierText Tier = iota
+	// TierTags: definitions and name-only references from a small
+	// tree-sitter query; no imports, types or resolution.
+	TierTags
+	// TierFirstClass: definitions with kinds, containers, signatures and
+	// docs, references with roles, imports, resolution, inheritance,
+	// tests and entry points.
+	TierFirstClass
+)
+
+var tierNames = [...]string{TierText: "text", TierTags: "tags", TierFirstClass: "first-class"}
+
+func (t Tier) String() string {
+	if int(t) < len(tierNames) {
+		return tierNames[t]
 	}
-	return "text"
+	return fmt.Sprintf("Tier(%d)", t)
 }
+
+// tiers lists the languages with a grammar; every other one is TierText.
+// A set rather than a range, so languages can be appended in any order.
+var tiers = map[Language]Tier{
+	LangGo: TierFirstClass, LangPython: TierFirstClass, LangTypeScript: TierFirstClass,
+	LangTSX: TierFirstClass, LangJavaScript: TierFirstClass, LangJava: TierFirstClass,
+	LangRust: TierFirstClass, LangC: TierFirstClass, LangCpp: TierFirstClass,
+	LangRuby: TierFirstClass, LangPHP: TierFirstClass, LangCSharp: TierFirstClass,
+	LangKotlin: TierFirstClass, LangScala: TierFirstClass, LangSwift: TierFirstClass,
+	LangShell: TierTags, LangProto: TierTags, LangLua: TierTags, LangElixir: TierTags,
+	LangOCaml: TierTags, LangGroovy: TierTags, LangHCL: TierTags, LangDockerfile: TierTags,
+	LangCUE: TierTags, LangElm: TierTags,
+}
+
+// Tier reports l's analysis tier.
+func (l Language) Tier() Tier { return tiers[l] }
 
 // IsConfig reports whether l is a configuration or schema format, the files
 // context packs admit as "config".
 func (l Language) IsConfig() bool {
 	switch l {
-	case LangJSON, LangYAML, LangTOML, LangSQL, LangXML, LangProto, LangConfig:
+	case LangJSON, LangYAML, LangTOML, LangSQL, LangXML, LangProto, LangConfig, LangHCL, LangCUE, LangGraphQL:
 		return true
 	}
 	return false

@@ -28,7 +28,11 @@ const EmbeddedFormat = 2
 //	    Go package members exclude methods; uses resolved outside the index (Occurrence.Outside)
 //	12: text search and the embedder cut words at a change of script and index Chinese and
 //	    Japanese text as pairs of characters (retrieval/tokens)
-const FeatureVersion = 12
+//	13: Kotlin, Scala and Swift are first-class languages; a tags tier extracts
+//	    definitions and name-only references from shell, protobuf, Lua, Elixir,
+//	    OCaml, Groovy, HCL, Dockerfile, CUE and Elm; .graphql files are graphql
+//	    (text), no longer proto (issue 54)
+const FeatureVersion = 13
 
 // EmbeddedSQL creates the tables of one embedded-store generation.
 //

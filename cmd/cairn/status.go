@@ -177,10 +177,17 @@ func printTiers(w interface{ Write([]byte) (int, error) }, tiers map[string]stri
 		by[tier] = append(by[tier], lang)
 	}
 	var parts []string
-	for _, tier := range []string{"parsed", "text"} {
+	for _, tier := range []string{"first-class", "tags", "text"} {
 		if ls := by[tier]; len(ls) > 0 {
 			slices.Sort(ls)
-			parts = append(parts, tier+": "+strings.Join(ls, ", "))
+			note := ""
+			switch tier {
+			case "tags":
+				note = " (definitions and name-only references)"
+			case "text":
+				note = " (no grammar: search and context only)"
+			}
+			parts = append(parts, tier+": "+strings.Join(ls, ", ")+note)
 		}
 	}
 	if len(parts) > 0 {

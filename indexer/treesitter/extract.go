@@ -572,7 +572,12 @@ func (e *extraction) match(cq *compiledQuery, m *sitter.QueryMatch, defByKey map
 			r.qual = e.spec.implicitQual[c.Node.Type()]
 		}
 	}
-	if isImport && (im.Module != "" || im.Name != "") {
+	if isImport && e.spec.splitImport != nil {
+		for _, im := range e.spec.splitImport(importNode, e.src) {
+			im.Range = nodeRange(importNode)
+			e.imports = append(e.imports, im)
+		}
+	} else if isImport && (im.Module != "" || im.Name != "") {
 		if e.spec.fixImport != nil {
 			e.spec.fixImport(&im, importNode, e.src)
 		}

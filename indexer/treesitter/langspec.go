@@ -3,7 +3,9 @@ package treesitter
 import (
 	"embed"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -40,6 +42,13 @@ type langSpec struct {
 	// bodyFields name the child holding a definition's body; the signature
 	// is the text before it.
 	bodyFields []string
+	// bodyTypes are the node types of a definition's body, for grammars
+	// without field names (Kotlin): the first such child is the body.
+	bodyTypes map[string]bool
+	// splitImport turns an @import node into imports, for grammars whose
+	// import paths are not split into module and name nodes (Kotlin,
+	// Scala, Swift); when set, @import.module/name/alias are not used.
+	splitImport func(n *sitter.Node, src []byte) []graph.Import
 	// docstring extracts a docstring from a definition node, if the
 	// language has them.
 	docstring func(n *sitter.Node, src []byte) string
@@ -97,6 +106,13 @@ func (s *langSpec) body(n *sitter.Node) *sitter.Node {
 			return b
 		}
 	}
+	if len(s.bodyTypes) > 0 {
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			if c := n.NamedChild(i); s.bodyTypes[c.Type()] {
+				return c
+			}
+		}
+	}
 	return nil
 }
 
@@ -127,6 +143,11 @@ func CheckQueries() error {
 			return err
 		}
 	}
+	for _, l := range slices.Sorted(maps.Keys(moreSpecs)) {
+		if _, err := moreSpecs[l].query(); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -134,7 +155,19 @@ func specFor(l graph.Language) *langSpec {
 	if int(l) < len(specs) {
 		return specs[l]
 	}
-	return nil
+	return moreSpecs[l]
+}
+
+// moreSpecs holds the languages added after the first nine, each
+// registered from its own file (langspec_<lang>.go) so that adding one
+// touches no shared table.
+var moreSpecs = map[graph.Language]*langSpec{}
+
+func register(s *langSpec) {
+	if _, dup := moreSpecs[s.lang]; dup {
+		panic("treesitter: language registered twice: " + s.lang.String())
+	}
+	moreSpecs[s.lang] = s
 }
 
 func set(xs ...string) map[string]bool {

@@ -16,7 +16,7 @@ func TestRubyPHPCSharpFiles(t *testing.T) {
 		if got := LanguageOf(p); got != want {
 			t.Errorf("LanguageOf(%s) = %s, want %s", p, got, want)
 		}
-		if !want.HasParser() || want.Tier() != "parsed" {
+		if !want.HasParser() || want.Tier() != graph.TierFirstClass {
 			t.Errorf("%s: no parser", want)
 		}
 	}
