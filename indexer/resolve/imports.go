@@ -22,8 +22,9 @@ import (
 //   - JavaScript and TypeScript: a relative specifier's file (with the
 //     extensions and index files the resolver tries), a bare one's
 //     monorepo package directory;
-//   - Java: the directories of the files declaring the imported package
-//     (or the package of the imported class);
+//   - Java, Kotlin and Scala: the directories of the files declaring the
+//     imported package (or the package of the imported class); Swift: the
+//     files of the imported module (a target directory);
 //   - C and C++: an included header beside the file, else the indexed
 //     file whose path ends with it;
 //   - Ruby: a require_relative's file beside the file, a require's
@@ -66,7 +67,9 @@ func (x *Index) importedFiles(from *graph.File, im graph.Import) []string {
 	case graph.LangTypeScript, graph.LangTSX, graph.LangJavaScript:
 		out := x.jsModuleFiles(mod, from.Path)
 		return sortedKeys(out)
-	case graph.LangJava:
+	case graph.LangSwift:
+		return x.packageFiles(from.Lang, mod)
+	case graph.LangJava, graph.LangKotlin, graph.LangScala:
 		pkg := mod
 		if im.Name == "" && strings.Contains(mod, ".") {
 			// import a.b.C: the class C of package a.b, unless a.b.C is

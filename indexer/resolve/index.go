@@ -414,7 +414,7 @@ func samePackage(a, b *graph.Symbol) bool {
 	switch a.Lang {
 	case graph.LangGo:
 		return path.Dir(a.Path) == path.Dir(b.Path)
-	case graph.LangJava, graph.LangPHP, graph.LangCSharp:
+	case graph.LangJava, graph.LangPHP, graph.LangCSharp, graph.LangKotlin, graph.LangScala, graph.LangSwift:
 		return a.Package == b.Package
 	case graph.LangC, graph.LangCpp:
 		return true

@@ -613,9 +613,9 @@ func (c *fileCtx) moduleMember(module, name string) []target {
 		})
 	case graph.LangTypeScript, graph.LangTSX, graph.LangJavaScript:
 		in = c.jsModuleMember(cands, module, name, c.ff.File.Path, 0)
-	case graph.LangJava:
+	case graph.LangJava, graph.LangKotlin, graph.LangScala:
 		in = filter(cands, func(s *graph.Symbol) bool { return s.Package == module || strings.HasSuffix(module, "."+s.Name) })
-	case graph.LangPHP, graph.LangCSharp:
+	case graph.LangPHP, graph.LangCSharp, graph.LangSwift:
 		in = filter(cands, func(s *graph.Symbol) bool { return s.Parent < 0 && s.Package == module })
 	case graph.LangRust:
 		segs := strings.Split(strings.ReplaceAll(module, "::", "/"), "/")
@@ -1251,7 +1251,7 @@ func (c *fileCtx) occurrenceEdges(edges []graph.Edge, o *graph.Occurrence, ts []
 func (c *fileCtx) constructors(t *graph.Symbol) []graph.Symbol {
 	var out []graph.Symbol
 	names := c.rules.ctorNames
-	if c.ff.File.Lang == graph.LangJava || c.ff.File.Lang == graph.LangCpp || c.ff.File.Lang == graph.LangCSharp {
+	if javaLike(c.ff.File.Lang) || c.ff.File.Lang == graph.LangCpp || c.ff.File.Lang == graph.LangCSharp {
 		names = []string{t.Name}
 	}
 	for _, n := range names {

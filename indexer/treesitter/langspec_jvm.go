@@ -173,8 +173,7 @@ func jvmIsTest(p string, s *graph.Symbol, e *extraction) bool {
 		return false
 	}
 	if s.Kind.IsType() {
-		for _, x := range append(append([]string(nil), s.Extends...), s.Implements...) {
-			b := lastIdent(x)
+		for _, b := range supertypeNames(d.node, e.src) {
 			if strings.HasSuffix(b, "Spec") || strings.HasSuffix(b, "Suite") || strings.HasSuffix(b, "Test") ||
 				strings.HasSuffix(b, "Specification") || b == "TestCase" {
 				return true
@@ -182,6 +181,30 @@ func jvmIsTest(p string, s *graph.Symbol, e *extraction) bool {
 		}
 	}
 	return false
+}
+
+// supertypeNames lists the last identifiers of the supertypes written in a
+// type declaration's head (Kotlin delegation specifiers, Scala's extends
+// clause, Swift's inheritance specifiers); the symbol's Extends are not
+// filled yet when tests are decided.
+func supertypeNames(n *sitter.Node, src []byte) []string {
+	var out []string
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		switch c.Type() {
+		case "delegation_specifier", "inheritance_specifier":
+			out = append(out, lastIdent(c.Content(src)))
+		case "extends_clause":
+			for _, f := range strings.FieldsFunc(strings.TrimPrefix(c.Content(src), "extends"), func(r rune) bool {
+				return r == ' ' || r == '\n' || r == '\t'
+			}) {
+				if f != "with" {
+					out = append(out, lastIdent(f))
+				}
+			}
+		}
+	}
+	return out
 }
 
 // hasAnnotation finds an annotation @name before a definition (Scala's

@@ -50,8 +50,8 @@ func init() {
 				return true
 			}
 			if s.Kind == graph.KindClass {
-				for _, x := range append(append([]string(nil), s.Extends...), s.Implements...) {
-					if lastIdent(x) == "XCTestCase" {
+				for _, b := range supertypeNames(d.node, e.src) {
+					if b == "XCTestCase" {
 						return true
 					}
 				}
@@ -62,16 +62,11 @@ func init() {
 			if k == graph.KindFunction && container != "" {
 				return graph.KindMethod // a function in an extension
 			}
-			if k == graph.KindProperty && hasStatic(d.node) {
-				return graph.KindProperty
-			}
 			return k
 		},
 		skipName: set("self", "Self", "_"),
 	})
 }
-
-func hasStatic(n *sitter.Node) bool { return false }
 
 func isSwiftTestFile(p string) bool {
 	b := strings.TrimSuffix(path.Base(p), ".swift")
