@@ -25,7 +25,7 @@ import (
 	"github.com/cairn-dev/cairn/graph"
 )
 
-//go:embed queries/*.scm
+//go:embed queries/*.scm queries/tags/*.scm
 var queryFS embed.FS
 
 // langSpec is what the generic extractor needs to know about one language

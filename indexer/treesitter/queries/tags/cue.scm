@@ -1,0 +1,4 @@
+; CUE tags: fields and definitions; identifiers as name-only references.
+(comment) @comment
+(field (label (identifier) @name)) @def.field
+(identifier) @ref.read
