@@ -169,8 +169,8 @@ func describeWatcher(st watch.Status, running bool, err error) string {
 	return b.String()
 }
 
-// printTiers lists the indexed languages by tier: "languages: parsed: go,
-// ruby; text: markdown".
+// printTiers lists the indexed languages by tier: "languages by tier:
+// first-class: go, ruby; tags: shell (…); text: markdown (…)".
 func printTiers(w interface{ Write([]byte) (int, error) }, tiers map[string]string) {
 	by := map[string][]string{}
 	for lang, tier := range tiers {

@@ -107,6 +107,8 @@ func (s *selectors) collect(ctx context.Context, d *graph.Symbol) ([]string, err
 		return []string{d.Container + "::" + d.Name}, nil
 	case graph.LangCSharp:
 		return []string{strings.TrimPrefix(d.Package+"."+d.Container+"."+d.Name, ".")}, nil
+	case graph.LangKotlin, graph.LangScala, graph.LangSwift:
+		return []string{jvmSwiftSelector(d)}, nil
 	}
 	return []string{d.Path}, nil
 }
@@ -185,6 +187,7 @@ func (s *selectors) commands(tests []Test) []string {
 	minitest := map[string][]string{} // "cd dir && ruby -Itest FILE" → names
 	phpunit := map[string][]string{}  // file → methods
 	dotnet := []string{}
+	other := map[graph.Language][]otherSel{}
 	for _, t := range tests {
 		d := s.info[t.SymbolID]
 		if d == nil {
@@ -235,6 +238,8 @@ func (s *selectors) commands(tests []Test) []string {
 			phpunit[d.Path] = append(phpunit[d.Path], d.Name)
 		case graph.LangCSharp:
 			dotnet = append(dotnet, "FullyQualifiedName~"+t.Selector)
+		case graph.LangKotlin, graph.LangScala, graph.LangSwift:
+			other[d.Lang] = append(other[d.Lang], otherSel{s.buildRoot(d), t.Selector})
 		}
 	}
 	var out []string
@@ -309,7 +314,7 @@ func (s *selectors) commands(tests []Test) []string {
 		sort.Strings(dotnet)
 		out = append(out, "dotnet test --filter '"+strings.Join(uniq(dotnet), "|")+"'")
 	}
-	return out
+	return append(out, otherCommands(other)...)
 }
 
 // jsRunner picks the test runner a package.json declares.
