@@ -49,6 +49,27 @@
 // and C# symbols the file's namespace (C#: its first one); RSpec and
 // declarative tests (it "…" do) are test functions named by their string.
 //
+// # Tiers and the Kotlin, Scala and Swift specs
+//
+// First-class languages (graph.TierFirstClass) have a full query and a
+// langSpec: the twelve above, and
+// Kotlin, Scala and Swift. The last three register their specs from files
+// of their own (langspec_jvm.go, langspec_swift.go). Kotlin's grammar has
+// no field names, so its bodies are found by node type (langSpec.bodyTypes);
+// Kotlin, Scala and Swift imports are split into module and name by code
+// (langSpec.splitImport), as their grammars give one dotted identifier. A
+// Swift extension is an @scope: its members get the extended type's symbol
+// as container; Swift's namespace is the module (the target directory
+// under Sources/ or Tests/, else the file's directory), so an extension in
+// another file of the module still names the same type.
+//
+// The tags tier (graph.TierTags, langspec_tags.go, queries/tags/*.scm)
+// covers the other code grammars the binding ships — shell, Lua, Elixir,
+// OCaml, Groovy, HCL, protobuf, Dockerfile, CUE and Elm — with definitions
+// and identifiers as references; the resolver has no rules for them, so
+// every use stays name-only. SQL, YAML and TOML are configuration and stay
+// text (graph.TierText), as does every language without a grammar.
+//
 // # What the code adds
 //
 // Nesting (a symbol's container and parent, an occurrence's enclosing
