@@ -152,7 +152,7 @@ func CheckQueries() error {
 }
 
 func specFor(l graph.Language) *langSpec {
-	if int(l) < len(specs) {
+	if int(l) < len(specs) && specs[l] != nil {
 		return specs[l]
 	}
 	return moreSpecs[l]
