@@ -156,6 +156,16 @@
 // vectors, or goes to a store's own ANN index (the shared store's HNSW
 // index in PostgreSQL) past ANNThreshold vectors or as OpenOptions.ANN says.
 //
+// # Files
+//
+// engine.go holds the Engine and what it reads once per generation (its
+// files, their categories, the generated files); fuse.go a search's state,
+// the weights and the fusion of the generators' rankings into the answer;
+// generators.go the generators text, file, title, vector, symbol, path,
+// graph and rank; history.go the history generator and the changes a
+// query names; message.go, unwritten.go and change.go one generator each;
+// open.go opens an Engine over a store's generation.
+//
 // # Load
 //
 // An Engine runs at most two searches per core at once (Engine.Slots, which
