@@ -59,6 +59,13 @@
 // relative modules to module names, TypeScript relative specifiers to
 // files, Java packages).
 //
+// The shared rules are in resolve.go (a file's pass, names, imports and
+// members), types.go (the types a qualifier chain or a declared type
+// denotes) and edges.go (the edges of a resolved occurrence, overrides);
+// what one language needs alone is in golang.go, python.go and
+// javascript.go (TypeScript too), and langs.go holds the rules of Ruby,
+// PHP and C#.
+//
 // # Whole-graph edges
 //
 // Go interfaces are satisfied structurally: after the per-file pass,
