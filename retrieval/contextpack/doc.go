@@ -68,4 +68,12 @@
 // carries the "untrusted-text" label, and secrets (keys, tokens, private
 // keys, passwords in assignments) are redacted (internal/redact) before
 // anything is counted or returned.
+//
+// # Files
+//
+// pack.go holds the request, the pack and the Builder, and the packing of
+// ranked candidates into the budget; candidates.go finds the candidates
+// (search, focus, diff, the graph's expansion); source.go reads and cuts
+// source text (spans, license notices, heads, signatures, docs, untrusted
+// lines); render.go renders a pack as JSON or Markdown.
 package contextpack
