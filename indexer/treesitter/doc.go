@@ -88,6 +88,15 @@
 // indexed twice. Text-only files are cut into windows of at most
 // TextWindowLines lines.
 //
+// # Files
+//
+// extract.go runs a language's query over a tree and builds the file's
+// facts (definitions, references, bindings, imports, enclosing symbols);
+// query.go compiles a query and classifies its captures; doc_comments.go
+// cuts signatures and doc comments; chunks.go cuts the chunks and the
+// text windows; langspec.go and langspec_more.go hold each language's
+// grammar and rules.
+//
 // # Failure
 //
 // Parsing has a per-file time limit (Options.Timeout); a file that exceeds it
