@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -180,12 +179,4 @@ func (cq *compiledQuery) accept(m *sitter.QueryMatch, src []byte) bool {
 		}
 	}
 	return true
-}
-
-var queryOnce sync.Map // graph.Language → *queryResult
-
-type queryResult struct {
-	once sync.Once
-	cq   *compiledQuery
-	err  error
 }
