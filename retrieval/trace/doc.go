@@ -93,4 +93,14 @@
 // Every location is a Loc, the shape of graph.Citation (a position: start
 // and end line equal, the column where it starts), its revision given by
 // Options.Cite.
+//
+// # Files
+//
+// trace.go runs a trace (Trace) and holds the tracer's state; carriers.go
+// finds the carriers (fields, columns, keys) and keeps those linked to
+// the target; symbolsites.go lists the sites the index resolves, and
+// textsites.go those only the text shows (scan.go's scanners over the
+// files the text index names); entry.go finds a site's entry points and
+// the call paths from them (entries.go lists a repository's), flow.go
+// walks the flows and gaps.go applies the gap rules.
 package trace
