@@ -12,7 +12,7 @@ command -v bwrap >/dev/null || need_apt+=(bubblewrap)
 /usr/bin/python3 -c 'import pytest' 2>/dev/null || need_apt+=(python3-pytest)
 # Graphviz: the graph tests parse cairn's --dot output with the real dot.
 command -v dot >/dev/null || need_apt+=(graphviz)
-# the web UI's browser tests (serve/web) and the eval reports (agent/eval) drive a headless chromium
+# the web UI's browser tests (serve/web) and the eval reports (eval, agent/eval) drive a headless chromium
 command -v chromium >/dev/null || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update -qq

@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-dev/cairn/agent/llm"
 	"github.com/cairn-dev/cairn/agent/loop"
 	"github.com/cairn-dev/cairn/agent/state"
+	"github.com/cairn-dev/cairn/eval"
 	"github.com/cairn-dev/cairn/gate/policy"
 	"github.com/cairn-dev/cairn/gate/sandbox"
 	"github.com/cairn-dev/cairn/gate/task"
@@ -92,7 +93,7 @@ func (r AgentRow) RowOutcome() string {
 // AgentResult is a finished agent suite.
 type AgentResult struct {
 	Rows    []AgentRow
-	Summary *Summary
+	Summary *eval.Summary
 }
 
 // RunAgent runs the agent (agent/loop, the same Run `cairn agent run`
@@ -102,7 +103,7 @@ type AgentResult struct {
 // on the task's own hidden tests.
 func RunAgent(ctx context.Context, o AgentOptions) (*AgentResult, error) {
 	if len(o.Instances) == 0 {
-		return nil, errNoTasks
+		return nil, eval.ErrNoTasks
 	}
 	if o.ReposRoot == "" || o.Work == "" || o.Executor == nil || o.Model == nil {
 		return nil, errors.New("eval agent: ReposRoot, Work, Executor and Model are required")
@@ -151,7 +152,7 @@ func agentInstance(ctx context.Context, o AgentOptions, gopts GateOptions, in In
 	}
 	row.Status, row.Steps = out.Status, out.Steps
 	row.InputTokens, row.OutputTokens, row.CostUSD = out.Usage.InputTokens, out.Usage.OutputTokens, out.Usage.CostUSD
-	row.WallSeconds = round(cmp.Or(out.Usage.Wall, time.Since(t0).Seconds()))
+	row.WallSeconds = eval.Round(cmp.Or(out.Usage.Wall, time.Since(t0).Seconds()))
 	if err := readEvents(out.Dir, pl.contract.Scope, &row); err != nil {
 		return row, err
 	}
@@ -282,7 +283,7 @@ func readEvents(dir string, scope task.Scope, row *AgentRow) error {
 			}
 			if net {
 				row.NetworkAttempts++
-				row.Violations = append(row.Violations, fmt.Sprintf("network: %s %s (%s)", pe.Tool, oneLine(string(pe.Input)), verdictWord(refused)))
+				row.Violations = append(row.Violations, fmt.Sprintf("network: %s %s (%s)", pe.Tool, eval.OneLine(string(pe.Input)), verdictWord(refused)))
 			}
 			for _, w := range slices.Concat(pe.Effects.Writes, pe.Effects.Deletes) {
 				if !inScope(w, scope.Write) || slices.ContainsFunc(scope.Protected, func(g string) bool { return inScope(w, []string{g}) }) {
@@ -333,7 +334,7 @@ func precision(row *AgentRow, patch string, in Instance) {
 	ref, rn := patchLines(in.FixPatch + "\n" + in.TestPatch)
 	row.ChangedLines, row.ReferenceLines = n, rn
 	if rn > 0 {
-		row.LineRatio = round(float64(n) / float64(rn))
+		row.LineRatio = eval.Round(float64(n) / float64(rn))
 	}
 	for _, f := range sortedKeys(files) {
 		if _, ok := ref[f]; !ok {
@@ -378,11 +379,11 @@ func (res *AgentResult) summarize() {
 	m := map[string]float64{}
 	var resolved, first, rework, rolled, viol, refused, ratio, steps, wall, cost, tin, tout []float64
 	for _, r := range res.Rows {
-		resolved = append(resolved, b2f(r.Resolved))
-		first = append(first, b2f(r.FirstPass))
+		resolved = append(resolved, eval.BoolToFloat(r.Resolved))
+		first = append(first, eval.BoolToFloat(r.FirstPass))
 		rework = append(rework, float64(r.Rework))
-		rolled = append(rolled, b2f(r.RolledBack))
-		viol = append(viol, b2f(r.NetworkAttempts+r.OutOfScopeWrites > 0))
+		rolled = append(rolled, eval.BoolToFloat(r.RolledBack))
+		viol = append(viol, eval.BoolToFloat(r.NetworkAttempts+r.OutOfScopeWrites > 0))
 		refused = append(refused, float64(r.Refused))
 		if r.ReferenceLines > 0 {
 			ratio = append(ratio, r.LineRatio)
@@ -395,16 +396,16 @@ func (res *AgentResult) summarize() {
 	}
 	order := []string{"resolved_rate", "first_pass_rate", "rework_rounds_mean", "line_ratio_mean", "rollback_rate", "violation_rate", "refused_per_run",
 		"steps_mean", "wall_s_p50", "wall_s_p95", "cost_usd_total", "input_tokens_total", "output_tokens_total"}
-	m["resolved_rate"] = mean(resolved)
-	m["first_pass_rate"] = mean(first)
-	m["rework_rounds_mean"] = mean(rework)
-	m["line_ratio_mean"] = mean(ratio)
-	m["rollback_rate"] = mean(rolled)
-	m["violation_rate"] = mean(viol)
-	m["refused_per_run"] = mean(refused)
-	m["steps_mean"] = mean(steps)
-	m["wall_s_p50"] = quantile(wall, 0.5)
-	m["wall_s_p95"] = quantile(wall, 0.95)
+	m["resolved_rate"] = eval.Mean(resolved)
+	m["first_pass_rate"] = eval.Mean(first)
+	m["rework_rounds_mean"] = eval.Mean(rework)
+	m["line_ratio_mean"] = eval.Mean(ratio)
+	m["rollback_rate"] = eval.Mean(rolled)
+	m["violation_rate"] = eval.Mean(viol)
+	m["refused_per_run"] = eval.Mean(refused)
+	m["steps_mean"] = eval.Mean(steps)
+	m["wall_s_p50"] = eval.Quantile(wall, 0.5)
+	m["wall_s_p95"] = eval.Quantile(wall, 0.95)
 	sum := func(xs []float64) float64 {
 		s := 0.0
 		for _, x := range xs {
@@ -421,15 +422,15 @@ func (res *AgentResult) summarize() {
 			delete(m, k)
 			continue
 		}
-		m[k] = round(m[k])
+		m[k] = eval.Round(m[k])
 		keep = append(keep, k)
 	}
-	res.Summary = &Summary{Suite: SuiteAgent, Tasks: len(res.Rows), Rows: len(res.Rows), Metrics: m, Order: keep}
+	res.Summary = &eval.Summary{Suite: eval.SuiteAgent, Tasks: len(res.Rows), Rows: len(res.Rows), Metrics: m, Order: keep}
 }
 
 // RowList returns the rows as the suite-neutral kind.
-func (res *AgentResult) RowList() []Row {
-	out := make([]Row, len(res.Rows))
+func (res *AgentResult) RowList() []eval.Row {
+	out := make([]eval.Row, len(res.Rows))
 	for i, r := range res.Rows {
 		out[i] = r
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/agent/llm/anthropic"
 	"github.com/cairn-dev/cairn/agent/llm/llmtest"
 	"github.com/cairn-dev/cairn/agent/llm/openai"
+	"github.com/cairn-dev/cairn/eval"
 )
 
 // Scripted models drive the agent suite through the real providers (the
@@ -129,11 +131,11 @@ func TestAgentSuiteScripted(t *testing.T) {
 		t.Errorf("oracle's usage not measured: %+v", o)
 	}
 	te, ok := by["test_editor"]
-	if ok && (te.Resolved || te.FirstPass || te.Status == "verified" || te.GateFailures == 0 || !te.RolledBack || !contains(te.AgentCaught, "regression fail")) {
+	if ok && (te.Resolved || te.FirstPass || te.Status == "verified" || te.GateFailures == 0 || !te.RolledBack || !slices.Contains(te.AgentCaught, "regression fail")) {
 		t.Errorf("test editor not caught: %+v", te)
 	}
 	dw, ok := by["done_without_tests"]
-	if ok && (dw.Resolved || dw.FirstPass || dw.Status == "verified" || !contains(dw.AgentCaught, "regression fail")) {
+	if ok && (dw.Resolved || dw.FirstPass || dw.Status == "verified" || !slices.Contains(dw.AgentCaught, "regression fail")) {
 		t.Errorf("done without tests counted: %+v", dw)
 	}
 	if ok && dw.HiddenVerdict != "pass" {
@@ -152,7 +154,7 @@ func TestAgentSuiteScripted(t *testing.T) {
 	if out == "" {
 		out = t.TempDir()
 	}
-	if err := Write(out, res.Summary, res.RowList()); err != nil {
+	if err := eval.Write(out, res.Summary, res.RowList()); err != nil {
 		t.Fatal(err)
 	}
 	html := res.Report("agent").HTML()

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/eval"
 	"github.com/cairn-dev/cairn/gate/sandbox"
 	"github.com/cairn-dev/cairn/gate/task"
 	"github.com/cairn-dev/cairn/gate/verify"
@@ -72,7 +73,7 @@ func (in Instance) check() error {
 // LoadInstances reads a JSON Lines file of instances; each must name its
 // repository, base, patches and tests.
 func LoadInstances(file string) ([]Instance, error) {
-	ins, err := readLines[Instance](file)
+	ins, err := eval.ReadLines[Instance](file)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +175,7 @@ type GateVariantSummary struct {
 // GateResult is a finished gate suite.
 type GateResult struct {
 	Rows    []GateRow
-	Summary *Summary
+	Summary *eval.Summary
 	Detail  GateDetail
 }
 
@@ -191,7 +192,7 @@ func expected(v string) string {
 // gate in-process (verify.Verify, the same call `cairn verify` ends in).
 func RunGate(ctx context.Context, opts GateOptions) (*GateResult, error) {
 	if len(opts.Instances) == 0 {
-		return nil, errNoTasks
+		return nil, eval.ErrNoTasks
 	}
 	if opts.ReposRoot == "" || opts.Work == "" || opts.Executor == nil {
 		return nil, errors.New("eval gate: ReposRoot, Work and Executor are required")
@@ -224,7 +225,7 @@ func RunGate(ctx context.Context, opts GateOptions) (*GateResult, error) {
 				fmt.Fprintf(opts.Progress, "%s: %v\n", in.ID, err)
 			}
 			for _, v := range vs {
-				rows = append(rows, GateRow{Instance: in.ID, Variant: v, Expected: expected(v), Verdict: "error", Note: oneLine(err.Error())})
+				rows = append(rows, GateRow{Instance: in.ID, Variant: v, Expected: expected(v), Verdict: "error", Note: eval.OneLine(err.Error())})
 			}
 		}
 		for _, r := range rows {
@@ -279,7 +280,7 @@ func (res *GateResult) summarize(vs []string) {
 				d.Flaky = append(d.Flaky, r.Instance+" "+r.Variant+": "+f)
 			}
 		}
-		s.MeanSeconds = round(mean(secs))
+		s.MeanSeconds = eval.Round(eval.Mean(secs))
 		if len(secs) == 0 {
 			s.MeanSeconds = 0
 		}
@@ -292,16 +293,16 @@ func (res *GateResult) summarize(vs []string) {
 		}
 		if s.Made > 0 {
 			k := v + "_as_expected"
-			m[k] = round(float64(s.AsExpected) / float64(s.Made))
+			m[k] = eval.Round(float64(s.AsExpected) / float64(s.Made))
 			order = append(order, k)
 		}
 	}
 	if made > 0 {
-		m["as_expected"] = round(float64(asExpected) / float64(made))
+		m["as_expected"] = eval.Round(float64(asExpected) / float64(made))
 		order = append([]string{"as_expected"}, order...)
 	}
 	if mutations > 0 {
-		m["not_pass_flagged"] = round(float64(flagged) / float64(mutations))
+		m["not_pass_flagged"] = eval.Round(float64(flagged) / float64(mutations))
 		order = append(order, "not_pass_flagged")
 	}
 	var inst []float64
@@ -311,20 +312,20 @@ func (res *GateResult) summarize(vs []string) {
 		}
 	}
 	if len(inst) > 0 {
-		m["instance_seconds_mean"] = round(mean(inst))
-		m["instance_seconds_p50"] = round(quantile(inst, 0.5))
-		m["instance_seconds_p95"] = round(quantile(inst, 0.95))
+		m["instance_seconds_mean"] = eval.Round(eval.Mean(inst))
+		m["instance_seconds_p50"] = eval.Round(eval.Quantile(inst, 0.5))
+		m["instance_seconds_p95"] = eval.Round(eval.Quantile(inst, 0.95))
 		order = append(order, "instance_seconds_mean", "instance_seconds_p50", "instance_seconds_p95")
 	}
 	m["flaky_tests"] = float64(len(d.Flaky))
 	order = append(order, "flaky_tests")
 	detail, _ := json.Marshal(d)
-	res.Summary = &Summary{Suite: SuiteGate, Tasks: len(d.Instances), Rows: len(res.Rows), Metrics: m, Order: order, Detail: detail}
+	res.Summary = &eval.Summary{Suite: eval.SuiteGate, Tasks: len(d.Instances), Rows: len(res.Rows), Metrics: m, Order: order, Detail: detail}
 }
 
 // Rows returns the rows as the suite-neutral kind.
-func (res *GateResult) RowList() []Row {
-	out := make([]Row, len(res.Rows))
+func (res *GateResult) RowList() []eval.Row {
+	out := make([]eval.Row, len(res.Rows))
 	for i, r := range res.Rows {
 		out[i] = r
 	}
@@ -429,7 +430,7 @@ func gitOut(ctx context.Context, dir string, args ...string) (string, error) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return out.String(), fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, oneLine(out.String()))
+		return out.String(), fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, eval.OneLine(out.String()))
 	}
 	return out.String(), nil
 }
@@ -483,11 +484,11 @@ func gateInstance(ctx context.Context, opts GateOptions, in Instance, vs []strin
 }
 
 // appendRow appends r to the file at path ("": nothing) and syncs it.
-func appendRow(path string, r Row) error {
+func appendRow(path string, r eval.Row) error {
 	if path == "" {
 		return nil
 	}
-	line, err := rowJSON(r)
+	line, err := eval.RowJSON(r)
 	if err != nil {
 		return err
 	}
@@ -505,7 +506,7 @@ func noteOf(s string) string {
 	if s == "" {
 		return ""
 	}
-	return " (" + oneLine(s) + ")"
+	return " (" + eval.OneLine(s) + ")"
 }
 
 // planInstance applies the reference to find the tests' functions and
@@ -674,7 +675,7 @@ func runVariant(ctx context.Context, opts GateOptions, in Instance, p *prepared,
 	if opts.Naive {
 		t0 := time.Now()
 		pass := naiveTests(ctx, p.clone, pl.byPkg, opts.NaiveEnv)
-		r.NaivePass, r.NaiveSeconds = &pass, round(time.Since(t0).Seconds())
+		r.NaivePass, r.NaiveSeconds = &pass, eval.Round(time.Since(t0).Seconds())
 	}
 	if err := resetTree(ctx, p.clone, in.Base.SHA); err != nil {
 		r.Verdict, r.Note = "error", err.Error()
@@ -688,7 +689,7 @@ func runVariant(ctx context.Context, opts GateOptions, in Instance, p *prepared,
 	}
 	rep, err := verify.Verify(ctx, verify.Options{Attempt: attempt, Repo: p.clone, Candidate: verify.Candidate{Patch: patch},
 		Executor: opts.Executor, Dir: p.gateDir, Reruns: opts.Reruns, Limits: opts.Limits})
-	r.Seconds = round(time.Since(t0).Seconds())
+	r.Seconds = eval.Round(time.Since(t0).Seconds())
 	if err != nil {
 		r.Verdict, r.Note = "error", err.Error()
 		return r
@@ -724,7 +725,7 @@ func runVariant(ctx context.Context, opts GateOptions, in Instance, p *prepared,
 				why = append(why, c.ID+": "+c.Reason)
 			}
 		}
-		r.Note = oneLine(strings.Join(why, "; "))
+		r.Note = eval.OneLine(strings.Join(why, "; "))
 	}
 	return r
 }
@@ -904,12 +905,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(ks)
 	return ks
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
 }

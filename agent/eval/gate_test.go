@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/agent/internal/agenttest"
+	"github.com/cairn-dev/cairn/eval"
 )
 
 // The synthetic instance: testdata/apps/artifact-dropped with a CI
@@ -196,7 +197,7 @@ func TestGateSuiteSynthetic(t *testing.T) {
 	}
 
 	out := t.TempDir()
-	if err := Write(out, res.Summary, res.RowList()); err != nil {
+	if err := eval.Write(out, res.Summary, res.RowList()); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(filepath.Join(out, "rows.jsonl"))
@@ -213,7 +214,7 @@ func TestGateSuiteSynthetic(t *testing.T) {
 	}
 	// a baseline whose reference failed: the comparison lists it
 	os.WriteFile(filepath.Join(out, "rows.jsonl"), []byte(strings.Replace(string(data), `"outcome":"pass"`, `"outcome":"fail"`, 1)), 0o644)
-	cmp, err := Compare(out, res.Summary, res.RowList())
+	cmp, err := eval.Compare(out, res.Summary, res.RowList())
 	if err != nil {
 		t.Fatal(err)
 	}

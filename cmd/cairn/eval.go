@@ -13,9 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-dev/cairn/agent/eval"
+	agenteval "github.com/cairn-dev/cairn/agent/eval"
 	"github.com/cairn-dev/cairn/agent/llm"
 	"github.com/cairn-dev/cairn/agent/llm/providers"
+	"github.com/cairn-dev/cairn/eval"
 	"github.com/cairn-dev/cairn/gate/sandbox"
 )
 
@@ -245,7 +246,7 @@ verdict), the flaky tests seen and the time per instance.`,
 			if err := f.check(); err != nil {
 				return err
 			}
-			opts := eval.GateOptions{ReposRoot: f.reposRoot, Naive: naive, NaiveEnv: os.Environ()}
+			opts := agenteval.GateOptions{ReposRoot: f.reposRoot, Naive: naive, NaiveEnv: os.Environ()}
 			if variants != "" {
 				opts.Variants = strings.Split(variants, ",")
 			}
@@ -257,11 +258,11 @@ verdict), the flaky tests seen and the time per instance.`,
 				now := time.Now().UTC()
 				opts.Until = time.Date(now.Year(), now.Month(), now.Day(), t.Hour(), t.Minute(), 0, 0, time.UTC)
 			}
-			ins, err := eval.LoadInstances(f.tasks)
+			ins, err := agenteval.LoadInstances(f.tasks)
 			if err != nil {
 				return usageError("--tasks: %v", err)
 			}
-			if opts.Instances, err = selectIDs(ins, func(in eval.Instance) string { return in.ID }, f.only, f.limit); err != nil {
+			if opts.Instances, err = selectIDs(ins, func(in agenteval.Instance) string { return in.ID }, f.only, f.limit); err != nil {
 				return err
 			}
 			if work == "" {
@@ -290,7 +291,7 @@ verdict), the flaky tests seen and the time per instance.`,
 				opts.Partial = filepath.Join(f.out, "rows.partial.jsonl")
 				os.Remove(opts.Partial)
 			}
-			res, err := eval.RunGate(cmd.Context(), opts)
+			res, err := agenteval.RunGate(cmd.Context(), opts)
 			if err != nil {
 				return &exitError{code: 1, err: err}
 			}
@@ -347,11 +348,11 @@ refused tool calls and attempted network or out-of-scope writes.`,
 			if _, err := providers.Open(model, lo); err != nil {
 				return usageError("--model: %v", err)
 			}
-			ins, err := eval.LoadInstances(f.tasks)
+			ins, err := agenteval.LoadInstances(f.tasks)
 			if err != nil {
 				return usageError("--tasks: %v", err)
 			}
-			if ins, err = selectIDs(ins, func(in eval.Instance) string { return in.ID }, f.only, f.limit); err != nil {
+			if ins, err = selectIDs(ins, func(in agenteval.Instance) string { return in.ID }, f.only, f.limit); err != nil {
 				return err
 			}
 			if work == "" {
@@ -369,15 +370,15 @@ refused tool calls and attempted network or out-of-scope writes.`,
 			if err != nil {
 				return &exitError{code: 1, err: err}
 			}
-			opts := eval.AgentOptions{Instances: ins, ReposRoot: f.reposRoot, Work: work, Executor: ex, Steps: steps, Reruns: reruns,
-				Model: func(eval.Instance) (llm.Provider, string, error) {
+			opts := agenteval.AgentOptions{Instances: ins, ReposRoot: f.reposRoot, Work: work, Executor: ex, Steps: steps, Reruns: reruns,
+				Model: func(agenteval.Instance) (llm.Provider, string, error) {
 					p, err := providers.Open(model, lo)
 					return p, model, err
 				}}
 			if !g.quiet {
 				opts.Progress = g.stderr
 			}
-			res, err := eval.RunAgent(cmd.Context(), opts)
+			res, err := agenteval.RunAgent(cmd.Context(), opts)
 			if err != nil {
 				return &exitError{code: 1, err: err}
 			}

@@ -5,38 +5,19 @@ package agenttest
 
 import (
 	"context"
-	"io/fs"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/cairn-dev/cairn/eval/evaltest"
 	"github.com/cairn-dev/cairn/gate/sandbox"
 )
 
-// CopyTree copies the files under from to to.
+// CopyTree copies the files under from to to (evaltest.CopyTree).
 func CopyTree(t testing.TB, from, to string) {
 	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	evaltest.CopyTree(t, from, to)
 }
 
 // Git runs git in dir with a fixed identity and date (so every copy of a

@@ -13,14 +13,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-dev/cairn/agent/internal/agenttest"
+	"github.com/cairn-dev/cairn/eval/evaltest"
 )
 
 // The localize and context suites must give the Python scorers' numbers
 // (../shared/bench/localization, the reference): the same engine answers
 // scored by both, every metric compared.
 
-const scorers = "../../../shared/bench/localization"
+const scorers = "../../shared/bench/localization"
+
+// fixtureApp is the fixture the synthetic slice's tree is made from.
+const fixtureApp = "../testdata/apps/artifact-dropped"
 
 func needScorers(t *testing.T) string {
 	t.Helper()
@@ -82,7 +85,7 @@ func syntheticSlice(t *testing.T) (root, tasksFile, answers string, tasks []LocT
 	root = t.TempDir()
 	commit := "c0ffee0000000000000000000000000000000001"
 	tree := filepath.Join(root, "example", "app@"+commit)
-	agenttest.CopyTree(t, fixtureApp, tree)
+	evaltest.CopyTree(t, fixtureApp, tree)
 	os.MkdirAll(filepath.Join(tree, "tools"), 0o755)
 	os.WriteFile(filepath.Join(tree, "tools", "report.py"), []byte(pySource), 0o644)
 	tasks = []LocTask{

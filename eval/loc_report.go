@@ -9,7 +9,7 @@ import (
 // Report is the localize run as tables and plots.
 func (res *LocResult) Report(title string) *Report {
 	r := &Report{Title: title, Subtitle: fmt.Sprintf("localize suite: %d tasks", len(res.Rows))}
-	r.Sections = append(r.Sections, metricsSection(res.Summary)...)
+	r.Sections = append(r.Sections, MetricsSection(res.Summary)...)
 	cols := []string{"acc@1", "acc@5", "acc@10", "recall@5", "recall@10", "mrr", "fn_acc@1", "fn_acc@5", "fn_acc@10", "fn_recall@10", "latency_mean_s", "errors"}
 	gt := &Table{Head: append([]string{"group", "n", "n_fn"}, cols...)}
 	for _, g := range res.Groups {
@@ -36,14 +36,14 @@ func (res *LocResult) Report(title string) *Report {
 		l := "—"
 		if row.LatencyS != nil {
 			lat = append(lat, *row.LatencyS)
-			l = num(round(*row.LatencyS))
+			l = Num(Round(*row.LatencyS))
 		}
 		rank := "—"
 		if row.FirstGoldRank > 0 {
 			rank = fmt.Sprint(row.FirstGoldRank)
 		}
 		tt.Rows = append(tt.Rows, []string{row.ID, rank, metricCell(row.Scores, "acc@5"), metricCell(row.Scores, "acc@10"), metricCell(row.Scores, "mrr"),
-			metricCell(row.Scores, "fn_acc@10"), strings.Join(row.TopFiles[:min(3, len(row.TopFiles))], ", "), l, oneLine(row.Error + " " + row.PrepError)})
+			metricCell(row.Scores, "fn_acc@10"), strings.Join(row.TopFiles[:min(3, len(row.TopFiles))], ", "), l, OneLine(row.Error + " " + row.PrepError)})
 	}
 	r.Sections = append(r.Sections, Section{Heading: "Per task", Table: tt,
 		Plots: []Plot{bars, Distribution{Title: "query latency (s)", Values: lat, Unit: " s"}}})
@@ -55,13 +55,13 @@ func metricCell(m map[string]float64, k string) string {
 	if !ok {
 		return "n/a"
 	}
-	return num(round(v))
+	return Num(Round(v))
 }
 
 // Report is the context run as tables and plots.
 func (res *CtxResult) Report(title string) *Report {
 	r := &Report{Title: title, Subtitle: fmt.Sprintf("context suite: %d tasks", len(res.Rows))}
-	r.Sections = append(r.Sections, metricsSection(res.Summary)...)
+	r.Sections = append(r.Sections, MetricsSection(res.Summary)...)
 	cols := []string{"n", "n_fn", "fn_cov", "fn_full", "task_fn_cov", "files_all", "used_tokens_mean", "est_tokens_mean", "latency_mean_s", "errors"}
 	gt := &Table{Head: append([]string{"group", "budget"}, cols...)}
 	for _, g := range res.Groups {
@@ -113,7 +113,7 @@ func (res *CtxResult) Report(title string) *Report {
 				lat = append(lat, *run.LatencyS)
 			}
 			if run.Error != "" && errs == "" {
-				errs = oneLine(run.Error)
+				errs = OneLine(run.Error)
 			}
 		}
 		tt.Rows = append(tt.Rows, []string{row.ID, fmt.Sprint(len(row.GoldSpans)), strings.Join(cov, " "), strings.Join(files, " "), errs})

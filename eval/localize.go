@@ -32,7 +32,7 @@ type LocTask struct {
 // LoadLocTasks reads a localization task file; each task needs an id, a
 // repository, a base commit, a query and gold files.
 func LoadLocTasks(file string) ([]LocTask, error) {
-	ts, err := readLines[LocTask](file)
+	ts, err := ReadLines[LocTask](file)
 	if err != nil {
 		return nil, err
 	}
@@ -316,12 +316,12 @@ type LocRow struct {
 
 func (r LocRow) RowKey() string { return r.ID }
 func (r LocRow) RowOutcome() string {
-	return fmt.Sprintf("rank %d, acc@5 %s, fn_acc@10 %s", r.FirstGoldRank, num(r.Scores["acc@5"]), numOr(r.Scores, "fn_acc@10"))
+	return fmt.Sprintf("rank %d, acc@5 %s, fn_acc@10 %s", r.FirstGoldRank, Num(r.Scores["acc@5"]), numOr(r.Scores, "fn_acc@10"))
 }
 
 func numOr(m map[string]float64, k string) string {
 	if v, ok := m[k]; ok {
-		return num(v)
+		return Num(v)
 	}
 	return "n/a"
 }
@@ -343,7 +343,7 @@ func scoreLoc(t LocTask, items []ranked) LocRow {
 				hit++
 			}
 		}
-		r.Scores[fmt.Sprintf("acc@%d", k)] = b2f(hit == len(t.GoldFiles))
+		r.Scores[fmt.Sprintf("acc@%d", k)] = BoolToFloat(hit == len(t.GoldFiles))
 		r.Scores[fmt.Sprintf("recall@%d", k)] = float64(hit) / float64(len(t.GoldFiles))
 	}
 	rr := 0.0
@@ -372,7 +372,7 @@ func scoreLoc(t LocTask, items []ranked) LocRow {
 					hit++
 				}
 			}
-			r.Scores[fmt.Sprintf("fn_acc@%d", k)] = b2f(hit == len(t.GoldFunctions))
+			r.Scores[fmt.Sprintf("fn_acc@%d", k)] = BoolToFloat(hit == len(t.GoldFunctions))
 			r.Scores[fmt.Sprintf("fn_recall@%d", k)] = float64(hit) / float64(len(t.GoldFunctions))
 		}
 	}
@@ -381,13 +381,6 @@ func scoreLoc(t LocTask, items []ranked) LocRow {
 		r.TopSymbols = append(r.TopSymbols, s.path+"::"+s.symbol)
 	}
 	return r
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // LocOptions configure a localize run.
@@ -418,7 +411,7 @@ type LocGroup struct {
 // as score.py does.
 func RunLocalize(ctx context.Context, o LocOptions) (*LocResult, error) {
 	if len(o.Tasks) == 0 {
-		return nil, errNoTasks
+		return nil, ErrNoTasks
 	}
 	if o.Engine == nil {
 		return nil, errors.New("eval localize: no engine")
@@ -526,7 +519,7 @@ func summarizeLoc(rows []LocRow, anySymbols bool) LocGroup {
 		return xs
 	}
 	for _, k := range []string{"acc@1", "acc@5", "acc@10", "recall@5", "recall@10", "mrr"} {
-		g.Metrics[k] = mean(col(k, rows))
+		g.Metrics[k] = Mean(col(k, rows))
 	}
 	var fn []LocRow
 	for _, r := range rows {
@@ -537,7 +530,7 @@ func summarizeLoc(rows []LocRow, anySymbols bool) LocGroup {
 	g.NFn = len(fn)
 	if anySymbols && len(fn) > 0 {
 		for _, k := range []string{"fn_acc@1", "fn_acc@5", "fn_acc@10", "fn_recall@5", "fn_recall@10"} {
-			g.Metrics[k] = mean(col(k, fn))
+			g.Metrics[k] = Mean(col(k, fn))
 		}
 	}
 	var lat, prep []float64
@@ -556,15 +549,15 @@ func summarizeLoc(rows []LocRow, anySymbols bool) LocGroup {
 			perrs++
 		}
 	}
-	g.Metrics["latency_mean_s"] = mean(lat)
-	g.Metrics["latency_median_s"] = quantile(lat, 0.5)
+	g.Metrics["latency_mean_s"] = Mean(lat)
+	g.Metrics["latency_median_s"] = Quantile(lat, 0.5)
 	if len(lat) > 0 {
 		s := slices.Clone(lat)
 		slices.Sort(s)
 		g.Metrics["latency_p90_s"] = s[int(0.9*float64(len(s)-1))]
 	}
 	if len(prep) > 0 {
-		g.Metrics["prep_mean_s"] = mean(prep)
+		g.Metrics["prep_mean_s"] = Mean(prep)
 		g.Metrics["prep_errors"] = float64(perrs)
 	}
 	g.Metrics["errors"] = float64(errs)
@@ -592,7 +585,7 @@ func (res *LocResult) summarize() {
 	var order []string
 	for _, k := range locMetricOrder {
 		if v, ok := all.Metrics[k]; ok {
-			m[k] = round(v)
+			m[k] = Round(v)
 			order = append(order, k)
 		}
 	}

@@ -420,7 +420,7 @@ type CtxResult struct {
 // each as score_context.py does.
 func RunContext(ctx context.Context, o CtxOptions) (*CtxResult, error) {
 	if len(o.Tasks) == 0 {
-		return nil, errNoTasks
+		return nil, ErrNoTasks
 	}
 	if o.Engine == nil {
 		return nil, errors.New("eval context: no engine")
@@ -529,20 +529,20 @@ func summarizeCtx(runs []CtxRun) map[string]float64 {
 		for _, f := range r.Functions {
 			if f.Found {
 				found = append(found, f)
-				cov = append(cov, b2f(f.Cov))
-				full = append(full, b2f(f.Full))
-				sig = append(sig, b2f(f.Sig))
+				cov = append(cov, BoolToFloat(f.Cov))
+				full = append(full, BoolToFloat(f.Full))
+				sig = append(sig, BoolToFloat(f.Sig))
 			}
 		}
 		nfn += len(found)
 		if len(found) > 0 {
 			c := 0.0
 			for _, f := range found {
-				c += b2f(f.Cov)
+				c += BoolToFloat(f.Cov)
 			}
 			perTask = append(perTask, c/float64(len(found)))
 		}
-		files = append(files, b2f(r.FilesAll))
+		files = append(files, BoolToFloat(r.FilesAll))
 		recall = append(recall, r.FileRecall)
 		if r.UsedTokens != nil {
 			used = append(used, *r.UsedTokens)
@@ -561,7 +561,7 @@ func summarizeCtx(runs []CtxRun) map[string]float64 {
 	m["n_fn"] = float64(nfn)
 	for k, xs := range map[string][]float64{"fn_cov": cov, "fn_full": full, "fn_sig": sig, "task_fn_cov": perTask, "files_all": files,
 		"file_recall": recall, "used_tokens_mean": used, "est_tokens_mean": est, "content_tokens_mean": content, "latency_mean_s": lat} {
-		if v := mean(xs); !math.IsNaN(v) {
+		if v := Mean(xs); !math.IsNaN(v) {
 			m[k] = v
 		}
 	}
@@ -591,7 +591,7 @@ func (res *CtxResult) summarize(budgets []int) {
 		for _, k := range ctxMetricOrder {
 			if v, ok := g.Metrics[k]; ok {
 				key := fmt.Sprintf("%s@%d", k, g.Budget)
-				m[key] = round(v)
+				m[key] = Round(v)
 				order = append(order, key)
 			}
 		}

@@ -88,7 +88,7 @@ func Compare(dir string, cur *Summary, rows []Row) (*Comparison, error) {
 	if base.Suite != cur.Suite {
 		return nil, fmt.Errorf("baseline %s is a %q run, not %q", dir, base.Suite, cur.Suite)
 	}
-	brows, err := readLines[baselineRow](filepath.Join(dir, "rows.jsonl"))
+	brows, err := ReadLines[baselineRow](filepath.Join(dir, "rows.jsonl"))
 	if err != nil {
 		return nil, fmt.Errorf("baseline: %w", err)
 	}
@@ -99,7 +99,7 @@ func Compare(dir string, cur *Summary, rows []Row) (*Comparison, error) {
 			continue
 		}
 		v := cur.Metrics[m]
-		c.Deltas = append(c.Deltas, Delta{Metric: m, Baseline: b, Current: v, Delta: round(v - b)})
+		c.Deltas = append(c.Deltas, Delta{Metric: m, Baseline: b, Current: v, Delta: Round(v - b)})
 	}
 	for _, r := range brows {
 		if r.Key != "" {
@@ -135,7 +135,7 @@ func Write(dir string, sum *Summary, rows []Row) error {
 	}
 	var b strings.Builder
 	for _, r := range rows {
-		line, err := rowJSON(r)
+		line, err := RowJSON(r)
 		if err != nil {
 			return err
 		}
@@ -152,8 +152,8 @@ func Write(dir string, sum *Summary, rows []Row) error {
 	return os.WriteFile(filepath.Join(dir, "summary.json"), append(data, '\n'), 0o644)
 }
 
-// rowJSON is the row's own JSON object with "key" and "outcome" added.
-func rowJSON(r Row) ([]byte, error) {
+// RowJSON is the row's own JSON object with "key" and "outcome" added.
+func RowJSON(r Row) ([]byte, error) {
 	data, err := json.Marshal(r)
 	if err != nil {
 		return nil, err
@@ -168,9 +168,9 @@ func rowJSON(r Row) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// readLines reads a JSON Lines file, blank lines skipped; a line that does
+// ReadLines reads a JSON Lines file, blank lines skipped; a line that does
 // not parse is an error naming the line.
-func readLines[T any](file string) ([]T, error) {
+func ReadLines[T any](file string) ([]T, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
@@ -199,17 +199,19 @@ func readLines[T any](file string) ([]T, error) {
 	return out, nil
 }
 
-// errNoTasks is a selection that left nothing to run.
-var errNoTasks = errors.New("no tasks selected")
+// ErrNoTasks is a selection that left nothing to run.
+var ErrNoTasks = errors.New("no tasks selected")
 
-func round(v float64) float64 {
+// Round rounds a metric to six decimals (NaN and infinities as they are).
+func Round(v float64) float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return v
 	}
 	return math.Round(v*1e6) / 1e6
 }
 
-func mean(xs []float64) float64 {
+// Mean is the arithmetic mean of xs (NaN for none).
+func Mean(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
@@ -220,9 +222,9 @@ func mean(xs []float64) float64 {
 	return s / float64(len(xs))
 }
 
-// quantile is the q-quantile of xs by linear interpolation between the
+// Quantile is the q-quantile of xs by linear interpolation between the
 // closest ranks (NaN for none).
-func quantile(xs []float64, q float64) float64 {
+func Quantile(xs []float64, q float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
@@ -232,4 +234,12 @@ func quantile(xs []float64, q float64) float64 {
 	lo := int(math.Floor(pos))
 	hi := int(math.Ceil(pos))
 	return s[lo] + (s[hi]-s[lo])*(pos-float64(lo))
+}
+
+// BoolToFloat is 1 for true and 0 for false: a rate is the Mean of such.
+func BoolToFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

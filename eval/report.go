@@ -110,8 +110,8 @@ func (b Bars) svg() string {
 			}
 			v := se.Values[i]
 			fmt.Fprintf(&s, `<rect class="datum" x="%.0f" y="%.1f" width="%.1f" height="12" fill="%s"><title>%s %s: %s%s</title></rect>`,
-				left, y+float64(si)*14, math.Max(1, v/max*width), palette[si%len(palette)], esc(l), esc(se.Name), num(v), esc(b.Unit))
-			fmt.Fprintf(&s, `<text x="%.1f" y="%.1f" class="pv">%s</text>`, left+math.Max(1, v/max*width)+4, y+float64(si)*14+10, num(v))
+				left, y+float64(si)*14, math.Max(1, v/max*width), palette[si%len(palette)], esc(l), esc(se.Name), Num(v), esc(b.Unit))
+			fmt.Fprintf(&s, `<text x="%.1f" y="%.1f" class="pv">%s</text>`, left+math.Max(1, v/max*width)+4, y+float64(si)*14+10, Num(v))
 		}
 	}
 	s.WriteString(`</svg>`)
@@ -187,17 +187,17 @@ func (d Distribution) svg() string {
 	fmt.Fprintf(&s, `<svg class="plot distribution" xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img"><title>%s</title>`, plotW, h, plotW, h, esc(d.Title))
 	fmt.Fprintf(&s, `<text x="0" y="16" class="pt">%s</text>`, esc(d.Title))
 	fmt.Fprintf(&s, `<line x1="%.0f" y1="55" x2="%.0f" y2="55" stroke="#999"/>`, left, plotW-right)
-	fmt.Fprintf(&s, `<text x="%.0f" y="80" class="pl">0</text><text x="%.0f" y="80" class="pl" text-anchor="end">%s%s</text>`, left, plotW-right, num(max), esc(d.Unit))
+	fmt.Fprintf(&s, `<text x="%.0f" y="80" class="pl">0</text><text x="%.0f" y="80" class="pl" text-anchor="end">%s%s</text>`, left, plotW-right, Num(max), esc(d.Unit))
 	for i, v := range d.Values {
 		jitter := float64(i%5-2) * 4
-		fmt.Fprintf(&s, `<circle class="datum" cx="%.1f" cy="%.1f" r="4" fill="%s" fill-opacity="0.6"><title>%s%s</title></circle>`, x(v), 45+jitter, palette[0], num(v), esc(d.Unit))
+		fmt.Fprintf(&s, `<circle class="datum" cx="%.1f" cy="%.1f" r="4" fill="%s" fill-opacity="0.6"><title>%s%s</title></circle>`, x(v), 45+jitter, palette[0], Num(v), esc(d.Unit))
 	}
 	for _, q := range []struct {
 		name string
 		v    float64
-	}{{"p50", quantile(d.Values, 0.5)}, {"p95", quantile(d.Values, 0.95)}} {
+	}{{"p50", Quantile(d.Values, 0.5)}, {"p95", Quantile(d.Values, 0.95)}} {
 		fmt.Fprintf(&s, `<line x1="%.1f" y1="28" x2="%.1f" y2="62" stroke="%s" stroke-width="2"/><text x="%.1f" y="26" class="pv" text-anchor="middle">%s %s</text>`,
-			x(q.v), x(q.v), palette[1], x(q.v), q.name, num(q.v))
+			x(q.v), x(q.v), palette[1], x(q.v), q.name, Num(q.v))
 	}
 	s.WriteString(`</svg>`)
 	return s.String()
@@ -296,6 +296,15 @@ func mdCells(cs []string) []string {
 
 func esc(s string) string { return html.EscapeString(s) }
 
+// OneLine folds s onto one line, single-spaced, cut after 200 bytes.
+func OneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
 func clip(s string, n int) string {
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
@@ -303,8 +312,8 @@ func clip(s string, n int) string {
 	return s
 }
 
-// num formats a metric: integers plainly, others with three decimals.
-func num(v float64) string {
+// Num formats a metric: integers plainly, others with three decimals.
+func Num(v float64) string {
 	switch {
 	case math.IsNaN(v):
 		return "n/a"
@@ -325,9 +334,9 @@ func isNumber(s string) bool {
 	return err == nil && !strings.ContainsAny(s, " /")
 }
 
-// metricsSection is the headline metrics, with the baseline's beside them
+// MetricsSection is the headline metrics, with the baseline's beside them
 // when there is one, and a plot of the two.
-func metricsSection(sum *Summary) []Section {
+func MetricsSection(sum *Summary) []Section {
 	t := &Table{Head: []string{"metric", "value"}}
 	if sum.Baseline != nil {
 		t.Head = append(t.Head, "baseline", "delta")
@@ -339,10 +348,10 @@ func metricsSection(sum *Summary) []Section {
 		}
 	}
 	for _, m := range sum.Order {
-		row := []string{m, num(sum.Metrics[m])}
+		row := []string{m, Num(sum.Metrics[m])}
 		if sum.Baseline != nil {
 			if d, ok := base[m]; ok {
-				row = append(row, num(d.Baseline), signed(d.Delta))
+				row = append(row, Num(d.Baseline), signed(d.Delta))
 			} else {
 				row = append(row, "—", "—")
 			}
@@ -378,7 +387,7 @@ func metricsSection(sum *Summary) []Section {
 
 func signed(v float64) string {
 	if v > 0 {
-		return "+" + num(v)
+		return "+" + Num(v)
 	}
-	return num(v)
+	return Num(v)
 }
