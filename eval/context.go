@@ -511,7 +511,9 @@ func RunContext(ctx context.Context, o CtxOptions) (*CtxResult, error) {
 		}
 		res.Rows = append(res.Rows, row)
 	}
-	res.summarize(budgets)
+	if err := res.summarize(budgets); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
@@ -571,7 +573,7 @@ func summarizeCtx(runs []CtxRun) map[string]float64 {
 	return m
 }
 
-func (res *CtxResult) summarize(budgets []int) {
+func (res *CtxResult) summarize(budgets []int) error {
 	names, by := locGroups(res.Rows, func(r CtxRow) string { return r.Language }, func(r CtxRow) string { return r.Repo }, "repo:")
 	for _, n := range names {
 		for bi, b := range budgets {
@@ -601,9 +603,13 @@ func (res *CtxResult) summarize(budgets []int) {
 		kb, _, _ := strings.Cut(b, "@")
 		return slices.Index(ctxMetricOrder, ka) - slices.Index(ctxMetricOrder, kb)
 	})
-	detail, _ := json.Marshal(map[string]any{"groups": res.Groups, "budgets": budgets, "full_share": FullShare,
+	detail, err := json.Marshal(map[string]any{"groups": res.Groups, "budgets": budgets, "full_share": FullShare,
 		"token_estimate": "ceil(chars / 4)", "unresolved_gold_functions": res.Unresolved})
+	if err != nil {
+		return fmt.Errorf("context summary: %w", err)
+	}
 	res.Summary = &Summary{Suite: SuiteContext, Tasks: len(res.Rows), Rows: len(res.Rows), Metrics: m, Order: order, Detail: detail}
+	return nil
 }
 
 // RowList returns the rows as the suite-neutral kind.

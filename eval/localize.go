@@ -464,7 +464,9 @@ func RunLocalize(ctx context.Context, o LocOptions) (*LocResult, error) {
 		}
 		res.Rows = append(res.Rows, row)
 	}
-	res.summarize()
+	if err := res.summarize(); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
@@ -569,7 +571,7 @@ func summarizeLoc(rows []LocRow, anySymbols bool) LocGroup {
 	return g
 }
 
-func (res *LocResult) summarize() {
+func (res *LocResult) summarize() error {
 	anySymbols := false
 	for _, r := range res.Rows {
 		anySymbols = anySymbols || r.NSymbols > 0
@@ -589,8 +591,12 @@ func (res *LocResult) summarize() {
 			order = append(order, k)
 		}
 	}
-	detail, _ := json.Marshal(map[string]any{"groups": res.Groups})
+	detail, err := json.Marshal(map[string]any{"groups": res.Groups})
+	if err != nil {
+		return fmt.Errorf("localize summary: %w", err)
+	}
 	res.Summary = &Summary{Suite: SuiteLocalize, Tasks: len(res.Rows), Rows: len(res.Rows), Metrics: m, Order: order, Detail: detail}
+	return nil
 }
 
 // RowList returns the rows as the suite-neutral kind.

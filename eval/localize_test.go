@@ -130,7 +130,10 @@ func writeTasks(t *testing.T, tasks []LocTask) string {
 	t.Helper()
 	var b strings.Builder
 	for _, tk := range tasks {
-		line, _ := json.Marshal(tk)
+		line, err := json.Marshal(tk)
+		if err != nil {
+			t.Fatal(err)
+		}
 		b.Write(line)
 		b.WriteByte('\n')
 	}
@@ -263,8 +266,14 @@ func ctxAgree(t *testing.T, dir, root, tasksFile string, tasks []LocTask, cmd st
 	for i, pt := range py["tasks"].([]any) {
 		p := pt.(map[string]any)["gold_spans"].(map[string]any)
 		for k, v := range p {
-			want, _ := json.Marshal(v.(map[string]any)["spans"])
-			got, _ := json.Marshal(res.Rows[i].GoldSpans[k].Spans)
+			want, err := json.Marshal(v.(map[string]any)["spans"])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.Marshal(res.Rows[i].GoldSpans[k].Spans)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if string(got) != string(want) {
 				t.Errorf("%s %s: spans %s, Python %s", res.Rows[i].ID, k, got, want)
 			}
@@ -330,14 +339,20 @@ func TestDevSliceAgrees(t *testing.T) {
 			}
 			res = append(res, map[string]string{"path": p, "symbol": s})
 		}
-		b, _ := json.Marshal(map[string]any{"results": res})
+		b, err := json.Marshal(map[string]any{"results": res})
+		if err != nil {
+			t.Fatal(err)
+		}
 		os.WriteFile(filepath.Join(answers, tk.ID+".json"), b, 0o644)
 		for _, budget := range []int{4000, 16000} {
 			var items []map[string]any
 			for _, f := range tk.GoldFiles {
 				items = append(items, map[string]any{"path": f, "start_line": 1, "end_line": budget / 40})
 			}
-			b, _ := json.Marshal(map[string]any{"items": items})
+			b, err := json.Marshal(map[string]any{"items": items})
+			if err != nil {
+				t.Fatal(err)
+			}
 			os.WriteFile(filepath.Join(answers, fmt.Sprintf("%s-%d.json", tk.ID, budget)), b, 0o644)
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // Suite names.
@@ -162,9 +164,7 @@ func RowJSON(r Row) ([]byte, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("row %s is not a JSON object: %w", r.RowKey(), err)
 	}
-	k, _ := json.Marshal(r.RowKey())
-	o, _ := json.Marshal(r.RowOutcome())
-	m["key"], m["outcome"] = k, o
+	m["key"], m["outcome"] = must.JSON(r.RowKey()), must.JSON(r.RowOutcome())
 	return json.Marshal(m)
 }
 

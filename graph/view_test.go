@@ -57,7 +57,10 @@ func TestViewsMatchSchema(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, w := range []any{v, minimal[name]} {
-			b, _ := json.Marshal(w)
+			b, err := json.Marshal(w)
+			if err != nil {
+				t.Fatal(err)
+			}
 			inst, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
 			if err != nil {
 				t.Fatal(err)
@@ -66,7 +69,10 @@ func TestViewsMatchSchema(t *testing.T) {
 				t.Errorf("%s %s: %v", name, b, err)
 			}
 		}
-		b, _ := json.Marshal(v)
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var got map[string]any
 		json.Unmarshal(b, &got)
 		props := defs[name].(map[string]any)["properties"].(map[string]any)

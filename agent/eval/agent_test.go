@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/agent/llm/llmtest"
 	"github.com/cairn-dev/cairn/agent/llm/openai"
 	"github.com/cairn-dev/cairn/eval"
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // Scripted models drive the agent suite through the real providers (the
@@ -26,8 +26,7 @@ import (
 type act struct{ tool, input string }
 
 func jsonOf(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
+	return string(must.JSON(v))
 }
 
 func scripted(acts []act) llmtest.Turn {

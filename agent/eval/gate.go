@@ -235,14 +235,16 @@ func RunGate(ctx context.Context, opts GateOptions) (*GateResult, error) {
 		res.Detail.Instances = append(res.Detail.Instances, gi)
 		res.Rows = append(res.Rows, rows...)
 	}
-	res.summarize(vs)
+	if err := res.summarize(vs); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
 // gateVerdicts are the confusion matrix's columns.
 var gateVerdicts = []string{"pass", "fail", "blocked", "not_run", "n/a", "error"}
 
-func (res *GateResult) summarize(vs []string) {
+func (res *GateResult) summarize(vs []string) error {
 	d := &res.Detail
 	d.Verdicts = gateVerdicts
 	d.Confusion = map[string]map[string]int{}
@@ -319,8 +321,12 @@ func (res *GateResult) summarize(vs []string) {
 	}
 	m["flaky_tests"] = float64(len(d.Flaky))
 	order = append(order, "flaky_tests")
-	detail, _ := json.Marshal(d)
+	detail, err := json.Marshal(d)
+	if err != nil {
+		return fmt.Errorf("gate summary: %w", err)
+	}
 	res.Summary = &eval.Summary{Suite: eval.SuiteGate, Tasks: len(d.Instances), Rows: len(res.Rows), Metrics: m, Order: order, Detail: detail}
+	return nil
 }
 
 // Rows returns the rows as the suite-neutral kind.

@@ -40,7 +40,9 @@ func sampleGate(t *testing.T) *GateResult {
 		}
 		res.Detail.Instances = append(res.Detail.Instances, GateInstance{ID: id, PrepSeconds: 2, GateSeconds: 40 + float64(i)*10, TotalSeconds: 45 + float64(i)*10})
 	}
-	res.summarize(Variants)
+	if err := res.summarize(Variants); err != nil {
+		t.Fatal(err)
+	}
 	base := t.TempDir()
 	rows := res.RowList()
 	if err := eval.Write(base, res.Summary, rows); err != nil {
@@ -70,7 +72,10 @@ func setOutcome(t *testing.T, dir, key, outcome string) {
 		if m["key"] == key {
 			m["outcome"] = outcome
 		}
-		b, _ := json.Marshal(m)
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
 		out = append(out, string(b))
 	}
 	os.WriteFile(file, []byte(strings.Join(out, "\n")+"\n"), 0o644)

@@ -25,6 +25,7 @@ import (
 	"github.com/cairn-dev/cairn/gate/sandbox"
 	"github.com/cairn-dev/cairn/gate/task"
 	"github.com/cairn-dev/cairn/gate/verify"
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // Statuses a run ends in (and running while it goes on).
@@ -666,7 +667,10 @@ func (h *harness) call(ctx context.Context, use llm.Block) (llm.Block, error) {
 // ask pauses the run durably until a person approves or denies the
 // request (cairn agent approve|deny RUN REQUEST).
 func (h *harness) ask(ctx context.Context, pr *policy.PermissionRequest) (bool, string, error) {
-	dec, _ := json.Marshal(pr.Decision)
+	dec, err := json.Marshal(pr.Decision)
+	if err != nil {
+		return false, "", fmt.Errorf("ask permission: %w", err)
+	}
 	req, err := h.run.Ask(state.Request{Tool: pr.Tool, Input: pr.Input, Decision: dec, Created: time.Now().UTC()})
 	if err != nil {
 		return false, "", err
@@ -840,8 +844,7 @@ func rawOrString(b json.RawMessage) json.RawMessage {
 	if json.Valid(b) {
 		return b
 	}
-	s, _ := json.Marshal(string(b))
-	return s
+	return must.JSON(string(b))
 }
 
 func capText(s string, n int) string {

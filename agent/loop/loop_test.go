@@ -23,6 +23,7 @@ import (
 	"github.com/cairn-dev/cairn/gate/policy"
 	"github.com/cairn-dev/cairn/gate/sandbox"
 	"github.com/cairn-dev/cairn/gate/task"
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 const fixtureApp = "../../testdata/apps/artifact-dropped"
@@ -84,7 +85,7 @@ type action struct {
 const regressionTest = "package main\n\nimport \"testing\"\n\n// A refreshed task keeps its artifact link.\nfunc TestToResponseKeepsArtifactURL(t *testing.T) {\n\tgot := ToResponse(Task{ID: 1, Status: \"done\", ArtifactURL: \"https://x/a.zip\"})\n\tif got.ArtifactURL != \"https://x/a.zip\" {\n\t\tt.Fatalf(\"artifact URL dropped: %+v\", got)\n\t}\n}\n"
 
 func fixActions() []action {
-	test, _ := json.Marshal(map[string]string{"path": "server/mapper_regress_test.go", "content": regressionTest})
+	test := must.JSON(map[string]string{"path": "server/mapper_regress_test.go", "content": regressionTest})
 	return []action{
 		{"trace", `{"target":"Task.ArtifactURL"}`, `"target":"Task.ArtifactURL"`},
 		{"read", `{"path":"server/mapper.go"}`, `"path":"server/mapper.go"}`},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/agent/llm"
 	"github.com/cairn-dev/cairn/agent/state"
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // system is the system prompt: the rules of the harness and the contract.
@@ -34,7 +35,8 @@ Rules of this harness:
 	fmt.Fprintf(&b, "scope.protected: %s\n", strings.Join(c.Scope.Protected, ", "))
 	b.WriteString("criteria (each is executed by the gate):\n")
 	for _, cr := range c.Criteria {
-		chk, _ := json.Marshal(cr.Check)
+		// an attested contract's checks all encode (task.Contract.Canonical)
+		chk := must.JSON(cr.Check)
 		fmt.Fprintf(&b, "- %s: %s %s\n", cr.ID, cr.Text, chk)
 	}
 	if len(c.Forbidden) > 0 {
@@ -146,7 +148,7 @@ func fingerprint(tool string, input json.RawMessage, snapshot string) string {
 	var v any
 	canon := []byte(input)
 	if json.Unmarshal(input, &v) == nil {
-		canon, _ = json.Marshal(v) // maps marshal with sorted keys
+		canon = must.JSON(v) // maps marshal with sorted keys; what Unmarshal made encodes
 	}
 	sum := sha256.Sum256(append([]byte(tool+"\x00"+snapshot+"\x00"), canon...))
 	return hex.EncodeToString(sum[:8])

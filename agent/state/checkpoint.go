@@ -40,7 +40,10 @@ func (r *Run) SaveCheckpoint(st *TaskState) error {
 	if err := writeAtomic(filepath.Join(r.Dir, CheckpointFile), append(raw, '\n'), 0o644); err != nil {
 		return fmt.Errorf("save checkpoint: %w", err)
 	}
-	data, _ := json.Marshal(map[string]any{"seq": st.Seq, "step": st.Step, "status": st.Status, "bytes": len(raw) + 1})
+	data, err := json.Marshal(map[string]any{"seq": st.Seq, "step": st.Step, "status": st.Status, "bytes": len(raw) + 1})
+	if err != nil {
+		return fmt.Errorf("save checkpoint: %w", err)
+	}
 	_, err = r.appendLocked(Event{Kind: KindCheckpoint, Step: st.Step, ContractHash: r.meta.ContractHash, Data: data})
 	return err
 }

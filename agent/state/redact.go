@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cairn-dev/cairn/internal/must"
 	"github.com/cairn-dev/cairn/internal/redact"
 )
 
@@ -126,6 +127,5 @@ func redactAssigned(key, s string) string {
 
 // writeString writes s as a JSON string (with encoding/json's escaping).
 func writeString(out *bytes.Buffer, s string) {
-	b, _ := json.Marshal(s)
-	out.Write(b)
+	out.Write(must.JSON(s))
 }

@@ -408,8 +408,14 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := json.Marshal(st)
-	b, _ := json.Marshal(got)
+	a, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if string(a) != string(b) {
 		t.Errorf("round trip:\n%s\n%s", a, b)
 	}
@@ -653,7 +659,10 @@ func TestList(t *testing.T) {
 	if s := l[3]; s.Steps != 7 || s.CostUSD != 1.25 || s.Objective != "obj a" || s.Model != "openai:m" || s.Events != 3 {
 		t.Errorf("summary %+v", s)
 	}
-	j, _ := json.Marshal(l[1])
+	j, err := json.Marshal(l[1])
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(string(j), `"id":"20201202-030000-bbbbbb"`) || !strings.Contains(string(j), `"objective":"obj b"`) {
 		t.Errorf("json %s", j)
 	}

@@ -501,9 +501,14 @@ func agentListCmd(g *globals) *cobra.Command {
 				return writeJSONLine(g.stdout, runs)
 			}
 			for _, r := range runs {
-				b, _ := json.Marshal(r)
+				b, err := json.Marshal(r)
+				if err != nil {
+					return fmt.Errorf("agent runs: %w", err)
+				}
 				var m map[string]any
-				json.Unmarshal(b, &m)
+				if err := json.Unmarshal(b, &m); err != nil {
+					return fmt.Errorf("agent runs: %w", err)
+				}
 				fmt.Fprintf(g.stdout, "%v  %-20v %v\n", m["id"], m["status"], m["objective"])
 			}
 			return nil

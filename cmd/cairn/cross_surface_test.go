@@ -261,7 +261,10 @@ func TestSameAnswerOnEverySurface(t *testing.T) {
 	}
 	res := mc.raw(t, "callers", map[string]any{"symbol": "Serve"})
 	meta, _ := res.Meta["cairn/error"].(map[string]any)
-	b, _ := json.Marshal(meta["candidates"])
+	b, err := json.Marshal(meta["candidates"])
+	if err != nil {
+		t.Fatal(err)
+	}
 	var mcands []graph.SymbolView
 	json.Unmarshal(b, &mcands)
 	if !res.IsError || meta["category"] != "ambiguous" {
@@ -603,7 +606,10 @@ func (m *mcpSession) call(t *testing.T, tool string, args map[string]any, out an
 		}
 		t.Fatalf("%s(%v): %s", tool, args, b.String())
 	}
-	b, _ := json.Marshal(res.StructuredContent)
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := json.Unmarshal(b, out); err != nil {
 		t.Fatalf("%s: %v\n%s", tool, err, b)
 	}
@@ -711,7 +717,10 @@ func lspLines(root string, locs []lspLocation, withCol bool) []string {
 func (c *lspSession) call(t *testing.T, method string, params, out any) {
 	t.Helper()
 	c.id++
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": c.id, "method": method, "params": params})
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": c.id, "method": method, "params": params})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := fmt.Fprintf(c.w, "Content-Length: %d\r\n\r\n%s", len(b), b); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/cairn-dev/cairn/indexer"
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // progressReporter renders index progress, every phase of it (walk, parse,
@@ -104,7 +104,7 @@ func (p *progressReporter) renderLine(pr indexer.Progress) {
 		eta = time.Duration(float64(pr.Total-pr.Done) / rate * float64(time.Second))
 	}
 	if p.json {
-		b, _ := json.Marshal(map[string]any{"phase": pr.Phase, "done": pr.Done, "total": pr.Total, "unit": unit(pr.Phase),
+		b := must.JSON(map[string]any{"phase": pr.Phase, "done": pr.Done, "total": pr.Total, "unit": unit(pr.Phase),
 			"per_s": int(rate), "files_per_s": int(rate), "eta_s": int(eta.Seconds()), "elapsed_s": pr.Elapsed.Seconds()})
 		fmt.Fprintln(p.w, string(b))
 		return

@@ -207,7 +207,10 @@ func TestEvidenceOfRealFix(t *testing.T) {
 			t.Errorf("CHANGE.md lacks %q:\n%s", want, md3)
 		}
 	}
-	data3, _ := json.Marshal(b3)
+	data3, err := json.Marshal(b3)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := validate(t, sch, data3); err != nil {
 		t.Errorf("an agent run's bundle does not match the schema: %v", err)
 	}
@@ -221,7 +224,10 @@ func TestEvidenceOfRealFix(t *testing.T) {
 	if b2.Risks.Available || !strings.Contains(b2.Risks.Unavailable, "the index is broken") {
 		t.Errorf("risks: %+v", b2.Risks)
 	}
-	data2, _ := json.Marshal(b2)
+	data2, err := json.Marshal(b2)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := validate(t, sch, data2); err != nil {
 		t.Errorf("a bundle without risks does not match the schema: %v", err)
 	}
@@ -229,7 +235,10 @@ func TestEvidenceOfRealFix(t *testing.T) {
 		t.Errorf("markdown: %s", b2.Markdown())
 	}
 	// the summary (no report) is not a bundle file
-	sum, _ := json.Marshal(b2.WithoutReport())
+	sum, err := json.Marshal(b2.WithoutReport())
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := validate(t, sch, sum); err == nil {
 		t.Error("a bundle without its report matches the schema")
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // Tool is what the agent calls: a stable name and a run over JSON input.
@@ -24,8 +26,7 @@ type Result struct {
 
 // TextResult is a Result holding text.
 func TextResult(text string, isError bool) Result {
-	b, _ := json.Marshal(text)
-	return Result{Content: b, IsError: isError}
+	return Result{Content: must.JSON(text), IsError: isError}
 }
 
 // Declarer is a tool that says, from its input alone and before it runs,

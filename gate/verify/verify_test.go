@@ -173,7 +173,10 @@ func gateOn(t *testing.T, repo string, lim sandbox.Limits) *Report {
 		t.Fatal(err)
 	}
 	if t.Failed() || testing.Verbose() {
-		b, _ := json.MarshalIndent(r, "", "  ")
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
 		t.Logf("report: %s", b)
 	}
 	return r
@@ -197,7 +200,10 @@ func hasFinding(fs []Finding, kind string) bool {
 
 func dump(t *testing.T, r *Report) {
 	t.Helper()
-	b, _ := json.MarshalIndent(r, "", "  ")
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("report: %s", b)
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // manifestKey is the meta key holding the epoch's file manifest: every file
@@ -314,7 +315,7 @@ func isVerified(dir, epoch string) bool {
 
 // writeVerified records the database files in state v as verified.
 func writeVerified(dir string, v verifiedState) {
-	b, _ := json.Marshal(v)
+	b := must.JSON(v) // a string and integers
 	tmp := filepath.Join(dir, verifiedFile+".tmp")
 	if os.WriteFile(tmp, b, 0o644) == nil {
 		os.Rename(tmp, filepath.Join(dir, verifiedFile))

@@ -790,7 +790,10 @@ func syncDir(dir string) error {
 // writeCurrent replaces CURRENT atomically: write a temporary file, sync it,
 // rename it over the old one, sync the directory.
 func writeCurrent(dir string, c current) error {
-	b, _ := json.Marshal(c)
+	b, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("write index pointer: %w", err)
+	}
 	tmp := filepath.Join(dir, currentFile+".tmp")
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {

@@ -651,12 +651,18 @@ func (w *Writer) commitGeneration(ctx context.Context, m graph.Meta) error {
 	if err != nil {
 		return w.db.queryErr("count the generation", err)
 	}
-	stj, _ := json.Marshal(st)
+	stj, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("publish generation: stats: %w", err)
+	}
 	extra := m.Extra
 	if extra == nil {
 		extra = map[string]string{}
 	}
-	ej, _ := json.Marshal(extra)
+	ej, err := json.Marshal(extra)
+	if err != nil {
+		return fmt.Errorf("publish generation: extra: %w", err)
+	}
 	indexed := m.IndexedAt
 	if indexed.IsZero() {
 		indexed = time.Now()

@@ -148,7 +148,10 @@ func (h *HTTP) batch(ctx context.Context, texts []string) ([][]float32, error) {
 }
 
 func (h *HTTP) post(ctx context.Context, texts []string) ([][]float32, error) {
-	body, _ := json.Marshal(embedRequest{Model: h.o.Model, Input: texts, Dimensions: h.o.Dimensions})
+	body, err := json.Marshal(embedRequest{Model: h.o.Model, Input: texts, Dimensions: h.o.Dimensions})
+	if err != nil {
+		return nil, fmt.Errorf("embeddings: %w", err)
+	}
 	ctx, cancel := context.WithTimeout(ctx, h.o.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.o.URL+"/embeddings", bytes.NewReader(body))

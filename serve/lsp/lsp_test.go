@@ -70,7 +70,10 @@ func (cl *client) call(method string, params, out any) *respError {
 	cl.t.Helper()
 	cl.id++
 	id := json.RawMessage(fmt.Sprint(cl.id))
-	b, _ := json.Marshal(params)
+	b, err := json.Marshal(params)
+	if err != nil {
+		cl.t.Fatal(err)
+	}
 	if err := cl.c.write(&message{ID: &id, Method: method, Params: b}); err != nil {
 		cl.t.Fatal(err)
 	}
@@ -93,7 +96,10 @@ func (cl *client) call(method string, params, out any) *respError {
 				return m.Error
 			}
 			if out != nil {
-				rb, _ := json.Marshal(m.Result)
+				rb, err := json.Marshal(m.Result)
+				if err != nil {
+					cl.t.Fatal(err)
+				}
 				if err := json.Unmarshal(rb, out); err != nil {
 					cl.t.Fatalf("%s: %v", method, err)
 				}

@@ -75,7 +75,10 @@ func askAllLSP(t *testing.T, cl *client) (answers map[string]string, ok map[stri
 	ask := func(name, method string, params any) json.RawMessage {
 		var raw json.RawMessage
 		if err := cl.call(method, params, &raw); err != nil {
-			b, _ := json.Marshal(err)
+			b, err := json.Marshal(err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			answers[name] = string(b)
 			return nil
 		}
@@ -170,7 +173,11 @@ func TestLSPHugeArgumentBoundedError(t *testing.T) {
 			t.Errorf("%.40s: no error for a 5 MB argument", c.method)
 			continue
 		}
-		if b, _ := json.Marshal(err); len(b) > 1000 {
+		b, jerr := json.Marshal(err)
+		if jerr != nil {
+			t.Fatal(jerr)
+		}
+		if len(b) > 1000 {
 			t.Errorf("%.40s: an error of %d bytes", c.method, len(b))
 		}
 	}

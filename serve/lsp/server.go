@@ -17,6 +17,7 @@ import (
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/internal/must"
 	"github.com/cairn-dev/cairn/internal/repofs"
 )
 
@@ -794,7 +795,7 @@ func (s *Server) workspaceSymbol(ctx context.Context, snap *engine.Snapshot, raw
 
 // item is a call hierarchy item for d, with the text of its view v.
 func (s *Server) item(snap *engine.Snapshot, d *graph.Symbol, v *graph.SymbolView, cache map[string]text) callHierarchyItem {
-	data, _ := json.Marshal(map[string]string{"symbol_id": string(d.ID)})
+	data := must.JSON(map[string]string{"symbol_id": string(d.ID)})
 	return callHierarchyItem{Name: d.QualifiedName(), Kind: lspKind(d.Kind), Detail: v.Signature, URI: s.uri(snap.Root, d.Path),
 		Range: s.rangeOf(snap.Root, d.Path, d.Range, cache), SelectionRange: s.rangeOf(snap.Root, d.Path, d.NameRange, cache), Data: data}
 }

@@ -128,7 +128,10 @@ func parseResponses(body []byte, c *Call) error {
 			}
 			c.appendBlock(llm.Assistant, false, llm.Block{Kind: llm.ToolUse, ID: it.CallID, Name: name, Input: json.RawMessage(it.Arguments)})
 		case "custom_tool_call":
-			input, _ := json.Marshal(it.Input)
+			input, err := json.Marshal(it.Input)
+			if err != nil {
+				return fmt.Errorf("responses request: input[%d]: %w", i, err)
+			}
 			c.appendBlock(llm.Assistant, false, llm.Block{Kind: llm.ToolUse, ID: it.CallID, Name: it.Name, Input: input})
 		case "function_call_output", "custom_tool_call_output":
 			text, err := textOrBlocks(it.Output)

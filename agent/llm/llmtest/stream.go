@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // Server-sent events, the streaming form of both wires. A stream is the
@@ -67,8 +69,7 @@ func anthropicInput(text string) string {
 	if json.Valid([]byte(text)) {
 		return text
 	}
-	quoted, _ := json.Marshal(text)
-	return string(quoted)
+	return string(must.JSON(text))
 }
 
 // streamAnthropic answers in the Messages API's events: message_start, a

@@ -96,8 +96,13 @@ func main() {
 				Kind     string `json:"kind"`
 			} `json:"hits"`
 		}
-		b, _ := json.Marshal(res.StructuredContent)
-		json.Unmarshal(b, &out)
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			log.Fatalf("search %q: %v", q, err)
+		}
+		if err := json.Unmarshal(b, &out); err != nil {
+			log.Fatalf("search %q: %v", q, err)
+		}
 		for _, h := range out.Hits {
 			if h.SymbolID == "" {
 				continue
@@ -119,8 +124,13 @@ func main() {
 			Kind string `json:"kind"`
 		} `json:"symbols"`
 	}
-	b, _ := json.Marshal(res.StructuredContent)
-	json.Unmarshal(b, &m)
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		log.Fatalf("repo_map: %v", err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		log.Fatalf("repo_map: %v", err)
+	}
 	for _, s := range m.Symbols {
 		addTarget(s.ID, s.Kind)
 	}

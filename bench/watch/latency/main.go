@@ -512,8 +512,13 @@ func save(r *results) {
 	if *out == "" {
 		return
 	}
-	b, _ := json.MarshalIndent(r, "", " ")
-	os.WriteFile(*out, b, 0o644)
+	b, err := json.MarshalIndent(r, "", " ")
+	if err != nil {
+		log.Fatalf("save results: %v", err)
+	}
+	if err := os.WriteFile(*out, b, 0o644); err != nil {
+		log.Fatalf("save results: %v", err)
+	}
 }
 
 func cpuTicks(pid int) float64 {

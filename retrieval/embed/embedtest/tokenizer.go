@@ -54,7 +54,7 @@ func TokenizerJSON(vocab []string, maxLen int) []byte {
 
 // ConfigJSON: hugot reads max_position_embeddings (-> tokenizer truncation limit) and pad_token_id.
 func ConfigJSON(c Config) []byte {
-	b, _ := json.MarshalIndent(map[string]any{
+	b, err := json.MarshalIndent(map[string]any{
 		"model_type":              "bert",
 		"vocab_size":              len(c.Vocab),
 		"hidden_size":             c.Hidden,
@@ -64,5 +64,8 @@ func ConfigJSON(c Config) []byte {
 		"type_vocab_size":         2,
 		"pad_token_id":            0,
 	}, "", "  ")
+	if err != nil {
+		panic(err)
+	}
 	return b
 }
