@@ -67,6 +67,9 @@ type Engine struct {
 	root  string
 	dir   string
 	files *repofs.FS // the repository boundary: every read of a worktree file
+	// queries embeds queries for every generation opened (Options.Embedder,
+	// chosen once by Open; nil is the built-in embedder)
+	queries embed.Embedder
 
 	mu        sync.Mutex
 	cur       *handle
@@ -118,13 +121,14 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	if _, err := ChooseEmbedder(opts.embedding()); err != nil {
+	queries, err := ChooseEmbedder(opts.embedding())
+	if err != nil {
 		return nil, err
 	}
 	if opts.Store != "" && !store.IsShared(opts.Store) {
 		return nil, Errorf(InvalidArgument, "%v", &store.URLError{URL: opts.Store})
 	}
-	e := &Engine{opts: opts, root: root, dir: dir, files: repofs.New(root)}
+	e := &Engine{opts: opts, root: root, dir: dir, files: repofs.New(root), queries: queries}
 	e.mu.Lock()
 	e.refreshLocked(ctx, true)
 	e.mu.Unlock()
@@ -182,10 +186,6 @@ func (e *Engine) refreshLocked(ctx context.Context, force bool) {
 
 // openHandle opens the store's current generation with its side indexes.
 func (e *Engine) openHandle(ctx context.Context) (*handle, error) {
-	qe, err := ChooseEmbedder(e.opts.embedding())
-	if err != nil {
-		return nil, err
-	}
 	st, err := store.Open(ctx, store.Options{Dir: e.dir, URL: e.opts.Store, RepoName: e.opts.RepoName, CacheDir: e.opts.StoreCache})
 	if err != nil {
 		return nil, e.damaged(ctx, err)
@@ -193,7 +193,7 @@ func (e *Engine) openHandle(ctx context.Context) (*handle, error) {
 	for _, w := range st.Warnings() {
 		e.opts.Log.Warn(w)
 	}
-	o, err := fuse.Open(ctx, st, fuse.OpenOptions{QueryEmbedder: qe, ANN: e.opts.ANN})
+	o, err := fuse.Open(ctx, st, fuse.OpenOptions{QueryEmbedder: e.queries, ANN: e.opts.ANN})
 	if err != nil {
 		st.Close()
 		return nil, e.damaged(ctx, err)
