@@ -660,7 +660,9 @@ func lspClient(t *testing.T, dir string) *lspSession {
 	sr, cw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- lsp.Serve(ctx, sr, sw, lsp.Options{Root: dir, Debounce: time.Hour}) }()
+	go func() {
+		done <- lsp.Serve(ctx, sr, sw, lsp.Options{Engine: engine.Options{Root: dir}, Debounce: time.Hour})
+	}()
 	c := &lspSession{w: cw, r: bufio.NewReader(cr)}
 	t.Cleanup(func() {
 		cancel()

@@ -83,13 +83,13 @@ func serveCmd(g *globals) *cobra.Command {
 				dir = g.indexDir
 			}
 			log := slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			lo := lsp.Options{Root: root, IndexDir: dir, Embedder: embedder, EmbedHTTP: embedHTTP(), SearchSlots: searchSlots(), Version: version, Log: log, Watch: watching}
+			lo := lsp.Options{Engine: engine.Options{Root: root, IndexDir: dir, Embedder: embedder, EmbedHTTP: embedHTTP(), SearchSlots: searchSlots()}, Version: version, Log: log, Watch: watching}
 			if g.shared() {
 				opts, err := g.engineOptions()
 				if err != nil {
 					return err
 				}
-				lo.Store, lo.RepoName, lo.ANN = opts.Store, opts.RepoName, opts.ANN
+				lo.Engine.Store, lo.Engine.RepoName, lo.Engine.ANN = opts.Store, opts.RepoName, opts.ANN
 				g.notWatchingShared(store.Redact(opts.Store) + " (repository " + opts.RepoName + ")")
 			}
 			return lsp.Serve(cmd.Context(), os.Stdin, os.Stdout, lo)

@@ -62,7 +62,7 @@
 // user types (engine.SymbolsOptions.Fuzzy): the name itself, a prefix,
 // camel/snake word humps, a subsequence, in that order.
 //
-// Over a shared store (Options.Store, `cairn serve lsp --store postgres://…`)
+// Over a shared store (Options.Engine.Store, `cairn serve lsp --store postgres://…`)
 // the server is one reader of the team's index: it neither watches nor
 // re-indexes edits (one `cairn watch --store …` per repository does), and
 // picks up each generation committed there.

@@ -23,21 +23,12 @@ import (
 
 // Options configure a Server.
 type Options struct {
-	// Root is the repository; "" takes the client's rootUri.
-	Root string
-	// IndexDir is the index directory; "" is <root>/.cairn.
-	IndexDir string
-	// Store, RepoName and ANN name a shared store and the repository in
-	// it, as engine.Options: the server then only reads (no watcher, no
-	// re-index of edits; `cairn watch --store …` keeps that index fresh).
-	Store    string
-	RepoName string
-	ANN      engine.ANNMode
-	// Embedder names the embedder; EmbedHTTP configures the http one;
-	// SearchSlots bounds concurrent searches (engine.Options).
-	Embedder    string
-	EmbedHTTP   engine.EmbedHTTPOptions
-	SearchSlots int
+	// Engine opens the repository's engine when the client initializes:
+	// its Root "" takes the client's rootUri, its IndexDir "" is
+	// <root>/.cairn, and its Log nil is Log. On a shared store (Store,
+	// RepoName, ANN) the server only reads: no watcher, no re-index of
+	// edits (`cairn watch --store …` keeps that index fresh).
+	Engine engine.Options
 	// Debounce delays re-indexing after edits; default 300ms.
 	Debounce time.Duration
 	// Watch runs the watch loop in the server (engine.Watch) once the
@@ -339,7 +330,7 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, *res
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, &respError{Code: codeInvalidParams, Message: err.Error()}
 	}
-	root := s.opts.Root
+	root := s.opts.Engine.Root
 	if root == "" {
 		u := p.RootURI
 		if u == "" && len(p.WorkspaceFolders) > 0 {
@@ -354,8 +345,10 @@ func (s *Server) initialize(ctx context.Context, raw json.RawMessage) (any, *res
 	if root == "" {
 		return nil, &respError{Code: codeInvalidParams, Message: "no rootUri and no --repo: cannot tell which repository to serve"}
 	}
-	eng, err := engine.Open(ctx, engine.Options{Root: root, IndexDir: s.opts.IndexDir, Store: s.opts.Store, RepoName: s.opts.RepoName,
-		ANN: s.opts.ANN, Embedder: s.opts.Embedder, EmbedHTTP: s.opts.EmbedHTTP, SearchSlots: s.opts.SearchSlots, Log: s.opts.Log})
+	eo := s.opts.Engine
+	eo.Root = root
+	eo.Log = cmp.Or(eo.Log, s.opts.Log)
+	eng, err := engine.Open(ctx, eo)
 	if err != nil {
 		return nil, &respError{Code: codeInvalidParams, Message: err.Error()}
 	}
