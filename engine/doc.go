@@ -125,6 +125,13 @@
 // a trace's locations trace.Locs (the shape of graph.Citation), all cited
 // through the snapshot.
 //
+// Freshness is checked by the snapshot, for every surface: each citation
+// says whether its file changed since it was indexed (Snapshot.Cite, per
+// file), and Snapshot.Worktree says, once per snapshot, whether the
+// worktree holds changes the generation does not (the watcher's word, else
+// a stat-only scan bounded in time; Options.WorktreeFullScan ignores the
+// stat snapshot). Status states it; the CLI states it beside every answer.
+//
 // Buffer extracts an editor's unsaved buffer in memory (indexer.ExtractBuffer:
 // the facts an index run would store for that content, nothing stored), so
 // that the LSP server's answers follow open buffers; Symbols with Fuzzy

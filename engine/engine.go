@@ -51,6 +51,10 @@ type Options struct {
 	// SearchSlots is how many searches run at once (fuse.Engine.Slots);
 	// 0 is two per core.
 	SearchSlots int
+	// WorktreeFullScan makes the worktree check (Snapshot.Worktree) ignore
+	// the stat snapshot and walk the tree every time
+	// (watch.CheckOptions.FullScan).
+	WorktreeFullScan bool
 	// CheckEvery bounds how often Acquire looks for a newer generation;
 	// default 250ms. Reindex makes its generation current at once.
 	CheckEvery time.Duration

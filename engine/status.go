@@ -187,7 +187,7 @@ func (s *Snapshot) Status(ctx context.Context, o StatusOptions) (*StatusResult, 
 func (s *Snapshot) Worktree(ctx context.Context) Worktree {
 	s.wtOnce.Do(func() {
 		s.wt = watch.Check(ctx, s.R, s.Meta, watch.CheckOptions{Root: s.Root, StateDir: s.e.IndexDir(),
-			Walk: walk.Options{ExcludeDirs: s.e.excludes()}})
+			Walk: walk.Options{ExcludeDirs: s.e.excludes()}, FullScan: s.e.opts.WorktreeFullScan})
 	})
 	return s.wt
 }

@@ -45,7 +45,7 @@ func contextCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer done()
-			wt := g.indexOf(ctx, snap.Meta, snap.R).Worktree
+			wt := g.indexOf(ctx, snap).Worktree
 			pack, err := snap.Context(ctx, engine.ContextOptions{Task: task, Budget: budget, Focus: focus, Diff: diff,
 				Format: format, Tokenizer: tokenizer, FullShare: fullShare, Worktree: wt})
 			if err != nil {

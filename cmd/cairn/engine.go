@@ -44,10 +44,10 @@ func (g *globals) ask(ctx context.Context, query string, fn func(snap *engine.Sn
 		return g.fail(query, nil, err)
 	}
 	defer snap.Release()
-	g.startCheck(snap.R)
+	g.startCheck(snap)
 	env := &envelope{Query: query}
 	text, err := fn(snap, env)
-	env.Index = g.indexOf(ctx, snap.Meta, snap.R)
+	env.Index = g.indexOf(ctx, snap)
 	if err != nil {
 		var ee *engine.Error
 		if errors.As(err, &ee) && ee.Category == engine.NotFound {
@@ -71,8 +71,7 @@ func (g *globals) ask(ctx context.Context, query string, fn func(snap *engine.Sn
 
 // snapshot is ask for the commands whose answer is not an envelope
 // (context, trace, impact, status): it opens the engine and acquires a
-// snapshot (errors through fail); done releases both. The worktree's
-// freshness check starts beside the command's question.
+// snapshot (errors through fail); done releases both.
 func (g *globals) snapshot(ctx context.Context, query string) (snap *engine.Snapshot, done func(), err error) {
 	e, err := g.openEngine(ctx)
 	if err != nil {
@@ -83,7 +82,6 @@ func (g *globals) snapshot(ctx context.Context, query string) (snap *engine.Snap
 		e.Close()
 		return nil, nil, g.fail(query, nil, err)
 	}
-	g.startCheck(snap.R)
 	return snap, func() { snap.Release(); e.Close() }, nil
 }
 
@@ -131,7 +129,8 @@ func (g *globals) fail(query string, env *envelope, err error) error {
 // engineOptions are the engine's options the global flags set: the store
 // (--store, --repo-name, CAIRN_PG_ANN) and the index directory.
 func (g *globals) engineOptions() (engine.Options, error) {
-	opts := engine.Options{IndexDir: g.indexDir, Embedder: os.Getenv("CAIRN_EMBEDDER"), EmbedHTTP: embedHTTP(), SearchSlots: searchSlots(), HistoryCommits: maxCommits(historyEnv())}
+	opts := engine.Options{IndexDir: g.indexDir, Embedder: os.Getenv("CAIRN_EMBEDDER"), EmbedHTTP: embedHTTP(), SearchSlots: searchSlots(), HistoryCommits: maxCommits(historyEnv()),
+		WorktreeFullScan: os.Getenv("CAIRN_WORKTREE_CHECK") == "full"}
 	if g.shared() {
 		if err := g.checkStore(); err != nil {
 			return opts, err

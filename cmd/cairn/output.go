@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/engine/catalog"
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/indexer/walk"
 	"github.com/cairn-dev/cairn/indexer/watch"
 	"github.com/cairn-dev/cairn/internal/redact"
 )
@@ -34,75 +33,36 @@ func viewIndex(m graph.Meta) indexView {
 }
 
 // indexOf is viewIndex with the worktree's freshness, which every answer
-// states: from the running watcher when one keeps this index fresh, else
-// from a stat-only comparison of the worktree with the index (bounded in
-// time; answered from the stat snapshot of the last full comparison while
-// no directory changed; CAIRN_WORKTREE_CHECK=0 skips it, =full ignores the
-// snapshot). It is checked once per command,
-// and stated on stderr as well in text mode (see freshnessLine).
-func (g *globals) indexOf(ctx context.Context, m graph.Meta, r graph.Reader) indexView {
-	v := viewIndex(m)
-	if g.worktree == nil && g.early != nil {
-		// started when the store opened (startCheck), for this generation
-		if c := <-g.early; c.m.Generation == m.Generation && c.m.IndexedAt.Equal(m.IndexedAt) {
-			g.worktree, g.indexed = &c.wt, m
-		}
-		g.early = nil
-	}
+// states: the engine's worktree check of the snapshot
+// (engine.Snapshot.Worktree, once per snapshot: from the running watcher
+// when one keeps this index fresh, else from a stat-only comparison of the
+// worktree with the index, bounded in time and answered from the stat
+// snapshot of the last full comparison while no directory changed;
+// CAIRN_WORKTREE_CHECK=0 skips it, =full ignores the snapshot,
+// engine.Options.WorktreeFullScan). It is taken once per command, and
+// stated on stderr as well in text mode (see freshnessLine).
+func (g *globals) indexOf(ctx context.Context, snap *engine.Snapshot) indexView {
+	v := viewIndex(snap.Meta)
 	if g.worktree == nil {
 		wt := watch.Worktree{Source: "skipped"}
 		if os.Getenv("CAIRN_WORKTREE_CHECK") != "0" {
-			wt = g.checkWorktree(ctx, m, r)
+			wt = snap.Worktree(ctx)
 		}
-		g.worktree, g.indexed = &wt, m
+		g.worktree, g.indexed = &wt, snap.Meta
 	}
 	v.Worktree = g.worktree
 	return v
 }
 
-// checkWorktree compares the worktree answers are read from — this
-// repository, which need not be where the index was built (a copied
-// checkout: the facts are relative to the root, so they follow it) — with
-// the index.
-func (g *globals) checkWorktree(ctx context.Context, m graph.Meta, r graph.Reader) watch.Worktree {
-	dir, _ := g.dir()
-	root := m.Root
-	if rr, err := g.repoRoot(); err == nil {
-		root = rr
-		if e, err := filepath.EvalSymlinks(rr); err == nil {
-			root = e
-		}
-	}
-	return watch.Check(ctx, r, m, watch.CheckOptions{Root: root, StateDir: dir,
-		Walk:     walk.Options{ExcludeDirs: indexExcludes(root, dir)},
-		FullScan: os.Getenv("CAIRN_WORKTREE_CHECK") == "full"})
-}
-
-// earlyCheck is a freshness check started before the command's own work.
-type earlyCheck struct {
-	m  graph.Meta
-	wt watch.Worktree
-}
-
-// startCheck begins the freshness check as soon as a store is open, so that
-// it runs beside the command's query (a one-shot command's answer waits for
-// both; the check is most of a small query's cost). indexOf takes its
-// result when the command answers from the same generation.
-func (g *globals) startCheck(r graph.Reader) {
-	if g.early != nil || g.worktree != nil || os.Getenv("CAIRN_WORKTREE_CHECK") == "0" {
+// startCheck begins the snapshot's worktree check beside the command's
+// question (a one-shot command's answer waits for both; the check is most
+// of a small query's cost); indexOf then takes its result, which the
+// snapshot keeps.
+func (g *globals) startCheck(snap *engine.Snapshot) {
+	if g.worktree != nil || os.Getenv("CAIRN_WORKTREE_CHECK") == "0" {
 		return
 	}
-	c := make(chan earlyCheck, 1)
-	g.early = c
-	go func() {
-		ctx := context.Background()
-		m, err := r.Meta(ctx)
-		if err != nil {
-			c <- earlyCheck{m: graph.Meta{Generation: -1}}
-			return
-		}
-		c <- earlyCheck{m: m, wt: g.checkWorktree(ctx, m, r)}
-	}()
+	go snap.Worktree(context.Background())
 }
 
 // freshnessLine states, for text output, the revision that answered and

@@ -18,7 +18,6 @@ import (
 
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/graph/store"
 	"github.com/cairn-dev/cairn/indexer/watch"
 )
 
@@ -38,7 +37,6 @@ type globals struct {
 	// command against the generation indexed (output.go, indexOf).
 	worktree *watch.Worktree
 	indexed  graph.Meta
-	early    chan earlyCheck // a check started with the store (startCheck)
 }
 
 // exitError carries an exit code through cobra.
@@ -223,45 +221,4 @@ func (g *globals) dir() (string, error) {
 		return "", err
 	}
 	return filepath.Join(root, ".cairn"), nil
-}
-
-// readStore is what the query commands read: either store.
-type readStore = store.Store
-
-// openStore opens the committed index for reading (graph/store decides
-// which store).
-func (g *globals) openStore() (readStore, error) {
-	ctx := context.Background()
-	o, err := g.storeOptions()
-	if err != nil {
-		return nil, err
-	}
-	s, err := store.Open(ctx, o)
-	if errors.Is(err, graph.ErrNoIndex) {
-		if g.shared() {
-			return nil, fmt.Errorf("no index of repository %s in %s: run `cairn index --store … --repo %s` first (or name it with --repo-name)", o.RepoName, store.Redact(g.store), g.repo)
-		}
-		return nil, fmt.Errorf("no index in %s: run `cairn index --repo %s` first", o.Dir, g.repo)
-	}
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range s.Warnings() {
-		fmt.Fprintln(g.stderr, "cairn: warning:", w)
-	}
-	g.startCheck(s)
-	return s, nil
-}
-
-// storeOptions name the store the flags select.
-func (g *globals) storeOptions() (store.Options, error) {
-	if g.shared() {
-		if err := g.checkStore(); err != nil {
-			return store.Options{}, err
-		}
-		name, err := g.repoKey()
-		return store.Options{URL: g.store, RepoName: name}, err
-	}
-	dir, err := g.dir()
-	return store.Options{Dir: dir}, err
 }
