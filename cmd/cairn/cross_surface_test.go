@@ -318,7 +318,10 @@ func agentSearch(t *testing.T, eng *engine.Engine, q string, out any) {
 		if tl.Name() != "search" {
 			continue
 		}
-		in, _ := json.Marshal(map[string]any{"query": q, "limit": 10})
+		in, err := json.Marshal(map[string]any{"query": q, "limit": 10})
+		if err != nil {
+			t.Fatal(err)
+		}
 		res, err := tl.Run(context.Background(), in)
 		if err != nil || res.IsError {
 			t.Fatalf("agent search %q: %v %s", q, err, res.Content)
@@ -588,7 +591,10 @@ func (m *mcpSession) raw(t *testing.T, tool string, args map[string]any) *sdk.Ca
 func (m *mcpSession) decode(t *testing.T, tool string, args map[string]any, out any) {
 	t.Helper()
 	res := m.raw(t, tool, args)
-	b, _ := json.Marshal(res.StructuredContent)
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatalf("%s(%v): %v", tool, args, err)
+	}
 	if res.IsError || json.Unmarshal(b, out) != nil {
 		t.Fatalf("%s(%v): %+v", tool, args, res)
 	}
