@@ -82,11 +82,12 @@ func TestAnalysisCommands(t *testing.T) {
 		Ranks                map[string]int
 	}
 	var sr struct {
-		Files, Hits []entry
-		Results     any
+		Files, Hits, Results []entry
 	}
 	decode(run(0, "search", "--json", "serve requests store"), &sr)
-	if len(sr.Files) == 0 || len(sr.Hits) == 0 || sr.Files[0].StartLine != 0 || sr.Files[0].Revision == "" || sr.Results != nil {
+	// results: the files, then the hits, as one list (rankedList)
+	if len(sr.Files) == 0 || len(sr.Hits) == 0 || sr.Files[0].StartLine != 0 || sr.Files[0].Revision == "" ||
+		len(sr.Results) != len(sr.Files)+len(sr.Hits) || sr.Results[0].Path != sr.Files[0].Path || sr.Results[len(sr.Files)].StartLine != sr.Hits[0].StartLine {
 		t.Fatalf("search --json = %+v", sr)
 	}
 	last := sr.Hits[len(sr.Hits)-1]
