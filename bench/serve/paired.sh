@@ -83,7 +83,9 @@ for round in 1 2; do
   for side in base new; do
     bin=$BASE idx=$IB port=7813
     [ $side = new ] && bin=$NEW idx=$IN port=7814
-    "$bin" serve mcp --repo "$MONO" --index-dir "$idx" --http "127.0.0.1:$port" 2>"$WORK/paired/mcp-$side.log" &
+    tools=() # the load client asks repo_map too: all tools where --tools exists (lean is the default)
+    "$bin" serve mcp --help 2>&1 | grep -q -- --tools && tools=(--tools all)
+    "$bin" serve mcp --repo "$MONO" --index-dir "$idx" --http "127.0.0.1:$port" "${tools[@]}" 2>"$WORK/paired/mcp-$side.log" &
     S=$!
     for _ in $(seq 300); do grep -q "serving MCP" "$WORK/paired/mcp-$side.log" && break; sleep 0.1; done
     echo "-- round $round, $side"

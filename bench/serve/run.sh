@@ -18,7 +18,8 @@ IDX="$MONO/.cairn"
 "$CAIRN" index -q --index-dir "$IDX" "$MONO"
 machine
 echo "corpus: mono1m $(cd "$MONO" && git rev-parse --short HEAD), index $IDX ($("$CAIRN" status --index-dir "$IDX" | sed -n 3p))"
-"$CAIRN" serve mcp --repo "$MONO" --index-dir "$IDX" --http "127.0.0.1:$PORT" 2>"$WORK/serve.log" &
+# all tools: the load client asks repo_map, which the default lean profile leaves out
+"$CAIRN" serve mcp --repo "$MONO" --index-dir "$IDX" --http "127.0.0.1:$PORT" --tools all 2>"$WORK/serve.log" &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true' EXIT
 for _ in $(seq 100); do grep -q "serving MCP" "$WORK/serve.log" && break; sleep 0.1; done
