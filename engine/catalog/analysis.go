@@ -41,7 +41,7 @@ func traceValue(c *call, in TraceIn) (TraceOut, string, error) {
 	}
 	out := TraceOut{Index: ViewIndex(c.snap), TraceResult: *res, Omitted: map[string]int{}}
 	r := &out.Result
-	fit(&out, c.opts.maxBytes(),
+	err = fit(&out, c.opts.maxBytes(),
 		// flows and call paths restate the sites: they go first, entirely
 		func() bool { return halve(&r.Flows, out.Omitted, "flows", 0) },
 		func() bool {
@@ -60,6 +60,9 @@ func traceValue(c *call, in TraceIn) (TraceOut, string, error) {
 			return halve(&r.Carriers, out.Omitted, "carriers", 1) || halve(&r.Gaps, out.Omitted, "gaps", 1)
 		},
 	)
+	if err != nil {
+		return TraceOut{}, "", err
+	}
 	out.Omitted = noneEmpty(out.Omitted)
 	return out, "", nil
 }
@@ -105,7 +108,7 @@ func impact(c *call, in ImpactIn) (ImpactOut, string, error) {
 	}
 	out := ImpactOut{Index: ViewIndex(c.snap), ImpactResult: *res, Omitted: map[string]int{}}
 	r := &out.Result
-	fit(&out, c.opts.maxBytes(),
+	err = fit(&out, c.opts.maxBytes(),
 		func() bool { return halve(&r.Dependents, out.Omitted, "dependents", 1) },
 		func() bool { return halve(&r.Tests, out.Omitted, "tests", 1) },
 		func() bool {
@@ -113,6 +116,9 @@ func impact(c *call, in ImpactIn) (ImpactOut, string, error) {
 		},
 		func() bool { return halve(&r.Changed, out.Omitted, "changed", 1) },
 	)
+	if err != nil {
+		return ImpactOut{}, "", err
+	}
 	out.Omitted = noneEmpty(out.Omitted)
 	return out, "", nil
 }

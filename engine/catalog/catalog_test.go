@@ -49,7 +49,10 @@ func TestSearchMatchesSchema(t *testing.T) {
 	}
 	minimal := ShapeSearch(&engine.SearchResult{})
 	for _, v := range []any{full, minimal, SearchOut{Search: full, NextCursor: "x"}, SearchOut{Search: minimal}} {
-		b, _ := json.Marshal(v)
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
 		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
 		if err != nil {
 			t.Fatal(err)
@@ -59,9 +62,14 @@ func TestSearchMatchesSchema(t *testing.T) {
 		}
 	}
 	defs := doc.(map[string]any)["$defs"].(map[string]any)
-	b, _ := json.Marshal(full)
+	b, err := json.Marshal(full)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var got struct{ Files, Hits []map[string]any }
-	json.Unmarshal(b, &got)
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
 	for def, m := range map[string]map[string]any{"search_file": got.Files[0], "search_hit": got.Hits[0]} {
 		for p := range defs[def].(map[string]any)["properties"].(map[string]any) {
 			if _, ok := m[p]; !ok {

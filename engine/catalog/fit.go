@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // Trimming by structure, never by bytes. A typed answer that is one
@@ -17,17 +19,23 @@ import (
 // every tool result.
 
 // fit applies the trims in order while v's JSON exceeds max bytes; a trim
-// that cuts nothing more moves on to the next.
-func fit(v any, max int, trims ...func() bool) {
+// that cuts nothing more moves on to the next. An answer that does not
+// encode (a NaN score) is an error: its size is unknown, so it is never
+// passed on as fitting.
+func fit(v any, max int, trims ...func() bool) error {
 	for i := 0; i < len(trims); {
-		b, _ := json.Marshal(v)
+		b, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("encode the %T answer to fit it in %d bytes: %w", v, max, err)
+		}
 		if len(b) <= max {
-			return
+			return nil
 		}
 		if !trims[i]() {
 			i++
 		}
 	}
+	return nil
 }
 
 // halve drops the second half of a list, keeping at least least items,
@@ -81,14 +89,19 @@ func cutText(s string, n int) string {
 	return s[:cut] + fmt.Sprintf("\n… (%d more bytes cut)", len(s)-cut)
 }
 
-// fitJSON trims v by structure until its encoding fits in max bytes.
+// fitJSON trims v by structure until its encoding fits in max bytes. A v
+// that does not encode is not fitted (false): Fit then cuts the text by
+// bytes, still within max, rather than pass on an answer of unknown size.
 func fitJSON(v any, max int) (string, bool) {
 	omitted := map[string]int{}
 	for range 400 {
 		if m, ok := v.(map[string]any); ok && len(omitted) > 0 {
 			m["omitted_by_cap"] = omitted
 		}
-		b, _ := json.Marshal(v)
+		b, err := json.Marshal(v)
+		if err != nil {
+			return "", false
+		}
 		if len(b) <= max {
 			return string(b), true
 		}
@@ -132,10 +145,11 @@ func (l loc) String() string {
 }
 
 // longest finds the value that ok accepts whose encoding is largest
-// (the first of equals, keys in sorted order), outside omitted_by_cap.
+// (the first of equals, keys in sorted order), outside omitted_by_cap. v
+// is a part of a document fitJSON has just encoded, so it encodes.
 func longest(v any, at loc, ok func(any) bool, best *loc, size *int) {
 	if ok(v) {
-		if b, _ := json.Marshal(v); len(b) > *size {
+		if b := must.JSON(v); len(b) > *size {
 			*size, *best = len(b), slices.Clone(at)
 			if *best == nil {
 				*best = loc{}

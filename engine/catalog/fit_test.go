@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,10 @@ func TestFitKeepsJSON(t *testing.T) {
 		flows = append(flows, flow{Kind: "read", Steps: []string{fmt.Sprintf("Handler.GetTask server/handlers.go:%d", i), strings.Repeat("x", 120)}})
 	}
 	ans["flows"] = flows
-	b, _ := json.Marshal(ans)
+	b, err := json.Marshal(ans)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(b) <= MaxBytes {
 		t.Fatalf("the answer (%d bytes) is not larger than the cap", len(b))
 	}
@@ -41,7 +45,10 @@ func TestFitKeepsJSON(t *testing.T) {
 	}
 
 	// one huge string: shortened, marked, still JSON
-	big, _ := json.Marshal(map[string]any{"text": strings.Repeat("line\n", 20000)})
+	big, err := json.Marshal(map[string]any{"text": strings.Repeat("line\n", 20000)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	got = Fit(string(big), MaxBytes)
 	var one struct{ Text string }
 	if err := json.Unmarshal([]byte(got), &one); err != nil || len(got) > MaxBytes || !strings.Contains(one.Text, "more bytes cut") {
@@ -56,5 +63,27 @@ func TestFitKeepsJSON(t *testing.T) {
 	// what fits is untouched
 	if got := Fit(`{"a":1}`, MaxBytes); got != `{"a":1}` {
 		t.Errorf("a small answer changed: %s", got)
+	}
+}
+
+// An answer that does not encode has no known size: fit says so rather
+// than pass it on as fitting, and fitJSON declines it so that Fit falls
+// back to cutting the text within the budget.
+func TestFitAnswerThatDoesNotEncode(t *testing.T) {
+	type answer struct {
+		Score float64  `json:"score"`
+		Items []string `json:"items"`
+	}
+	out := answer{Score: math.NaN(), Items: make([]string, 1000)}
+	trimmed := false
+	err := fit(&out, 100, func() bool { trimmed = true; return false })
+	if err == nil || !strings.Contains(err.Error(), "unsupported value: NaN") {
+		t.Errorf("fit of a NaN answer: err = %v, want the encoding error", err)
+	}
+	if trimmed {
+		t.Error("fit trimmed an answer whose size it could not know")
+	}
+	if got, ok := fitJSON(map[string]any{"score": math.NaN(), "items": make([]any, 1000)}, 100); ok {
+		t.Errorf("fitJSON of a NaN answer = %q, true; want false", got)
 	}
 }

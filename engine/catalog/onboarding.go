@@ -38,13 +38,14 @@ func repoMap(c *call, in RepoMapIn) (RepoMapOut, string, error) {
 	if err != nil {
 		return RepoMapOut{}, "", err
 	}
-	return page(c, res.Symbols, off, limit, key, func(p []engine.MapEntry, next string) RepoMapOut {
+	answer, err := page(c, res.Symbols, off, limit, key, func(p []engine.MapEntry, next string) RepoMapOut {
 		stale := 0
 		for _, e := range p {
 			stale += b2i(e.Stale)
 		}
 		return RepoMapOut{Index: indexView(c.snap, stale), Symbols: p, NextCursor: next}
-	}), "", nil
+	})
+	return answer, "", err
 }
 
 // EntryPointsIn is the input of entry_points.
@@ -84,13 +85,14 @@ func entryPoints(c *call, in EntryPointsIn) (EntryPointsOut, string, error) {
 	if err != nil {
 		return EntryPointsOut{}, "", err
 	}
-	return page(c, res.EntryPoints, off, limit, key, func(p []engine.EntryPoint, next string) EntryPointsOut {
+	answer, err := page(c, res.EntryPoints, off, limit, key, func(p []engine.EntryPoint, next string) EntryPointsOut {
 		stale := 0
 		for _, e := range p {
 			stale += b2i(e.Func.Stale)
 		}
 		return EntryPointsOut{Index: indexView(c.snap, stale), EntryPoints: p, Counts: res.Counts, Truncated: res.Truncated, NextCursor: next}
-	}), "", nil
+	})
+	return answer, "", err
 }
 
 // PackageGraphIn is the input of package_graph.
@@ -120,10 +122,13 @@ func packageGraph(c *call, in PackageGraphIn) (PackageGraphOut, string, error) {
 	}
 	out := PackageGraphOut{Index: ViewIndex(c.snap), PackageGraphResult: *res, Omitted: map[string]int{}}
 	r := &out.PackageGraphResult
-	fit(&out, c.opts.maxBytes(),
+	err = fit(&out, c.opts.maxBytes(),
 		func() bool { return halve(&r.Imports, out.Omitted, "imports", 1) },
 		func() bool { return halve(&r.Packages, out.Omitted, "packages", 1) },
 	)
+	if err != nil {
+		return PackageGraphOut{}, "", err
+	}
 	out.Omitted = noneEmpty(out.Omitted)
 	return out, "", nil
 }

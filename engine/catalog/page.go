@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // Paging. A list answer holds at most limit items and at most the budget
@@ -23,17 +24,16 @@ type cursor struct {
 	Off  int    `json:"o"`
 }
 
-// argsKey identifies the arguments of a call (without its cursor).
+// argsKey identifies the arguments of a call (without its cursor): a tool's
+// input struct of strings, ints and bools, which always encodes.
 func argsKey(v any) string {
-	b, _ := json.Marshal(v)
 	h := fnv.New64a()
-	h.Write(b)
+	h.Write(must.JSON(v))
 	return fmt.Sprintf("%x", h.Sum64())
 }
 
 func encodeCursor(c cursor) string {
-	b, _ := json.Marshal(c)
-	return base64.RawURLEncoding.EncodeToString(b)
+	return base64.RawURLEncoding.EncodeToString(must.JSON(c))
 }
 
 // cursorAt is the cursor of c's tool and args continuing at off.
@@ -65,8 +65,9 @@ func (c *call) offset(raw string, args any) (int, error) {
 
 // page cuts items[off:] to at most limit items whose rendering (by build)
 // fits the budget, and returns the rendering of the page with the next
-// cursor ("" at the end). At least one item is shown.
-func page[T, O any](c *call, items []T, off, limit int, args any, build func(page []T, next string) O) O {
+// cursor ("" at the end). At least one item is shown. A rendering that
+// does not encode (a NaN score) is an error, never a page of unknown size.
+func page[T, O any](c *call, items []T, off, limit int, args any, build func(page []T, next string) O) (O, error) {
 	if off > len(items) {
 		off = len(items)
 	}
@@ -79,11 +80,15 @@ func page[T, O any](c *call, items []T, off, limit int, args any, build func(pag
 		}
 		out := build(items[off:off+n], next)
 		if n <= 1 {
-			return out
+			return out, nil
 		}
-		b, _ := json.Marshal(out)
+		b, err := json.Marshal(out)
+		if err != nil {
+			var zero O
+			return zero, fmt.Errorf("encode a page of %T to fit it in %d bytes: %w", out, budget, err)
+		}
 		if len(b) <= budget {
-			return out
+			return out, nil
 		}
 		n = max(1, min(n-1, n*budget/len(b)*9/10))
 	}

@@ -77,7 +77,7 @@ func search(c *call, in SearchIn) (SearchOut, string, error) {
 		return SearchOut{}, "", err
 	}
 	all := ShapeSearch(res)
-	return page(c, all.Hits, off, limit, key, func(p []engine.SearchHit, next string) SearchOut {
+	answer, err := page(c, all.Hits, off, limit, key, func(p []engine.SearchHit, next string) SearchOut {
 		o := SearchOut{Search: Search{Hits: p, Unresolved: all.Unresolved}, NextCursor: next}
 		if off == 0 {
 			o.Files, o.Named = all.Files, all.Named
@@ -92,7 +92,8 @@ func search(c *call, in SearchIn) (SearchOut, string, error) {
 			o.NextCursor = c.cursorAt(key, off+len(p))
 		}
 		return o
-	}), "", nil
+	})
+	return answer, "", err
 }
 
 func round(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }

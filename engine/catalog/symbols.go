@@ -46,9 +46,10 @@ func definition(c *call, in DefinitionIn) (DefinitionOut, string, error) {
 	if err != nil {
 		return DefinitionOut{}, "", err
 	}
-	return page(c, res.Definitions, off, 20, in.SymbolIn, func(p []graph.SymbolView, next string) DefinitionOut {
+	answer, err := page(c, res.Definitions, off, 20, in.SymbolIn, func(p []graph.SymbolView, next string) DefinitionOut {
 		return DefinitionOut{Index: indexView(c.snap, staleSymbols(p)), Definitions: p, Total: len(res.Definitions), NextCursor: next}
-	}), "", nil
+	})
+	return answer, "", err
 }
 
 // ReferencesIn is the input of references.
@@ -94,14 +95,15 @@ func references(c *call, in ReferencesIn) (ReferencesOut, string, error) {
 		return ReferencesOut{}, "", err
 	}
 	defs := res.Definitions[:min(len(res.Definitions), engine.MaxCandidates)]
-	return page(c, res.References, off, limit, key, func(p []graph.RefView, next string) ReferencesOut {
+	answer, err := page(c, res.References, off, limit, key, func(p []graph.RefView, next string) ReferencesOut {
 		stale := 0
 		for _, r := range p {
 			stale += b2i(r.Stale)
 		}
 		return ReferencesOut{Index: indexView(c.snap, stale), Definitions: defs, DefinitionsTotal: len(res.Definitions),
 			References: p, Total: len(res.References), NextCursor: next}
-	}), "", nil
+	})
+	return answer, "", err
 }
 
 // HopsIn is the input of callers and callees.
@@ -182,7 +184,7 @@ func traverse(c *call, in HopsIn, ask func(engine.HopsOptions) (*engine.HopsResu
 	if err != nil {
 		return HopsOut{}, "", err
 	}
-	return page(c, res.Results, off, limit, key, func(p []graph.HopView, next string) HopsOut {
+	answer, err := page(c, res.Results, off, limit, key, func(p []graph.HopView, next string) HopsOut {
 		stale := staleSymbols(res.Roots)
 		for _, h := range p {
 			if h.Definition != nil && h.Definition.Stale || h.CallSite != nil && h.CallSite.Stale {
@@ -190,5 +192,6 @@ func traverse(c *call, in HopsIn, ask func(engine.HopsOptions) (*engine.HopsResu
 			}
 		}
 		return HopsOut{Index: indexView(c.snap, stale), Roots: res.Roots, Results: p, Total: len(res.Results), Truncated: res.Truncated, NextCursor: next}
-	}), "", nil
+	})
+	return answer, "", err
 }
