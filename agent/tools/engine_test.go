@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-dev/cairn/engine/catalog"
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/internal/must"
 	"github.com/cairn-dev/cairn/retrieval/impact"
 )
 
@@ -34,7 +35,7 @@ func TestEngineTools(t *testing.T) {
 	var callers catalog.HopsOut
 	f.ok(t, "callers", args("symbol", "ToResponse"), &callers)
 	if !slices.ContainsFunc(callers.Results, func(h graph.HopView) bool { return h.Definition != nil && strings.Contains(h.Name, "GetTask") }) {
-		t.Errorf("callers of ToResponse: %s", mustJSON(callers))
+		t.Errorf("callers of ToResponse: %s", must.JSON(callers))
 	}
 	var callees catalog.HopsOut
 	f.ok(t, "callees", args("symbol", "Handler.GetTask", "depth", 2), &callees)
@@ -57,7 +58,7 @@ func TestEngineTools(t *testing.T) {
 	var imp catalog.ImpactOut
 	f.ok(t, "impact", args("symbol", "ToResponse"), &imp)
 	if !slices.ContainsFunc(imp.Tests, func(x impact.Test) bool { return x.Name == "TestToResponseKeepsID" }) {
-		t.Errorf("impact of ToResponse lists no tests: %s", mustJSON(imp.Result))
+		t.Errorf("impact of ToResponse lists no tests: %s", must.JSON(imp.Result))
 	}
 
 	res := f.call(t, "build_context", args("task", "the artifact link disappears after a refresh", "budget", 2000, "format", "json"))
@@ -96,7 +97,7 @@ func TestEngineTools(t *testing.T) {
 	// is root; the engine's git still reads it (sandbox.Create trusts it).
 	f.ok(t, "impact", `{"working": true}`, &imp)
 	if !slices.ContainsFunc(imp.Changed, func(s impact.Symbol) bool { return s.Name == "ToResponse" }) {
-		t.Errorf("impact of the diff: changed %s", mustJSON(imp.Changed))
+		t.Errorf("impact of the diff: changed %s", must.JSON(imp.Changed))
 	}
 	// a revert is seen too
 	f.ok(t, "revert", args("path", "server/extra.go"), nil)

@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/gate/policy"
 	"github.com/cairn-dev/cairn/gate/sandbox"
 	"github.com/cairn-dev/cairn/gate/verify"
+	"github.com/cairn-dev/cairn/internal/must"
 	"github.com/cairn-dev/cairn/internal/redact"
 )
 
@@ -179,7 +180,7 @@ func (t *toolbox) shell() Tool {
 			out := shellOut{Argv: in.Argv, ExitCode: res.ExitCode, TimedOut: res.TimedOut, DurationMS: res.Duration.Milliseconds(),
 				Stdout: clip(res.Stdout, half), Stderr: clip(res.Stderr, half), StdoutBytes: res.StdoutBytes, StderrBytes: res.StderrBytes,
 				Truncated: res.Truncated || len(res.Stdout) > half || len(res.Stderr) > half, Changed: touched, Backend: res.Backend, Trust: material}
-			return policy.Result{Content: mustJSON(out), IsError: false}, nil
+			return policy.Result{Content: must.JSON(out), IsError: false}, nil
 		})
 }
 
@@ -270,11 +271,11 @@ func (t *toolbox) runTests() Tool {
 				out.Output = clip(append(res.Stdout, res.Stderr...), t.env.MaxOutput)
 				out.BuildFailed = []string{fmt.Sprintf("(%s output unreadable: %v)", r.Name(), err)}
 				t.env.Recorder.Tested(in.Selector, 0, 0, 0, nil)
-				return policy.Result{Content: mustJSON(out), IsError: true}, nil
+				return policy.Result{Content: must.JSON(out), IsError: true}, nil
 			}
 			t.fillTests(&out, run, res)
 			t.env.Recorder.Tested(in.Selector, out.Passed, out.Failed, out.Skipped, out.Failing)
-			return policy.Result{Content: mustJSON(out)}, nil
+			return policy.Result{Content: must.JSON(out)}, nil
 		})
 }
 
@@ -305,7 +306,7 @@ func (t *toolbox) fillTests(out *runTestsOut, run *verify.Run, res *sandbox.Resu
 	if len(run.BuildFailed) > 0 || len(run.Tests) == 0 && res.ExitCode != 0 {
 		out.Output = clip(append(slices.Clone(res.Stdout), res.Stderr...), t.env.MaxOutput/2)
 	}
-	for len(out.Tests) > 0 && len(mustJSON(out)) > t.env.MaxOutput*2 {
+	for len(out.Tests) > 0 && len(must.JSON(out)) > t.env.MaxOutput*2 {
 		// keep every failing test's name; cut outputs from the last
 		cut := false
 		for i := len(out.Tests) - 1; i >= 0 && !cut; i-- {
@@ -320,7 +321,7 @@ func (t *toolbox) fillTests(out *runTestsOut, run *verify.Run, res *sandbox.Resu
 	}
 	for i, p := range passing {
 		out.Tests = append(out.Tests, p)
-		if len(mustJSON(out)) > t.env.MaxOutput*2 {
+		if len(must.JSON(out)) > t.env.MaxOutput*2 {
 			out.Tests = out.Tests[:len(out.Tests)-1]
 			out.Omitted = len(passing) - i
 			break

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -160,7 +161,7 @@ func TestRead(t *testing.T) {
 		t.Fatalf("read %+v", out)
 	}
 	for i, l := range lines {
-		if want := strings.TrimSpace(strings.Fields(l)[0]); want != itoa(3+i) || !strings.HasSuffix(l, src[2+i]) {
+		if want := strings.TrimSpace(strings.Fields(l)[0]); want != strconv.Itoa(3+i) || !strings.HasSuffix(l, src[2+i]) {
 			t.Errorf("line %d: %q, want number %d and %q", i, l, 3+i, src[2+i])
 		}
 	}
@@ -187,8 +188,6 @@ func TestRead(t *testing.T) {
 	f.refused(t, "read", args("path", "server/mapper.go", "start_line", 500))
 	f.refused(t, "read", args("path", "server/mapper.go", "start_line", 5, "end_line", 2))
 }
-
-func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 func TestList(t *testing.T) {
 	f := newFixture(t, Env{})
@@ -302,7 +301,10 @@ func TestEffects(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tool, err)
 		}
-		b, _ := json.Marshal(e)
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatalf("%s: encode the effects: %v", tool, err)
+		}
 		return string(b)
 	}
 	for _, c := range []struct{ tool, in, want string }{

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -114,12 +113,4 @@ func stated(what, s string, n int) string {
 		return fmt.Sprintf("%s is %d bytes: at most %d.", what, len(s), n)
 	}
 	return ""
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // the answers are plain structs
-	}
-	return b
 }

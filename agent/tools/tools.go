@@ -212,7 +212,10 @@ func (t *tool[In]) decode(input json.RawMessage) (In, error) {
 			return in, fmt.Errorf("The argument %q of %s must be %s, not %s.", f.name, t.name, typeName(f.schema), jsonKind(v))
 		}
 	}
-	clean, _ := json.Marshal(obj)
+	clean, err := json.Marshal(obj)
+	if err != nil {
+		return in, fmt.Errorf("The arguments of %s could not be read: %s", t.name, jsonProblem(err))
+	}
 	if err := json.Unmarshal(clean, &in); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {

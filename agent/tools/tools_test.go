@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/engine"
 	"github.com/cairn-dev/cairn/gate/policy"
 	"github.com/cairn-dev/cairn/gate/sandbox"
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // The fixture: testdata/apps/artifact-dropped (the agent's: the response
@@ -237,13 +238,14 @@ func (f *fixture) refused(t *testing.T, name, input string) string {
 	return s
 }
 
+// args is the JSON object of the key-value pairs kv (values of types that
+// always encode: strings, ints, bools).
 func args(kv ...any) string {
 	m := map[string]any{}
 	for i := 0; i+1 < len(kv); i += 2 {
 		m[kv[i].(string)] = kv[i+1]
 	}
-	b, _ := json.Marshal(m)
-	return string(b)
+	return string(must.JSON(m))
 }
 
 func (f *fixture) file(t *testing.T, rel string) string {
