@@ -63,7 +63,7 @@ func call(t *testing.T, cs *sdk.ClientSession, tool string, args map[string]any,
 		t.Fatalf("%s(%v): protocol error %v", tool, args, err)
 	}
 	if !res.IsError && out != nil {
-		b, _ := json.Marshal(res.StructuredContent)
+		b := marshal(t, res.StructuredContent)
 		if err := json.Unmarshal(b, out); err != nil {
 			t.Fatalf("%s: %v\n%s", tool, err, b)
 		}
@@ -149,11 +149,13 @@ func TestToolList(t *testing.T) {
 		}
 		// clients (the TypeScript SDK) insist on object schemas
 		for _, sc := range []any{tool.InputSchema, tool.OutputSchema} {
-			b, _ := json.Marshal(sc)
+			b := marshal(t, sc)
 			var top struct {
 				Type any `json:"type"`
 			}
-			json.Unmarshal(b, &top)
+			if err := json.Unmarshal(b, &top); err != nil {
+				t.Fatalf("%s: %v", tool.Name, err)
+			}
 			if top.Type != "object" {
 				t.Errorf("%s: schema type %v, want \"object\"", tool.Name, top.Type)
 			}
@@ -179,11 +181,13 @@ func TestToolList(t *testing.T) {
 		if !ok {
 			continue
 		}
-		b, _ := json.Marshal(tool.InputSchema)
+		b := marshal(t, tool.InputSchema)
 		var sc struct {
 			Properties map[string]any `json:"properties"`
 		}
-		json.Unmarshal(b, &sc)
+		if err := json.Unmarshal(b, &sc); err != nil {
+			t.Fatalf("%s: %v", tool.Name, err)
+		}
 		var names []string
 		for n := range sc.Properties {
 			names = append(names, n)
@@ -196,7 +200,7 @@ func TestToolList(t *testing.T) {
 	// Input schemas are typed: required fields and descriptions.
 	for _, tool := range res.Tools {
 		if tool.Name == "read_span" {
-			b, _ := json.Marshal(tool.InputSchema)
+			b := marshal(t, tool.InputSchema)
 			if !strings.Contains(string(b), `"required":["path"]`) || !strings.Contains(string(b), "repository-relative") {
 				t.Errorf("read_span input schema: %s", b)
 			}
@@ -614,4 +618,14 @@ func TestSearchNamedChange(t *testing.T) {
 	if len(p2.Named) != 0 || len(p2.Hits) != 1 {
 		t.Fatalf("page 2: %+v", p2)
 	}
+}
+
+// marshal is json.Marshal(v), failing the test on an error.
+func marshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("encode %T: %v", v, err)
+	}
+	return b
 }

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -54,13 +53,13 @@ func askAll(t *testing.T, cs *sdk.ClientSession) (answers map[string]string, ok 
 	answers, ok = map[string]string{}, map[string]bool{}
 	ask := func(tool string, args map[string]any) {
 		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tool, Arguments: args})
-		key, _ := json.Marshal(args)
+		key := marshal(t, args)
 		name := tool + string(key)
 		if err != nil {
 			answers[name] = "protocol error: " + err.Error()
 			return
 		}
-		b, _ := json.Marshal(res)
+		b := marshal(t, res)
 		answers[name] = text(res) + "\n" + string(b)
 		ok[name] = !res.IsError
 	}
@@ -173,7 +172,7 @@ func TestHugeArgumentBoundedError(t *testing.T) {
 			}
 			continue
 		}
-		b, _ := json.Marshal(res)
+		b := marshal(t, res)
 		if !res.IsError {
 			t.Errorf("%.40s: no error for a 5 MB argument", c.tool)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/gate/policy"
 	"github.com/cairn-dev/cairn/gate/sandbox"
 	"github.com/cairn-dev/cairn/gate/verify"
+	"github.com/cairn-dev/cairn/internal/must"
 	"github.com/cairn-dev/cairn/schema"
 )
 
@@ -68,9 +69,9 @@ func verifyOutSchema() *jsonschema.Schema {
 		},
 		"$defs": doc.Defs,
 	}
-	b, _ := json.Marshal(out)
+	// out is strings and the $defs just decoded: it always encodes
 	var s *jsonschema.Schema
-	if err := json.Unmarshal(b, &s); err != nil {
+	if err := json.Unmarshal(must.JSON(out), &s); err != nil {
 		panic(err)
 	}
 	return s

@@ -260,10 +260,17 @@ func TestAPISameAsMCP(t *testing.T) {
 		if err != nil || res.IsError {
 			t.Fatalf("%s over MCP: %v %+v", c.tool, err, res)
 		}
-		want, _ := json.Marshal(res.StructuredContent)
+		want, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatalf("%s: %v", c.tool, err)
+		}
 		var a, b any
-		json.Unmarshal(body, &a)
-		json.Unmarshal(want, &b)
+		if err := json.Unmarshal(body, &a); err != nil {
+			t.Fatalf("%s: the API's body: %v", c.tool, err)
+		}
+		if err := json.Unmarshal(want, &b); err != nil {
+			t.Fatalf("%s: %v", c.tool, err)
+		}
 		if d := cmp.Diff(b, a); d != "" {
 			t.Errorf("%s: the API differs from the MCP tool (-mcp +api):\n%s", c.tool, d)
 		}
