@@ -2,7 +2,6 @@ package hook
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,11 +10,11 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/engine"
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 func sessionCall(repo, session string) string {
-	b, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": repo, "hook_event_name": "SessionStart", "source": "startup"})
-	return string(b)
+	return string(must.JSON(map[string]any{"session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": repo, "hook_event_name": "SessionStart", "source": "startup"}))
 }
 
 // briefRepo is a git repository whose files say how to test it, one line

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cairn-dev/cairn/gate/policy"
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // call runs one hook call with the input given and returns stdout, stderr
@@ -26,9 +27,8 @@ func call(t *testing.T, o Options, input string) (string, string, int) {
 
 // toolCall is a Claude Code PreToolUse input, as 2.1.337 sends it.
 func toolCall(repo, tool string, in map[string]any) string {
-	b, _ := json.Marshal(map[string]any{"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": repo,
-		"hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": tool, "tool_input": in, "tool_use_id": "toolu_1"})
-	return string(b)
+	return string(must.JSON(map[string]any{"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": repo,
+		"hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": tool, "tool_input": in, "tool_use_id": "toolu_1"}))
 }
 
 // hookRepo is a repository with a test file, a CI workflow and a lockfile,

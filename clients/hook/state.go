@@ -85,7 +85,10 @@ func (s *state) save(repo, session string) error {
 		return err
 	}
 	s.Format = stateFormat
-	data, _ := json.Marshal(s)
+	data, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("encode the session's state: %w", err)
+	}
 	tmp, err := os.CreateTemp(dir, ".state-*")
 	if err != nil {
 		return fmt.Errorf("write the session's state: %w", err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/gate/verify"
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // gateRepo is testdata/apps/artifact-dropped with the gate's overlay (a
@@ -55,9 +56,8 @@ func theFix(t *testing.T, repo string) {
 
 // stopCall is a Claude Code Stop input.
 func stopCall(repo, session string, active bool) string {
-	b, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": repo, "hook_event_name": "Stop",
-		"stop_hook_active": active, "last_assistant_message": "Done: all tests pass."})
-	return string(b)
+	return string(must.JSON(map[string]any{"session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": repo, "hook_event_name": "Stop",
+		"stop_hook_active": active, "last_assistant_message": "Done: all tests pass."}))
 }
 
 // stopOptions give each test a gate directory of its own that outlives

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 // The written files checked by the clients themselves (Claude Code and
@@ -132,8 +134,7 @@ func TestSetupCodexReads(t *testing.T) {
 }
 
 func strconvQuote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+	return string(must.JSON(s))
 }
 
 func compileSchema(t *testing.T, name string) *jsonschema.Schema {

@@ -703,7 +703,11 @@ func (d *jsonDoc) checkForeignKept(old, out []byte, e jsonEdit, binary string) e
 			stripHooks(m, e.hooks.style, binary)
 		}
 		for _, c := range e.create {
-			if reflect.DeepEqual(m[c.key], jsonValue(c.value)) {
+			v, err := jsonValue(c.value)
+			if err != nil {
+				return nil, err
+			}
+			if reflect.DeepEqual(m[c.key], v) {
 				delete(m, c.key)
 			}
 		}
@@ -723,11 +727,18 @@ func (d *jsonDoc) checkForeignKept(old, out []byte, e jsonEdit, binary string) e
 	return nil
 }
 
-func jsonValue(v any) any {
-	b, _ := json.Marshal(v)
+// jsonValue is v as decoded JSON (maps, slices, strings, float64s), to
+// compare with a decoded file.
+func jsonValue(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode %T: %w", v, err)
+	}
 	var out any
-	json.Unmarshal(b, &out)
-	return out
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("decode %T: %w", v, err)
+	}
+	return out, nil
 }
 
 func stripHooks(m map[string]any, style hookStyle, binary string) {

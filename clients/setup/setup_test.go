@@ -13,6 +13,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/tailscale/hujson"
+
+	"github.com/cairn-dev/cairn/internal/must"
 )
 
 const testBinary = "/opt/cairn/bin/cairn"
@@ -391,9 +393,7 @@ func checkEntries(t *testing.T, o Options, paths []string, merged bool) {
 }
 
 func jsonEqual(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return bytes.Equal(x, y)
+	return bytes.Equal(must.JSON(a), must.JSON(b))
 }
 
 // TestSetupNewFiles: with nothing there, setup creates each file (the
