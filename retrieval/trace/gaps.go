@@ -156,7 +156,7 @@ func (t *tracer) droppedGaps() ([]Gap, error) {
 					msg = fmt.Sprintf("%s maps %s to %s (%s) but drops %s: %s is never set here", sym.QualifiedName(), A.container, B.container, what, A.Name, B.Name)
 				}
 				out = append(out, Gap{Kind: "dropped", Message: msg, Loc: t.loc(sym.Path, sym.NameRange), Func: t.funcOf(sym),
-					Evidence: []Loc{A.Loc, B.Loc}, Certainty: t.certainty()})
+					Evidence: []Loc{A.Loc, B.Loc}, Certainty: t.certainty(), carrier: A, into: B.container})
 			}
 		}
 	}
@@ -242,7 +242,7 @@ func (t *tracer) omittedGaps(types func(yield func(*Carrier, []graph.Symbol))) (
 				b := owner[k]
 				msg := fmt.Sprintf("%s maps %s to %s (copies %s) but %s has no field for %s: the value is dropped here", sym.QualifiedName(), c.container, b.Container, strings.Join(names, ", "), b.Container, c.Name)
 				out = append(out, Gap{Kind: "dropped", Message: msg, Loc: t.loc(sym.Path, sym.NameRange), Func: t.funcOf(sym),
-					Evidence: []Loc{c.Loc, t.loc(b.Path, b.NameRange)}, Certainty: t.certainty()})
+					Evidence: []Loc{c.Loc, t.loc(b.Path, b.NameRange)}, Certainty: t.certainty(), carrier: c, into: b.Container})
 			}
 		}
 	})
@@ -727,4 +727,26 @@ func (t *tracer) typeBuilt(c *Carrier) (bool, error) {
 	}
 	w, err := t.touches(fs, graph.EdgeWrites)
 	return len(w) > 0, err
+}
+
+// dropSites puts the mappers of dropped gaps on the read side: a function
+// that builds the output without the value is where the read path loses
+// it, so it is a read site (Site.Drops) as well as a gap — a reader of the
+// read side must not have to look in the gaps to find it.
+func (t *tracer) dropSites(gaps []Gap) error {
+	seen := map[graph.SymbolID]bool{}
+	for _, g := range gaps {
+		if g.Kind != "dropped" || g.Func == nil || g.Func.ID == "" || g.carrier == nil || seen[g.Func.ID] {
+			continue
+		}
+		seen[g.Func.ID] = true
+		s := &Site{Access: "read", Carrier: g.carrier.Name, How: "builds " + g.into + " without it: drops it (gap)",
+			Loc: g.Loc, Confidence: graph.ConfResolved.String(), Func: g.Func, Drops: true, carrier: g.carrier}
+		s.Snippet = t.snippet(g.Path, g.StartLine)
+		t.addSite(s, g.Path, -g.StartLine) // not an occurrence: keyed by line
+		if err := t.pathsTo(s); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package trace
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/cairn-dev/cairn/internal/diagram"
@@ -99,15 +100,25 @@ func (r *Result) WriteText(w io.Writer) error {
 		for _, s := range ss {
 			alike += s.Alike
 		}
+		variants := 0
+		for _, s := range ss {
+			if s.Normalized {
+				variants++
+			}
+		}
+		count := strconv.Itoa(len(ss))
+		if variants > 0 {
+			count = fmt.Sprintf("%d: %d spelled %s, then %d spelling variants", len(ss), len(ss)-variants, r.Target, variants)
+		}
 		if alike > 0 {
-			p("\n%s (%d listed, %d more alike):\n", title, len(ss), alike)
+			p("\n%s (%s listed, %d more alike):\n", title, count, alike)
 		} else {
-			p("\n%s (%d):\n", title, len(ss))
+			p("\n%s (%s):\n", title, count)
 		}
 		for _, s := range ss {
 			conf := s.Confidence
 			if s.Normalized {
-				conf += "; spelled otherwise than " + r.Target
+				conf += "; variant spelling " + s.Variant + " of " + r.Target
 			}
 			p("  %s  %s  %s — %s [%s]\n", s.Loc, funcName(s.Func), s.Carrier, s.How, conf)
 			if s.Snippet != "" {

@@ -139,6 +139,9 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
+	if err := t.dropSites(gaps); err != nil {
+		return nil, err
+	}
 	flows, err := t.flows(gaps)
 	if err != nil {
 		return nil, err
@@ -271,7 +274,10 @@ func (t *tracer) rankSpellings() {
 		return
 	}
 	for _, s := range t.sites {
-		s.Normalized = s.spelled != "" && s.spelled != t.written
+		if !t.exactSpelling(s) {
+			s.Normalized = true
+			s.Variant = cmp.Or(s.spelled, s.Carrier)
+		}
 	}
 	slices.SortStableFunc(t.sites, func(a, b *Site) int {
 		switch {
@@ -282,6 +288,18 @@ func (t *tracer) rankSpellings() {
 		}
 		return 1
 	})
+}
+
+// exactSpelling: the site spells the key as the target does. A site
+// without a spelling of its own (an accessor's call, a mapper that drops
+// the value) does when its accessor or carrier holds the key as written
+// (setArtifactURL for ArtifactURL; not set_fill_value for _FillValue):
+// every other site is a variant, listed after the exact ones.
+func (t *tracer) exactSpelling(s *Site) bool {
+	if s.spelled != "" {
+		return s.spelled == t.written
+	}
+	return strings.Contains(s.How, t.written) || t.spelledAsWritten(s.Carrier)
 }
 
 // skippedFiles reports files the index left out for their size or lines

@@ -130,7 +130,27 @@ func TestFixtures(t *testing.T) {
 					exact = append(exact, s)
 				}
 			}
+			var drops []trace.Site
+			for _, s := range res.Reads {
+				if s.Drops {
+					drops = append(drops, s)
+				}
+			}
+			check("drop-reads", locs(drops))
 			check("exact-writes", locs(exact))
+			var variants []trace.Site
+			for _, s := range res.Writes {
+				if s.Normalized {
+					variants = append(variants, s)
+					if s.Variant == "" {
+						t.Errorf("variant write %s:%d has no Variant label", s.Path, s.StartLine)
+					}
+				}
+			}
+			check("variant-writes", locs(variants))
+			if len(variants) > 0 && !strings.Contains(text.String(), "variant spelling") {
+				t.Errorf("the text does not label the variants\n%s", text.String())
+			}
 			if len(res.Writes) > 0 {
 				check("first-write", locs(res.Writes[:1]))
 			}
@@ -229,6 +249,15 @@ func TestArtifactDropped(t *testing.T) {
 	}
 	if r.Steps[4].Gap == "" {
 		t.Errorf("the mapper step is not marked as the gap")
+	}
+	// the mapper is on the read side itself, not only in the gaps
+	if !slices.ContainsFunc(res.Reads, func(s trace.Site) bool {
+		return s.Drops && s.Func != nil && s.Func.Name == "ToResponse" && len(s.Paths) > 0
+	}) {
+		t.Errorf("the reads do not list the mapper that drops the value, with its paths:\n%s", text.String())
+	}
+	if !slices.ContainsFunc(r.Steps[4].Does, func(d string) bool { return strings.Contains(d, "drops it") }) {
+		t.Errorf("the mapper step does not say it drops the value: %v", r.Steps[4].Does)
 	}
 	for _, g := range res.Gaps {
 		if g.Kind == "not-persisted" {

@@ -91,10 +91,16 @@ type Site struct {
 	// (auth_token for _AuthToken) and matched only by its words; such
 	// sites are listed after those spelled as the target is.
 	Normalized bool `json:"normalized,omitempty"`
+	// Variant is how a Normalized site spells the key (fill_value for
+	// _FillValue): a spelling variant, labelled as such.
+	Variant string `json:"variant,omitempty"`
 	// Alike counts the further sites of the same kind in the same file
 	// that are not listed (a generated rule file holding the key ten
 	// thousand times is one file to read, not ten thousand sites).
-	Alike int        `json:"alike,omitempty"`
+	Alike int `json:"alike,omitempty"`
+	// Drops: a read-side function that builds the output without the
+	// value (the mapper of a dropped gap): the read path loses it here.
+	Drops bool       `json:"drops,omitempty"`
 	Paths []CallPath `json:"paths,omitempty"`
 
 	carrier *Carrier
@@ -161,6 +167,9 @@ type Gap struct {
 	// Certainty is "certain" or "unknown" (some files that mention the
 	// key could not be analysed).
 	Certainty string `json:"certainty"`
+
+	carrier *Carrier // dropped: the carrier the mapper reads from
+	into    string   // dropped: the type it builds without the value
 }
 
 // Result is a trace.
