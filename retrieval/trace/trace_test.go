@@ -501,3 +501,24 @@ func New(tok string) *Client { return &Client{Token: tok} }
 		}
 	}
 }
+
+// TestEvidence: the functions a task's context admits for the value, in
+// the order of its paths, the gap first, each with its reason.
+func TestEvidence(t *testing.T) {
+	res := appTrace(t, "artifact-dropped", "Task.ArtifactURL")
+	ev := res.Evidence(8)
+	var got []string
+	for _, e := range ev {
+		got = append(got, e.Role+" "+e.Name)
+	}
+	want := []string{"gap ToResponse", "write Handler.CompleteTask", "persist Store.CompleteTask", "query Store.LoadTask", "mapper TaskStore.setTask", "consumer renderTask"}
+	if !slices.Equal(got, want) {
+		t.Errorf("evidence\n got  %v\n want %v", got, want)
+	}
+	if len(ev) > 0 && !strings.Contains(ev[0].Reason, "read path of Task.ArtifactURL: ToResponse drops it → gap") {
+		t.Errorf("the gap's reason: %q", ev[0].Reason)
+	}
+	for _, e := range ev {
+		t.Log(e.Reason)
+	}
+}
