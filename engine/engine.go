@@ -212,6 +212,11 @@ func (e *Engine) openHandle(ctx context.Context) (*handle, error) {
 	o.Engine.R = h.r // search and packs read through the cache too
 	o.Engine.Slots = e.opts.SearchSlots
 	o.Engine.Worktree = e.files
+	vf := &valueFinder{r: h.r, root: e.root, files: e.files, limit: valueTraceTime}
+	if len(o.Warnings) == 0 {
+		vf.texts = o
+	}
+	o.Engine.Values = vf
 	return h, nil
 }
 

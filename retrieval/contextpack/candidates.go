@@ -14,7 +14,7 @@ import (
 )
 
 // candidates gathers spans from search and graph expansion.
-func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[string]graph.File) ([]cand, error) {
+func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[string]graph.File) (_ []cand, values []string, _ error) {
 	r := b.Engine.R
 	cc := &chunkCache{r: r, m: map[string][]graph.ChunkRef{}}
 	var out []cand
@@ -86,7 +86,7 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 	if req.Diff != "" {
 		ranges, err := diffRanges(ctx, b.Root, req.Diff)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, dr := range ranges {
 			refs, _ := r.ChunksInFile(ctx, dr.path)
@@ -130,7 +130,29 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 	// Search.
 	res, err := b.Engine.Search(ctx, req.Task, fuse.Options{Limit: cmp.Or(b.Candidates, max(60, req.Budget/200)), Files: 10, Roots: true})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	values = res.Values.Notes
+	// The functions on the paths of the values the task talks about come
+	// before the search's hits, in the trace's order (the gap first),
+	// each saying which path it is on; the pack gives them at most
+	// valueShare of the budget.
+	for i, vs := range res.Values.Sites {
+		var ref graph.ChunkRef
+		ok := false
+		if vs.Symbol != "" {
+			if defs, _ := r.SymbolsByID(ctx, vs.Symbol); len(defs) > 0 {
+				ref, ok = cc.chunkOfSymbol(ctx, &defs[0])
+			}
+		}
+		if !ok {
+			continue // top-level code: the search's hits have its file
+		}
+		n := len(out)
+		chunkCand(ref, KindDefinition, vs.Reason, valueScore-float64(i)*0.01)
+		if len(out) > n {
+			out[n].value = true
+		}
 	}
 	top := 0.0
 	for _, h := range res.Hits {
@@ -143,7 +165,7 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 	}
 	refs, err := r.ChunksByID(ctx, ids)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	refOf := make(map[int64]graph.ChunkRef, len(refs))
 	for _, ref := range refs {
@@ -227,7 +249,7 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 		expand(methods, graph.In, []graph.EdgeKind{graph.EdgeImplements}, KindImplementation, 0.5, "implements")
 	}
 	expand(seeds, graph.In, []graph.EdgeKind{graph.EdgeTests}, KindTest, 0.35, "tests")
-	return out, nil
+	return out, values, nil
 }
 
 // interfaceMethods returns the methods declared in the interfaces and
@@ -271,6 +293,10 @@ func packWhy(why string) string {
 	}
 	return own
 }
+
+// valueScore is the score of the first function on a traced value's path:
+// above every search hit (scaled to at most 1), below the focus.
+const valueScore = 2
 
 // searchCore is how many search hits compete with the graph's expansion
 // on their own scores; the hits after them (a large budget asks for

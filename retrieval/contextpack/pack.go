@@ -122,6 +122,10 @@ type Pack struct {
 	// strongest of them (as many as the budget affords a list of).
 	OmittedTotal int                `json:"omitted_total"`
 	Redactions   []redact.Redaction `json:"redactions"`
+	// Values say which values the task talks about were traced, how each
+	// was linked to its words, and when a trace was cut short; the items
+	// on their paths say so in their reasons.
+	Values []string `json:"values,omitempty"`
 	// Generated names, for each packed file that has them, the generated
 	// files made with it (fuse.Engine.GeneratedWith): the index skips
 	// them, and a change to the file usually regenerates them.
@@ -182,6 +186,8 @@ type cand struct {
 	// wholeOf: for a whole file, the kind of the candidate it was taken
 	// for (a test file reads after the definitions, as its tests would)
 	wholeOf string
+	// value: a function on a traced value's path (valueShare)
+	value bool
 }
 
 // Build makes a pack for req.
@@ -210,7 +216,7 @@ func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 	for _, f := range files {
 		fileInfo[f.Path] = f
 	}
-	cands, err := b.candidates(ctx, req, fileInfo)
+	cands, values, err := b.candidates(ctx, req, fileInfo)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +224,7 @@ func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 		Schema: SchemaID, Task: req.Task, TaskTrust: TrustUntrusted, Budget: req.Budget, Tokenizer: tok.Name(),
 		Format: req.Format, Index: IndexInfo{Generation: b.Meta.Generation, Revision: b.Meta.Revision, Dirty: b.Meta.Dirty,
 			Unindexed: b.Unindexed, Head: b.Head},
-		Items: []Item{}, Omitted: []Omitted{}, Redactions: []redact.Redaction{},
+		Items: []Item{}, Omitted: []Omitted{}, Redactions: []redact.Redaction{}, Values: values,
 	}
 	// The pack's frame (the task echoed, headers) must fit before any item:
 	// a long task is shortened in the echo, a budget too small for even an
@@ -241,6 +247,14 @@ func (b *Builder) Build(ctx context.Context, req Request) (*Pack, error) {
 	b.pack(p, cands, fc, tok, min(fullShare, 1))
 	return p, nil
 }
+
+// valueShare is the most of the budget the functions on traced values'
+// paths may take (trace.Result.Evidence: the gap, write site, persistence
+// write, read query, mapper and consumer): they come before the search's
+// hits, and the rest of the budget is the search's. At 4k tokens, 35%
+// holds five or six functions of a few dozen lines as they are, or their
+// signatures.
+const valueShare = 0.35
 
 // mergeGap: a candidate at most this many lines from a picked item of
 // its file joins it (an item's citation costs about as many tokens as ten
@@ -386,9 +400,14 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 				if c.score > last.score {
 					last.kind, last.score, last.symbol, last.symbolID = c.kind, c.score, c.symbol, c.symbolID
 				}
-				if !strings.Contains(last.reason, c.reason) {
+				switch {
+				case strings.Contains(last.reason, c.reason):
+				case c.value && !last.value:
+					last.reason = c.reason + "; " + last.reason // the value's path first
+				default:
 					last.reason += "; " + c.reason
 				}
+				last.value = last.value || c.value
 				if c.sigEnd > 0 && last.sigEnd == 0 {
 					last.sigEnd = c.sigEnd
 				}
@@ -451,11 +470,16 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 	}
 	var allReds []redact.Redaction
 	var pcost []int // the cost of each picked item
+	valueUsed := 0  // what the functions on traced values' paths took
+	valueLeft := func() int { return max(int(valueShare*float64(p.Budget))-valueUsed, 0) }
 	take := func(it Item, c cand, prio, cost int, reds []redact.Redaction) {
 		picked = append(picked, chosen{it, c, prio})
 		pcost = append(pcost, cost)
 		allReds = append(allReds, reds...)
 		used += cost
+		if c.value {
+			valueUsed += cost
+		}
 	}
 	// near returns the picked whole item of c's file that c would join
 	// across a gap of at most mergeGap lines (no other item in between).
@@ -498,6 +522,9 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		lim := p.Budget / wholeFileShare
 		if float64(used) > fullShare*float64(p.Budget) {
 			lim = p.Budget / wholeTailShare
+		}
+		if c.value {
+			lim = min(lim, valueLeft())
 		}
 		if !wholeTried[c.path] && !c.head && used+minCost <= p.Budget {
 			wholeTried[c.path] = true
@@ -560,13 +587,19 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		// and doc before it is dropped.
 		// Past the full share, a candidate with a signature comes as that.
 		tail := i >= 3 && c.sigEnd > 0 && float64(used) > fullShare*float64(p.Budget)
-		if !tail && used+cost <= p.Budget && (i < 3 || cost <= p.Budget/4) {
+		room := p.Budget - used
+		if c.value {
+			// the value's path has its share of the budget, no more
+			room = min(room, valueLeft())
+			tail = false
+		}
+		if !tail && cost <= room && (i < 3 || cost <= p.Budget/4) {
 			take(it, c, i, cost, reds)
 			continue
 		}
 		if c.sigEnd > 0 {
 			sit, sreds := makeItem(c, true)
-			if scost := itemCost(sit); used+scost <= p.Budget {
+			if scost := itemCost(sit); scost <= room {
 				sit.Reason = c.reason + " (signature only; whole: " + strconv.Itoa(it.Tokens) + " tokens)"
 				take(sit, c, i, scost, sreds)
 				continue

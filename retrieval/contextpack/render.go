@@ -90,6 +90,13 @@ func (p *Pack) Markdown() string {
 		b.WriteString(renderItemMarkdown(it))
 		b.WriteString("\n")
 	}
+	if len(p.Values) > 0 {
+		b.WriteString("## Values traced\n\n")
+		for _, v := range p.Values {
+			fmt.Fprintf(&b, "- %s\n", v)
+		}
+		b.WriteString("\n")
+	}
 	if len(p.Generated) > 0 {
 		b.WriteString("## Generated with these files (not indexed: a change to the file usually regenerates them)\n\n")
 		for _, g := range p.Generated {

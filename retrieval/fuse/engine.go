@@ -91,6 +91,9 @@ type Engine struct {
 	Text    *bm25.Index    // nil: no text generator
 	Vectors VectorSearcher // nil: no vector generator
 	History *History       // nil: no history generator
+	// Values traces the values a query talks about (GenValue); nil: no
+	// value generator.
+	Values  ValueFinder
 	Weights map[string]float64
 	// Worktree reads the worktree's files (the message scan); default:
 	// the repository boundary (internal/repofs) over the root the generation

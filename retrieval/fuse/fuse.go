@@ -33,10 +33,13 @@ const (
 	// GenChange: the definitions of the names the query asks to rename,
 	// deprecate, export or unexport, and their uses (change.go)
 	GenChange = "change"
+	// GenValue: the functions on the write and read paths of the values
+	// the query talks about (value.go)
+	GenValue = "value"
 )
 
 // AllGenerators in a stable order.
-var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, GenPath, GenMessage, GenHistory, GenUnwritten, GenChange, GenGraph, GenRank}
+var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, GenPath, GenMessage, GenHistory, GenUnwritten, GenChange, GenValue, GenGraph, GenRank}
 
 // DefaultWeights of the generators in fusion, found by coordinate search
 // over global settings on the localization dev set (bench/retrieval/tune.py,
@@ -53,8 +56,17 @@ var AllGenerators = []string{GenText, GenFile, GenTitle, GenVector, GenSymbol, G
 // it counts more than the other narrow generators because the query asks
 // for exactly the places it ranks.
 var DefaultWeights = map[string]float64{
-	GenText: 0.5, GenFile: 0.5, GenTitle: 0.4, GenVector: 0.6, GenSymbol: 0.4, GenPath: 0.6, GenMessage: 0.5, GenHistory: 0.5, GenUnwritten: 0.5, GenChange: 1, GenGraph: 0.5, GenRank: 0.4,
+	GenText: 0.5, GenFile: 0.5, GenTitle: 0.4, GenVector: 0.6, GenSymbol: 0.4, GenPath: 0.6, GenMessage: 0.5, GenHistory: 0.5, GenUnwritten: 0.5, GenChange: 1, GenValue: valueWeight, GenGraph: 0.5, GenRank: 0.4,
 }
+
+// valueWeight is GenValue's weight: conservative, at the weakest of the
+// other generators' (symbol, title, rank), since the dev set's issues
+// rarely talk about a value's path and it could not be tuned there; the
+// context builder admits the same functions on its own (a share of the
+// budget before generic hits), so the search only needs them found.
+// Chosen, not tuned: the dev set's localization was checked not to fall
+// with it (bench/retrieval/RESULTS.md).
+const valueWeight = 0.4
 
 // rrfK is the k of reciprocal-rank fusion.
 const rrfK = 30.0
@@ -258,8 +270,11 @@ type search struct {
 	undefined bool
 	// defs: the definitions of the names looked up (symbols, unwritten)
 	defs map[string][]graph.Symbol
-	vec  chan vectorHits   // the embedding scan started with the search
-	msg  chan messageFinds // the message scan, likewise
+	vec  chan vectorHits // the embedding scan started with the search
+	vals chan valueFinds // the value traces, likewise
+	// found: what the value generator traced (Result.Values)
+	found Values
+	msg   chan messageFinds // the message scan, likewise
 	// roots: Options.Roots
 	roots bool
 	// lengths: the answer's ranking counts a function's length
@@ -322,7 +337,8 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 			s.msg <- messageFinds{finds, err}
 		}()
 	}
-	steps := []func() error{s.text, s.vector, s.symbols, s.paths, s.messages, s.history, s.unwritten, s.change}
+	s.startValues()
+	steps := []func() error{s.text, s.vector, s.symbols, s.paths, s.messages, s.history, s.unwritten, s.change, s.values}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return Result{}, err
@@ -335,6 +351,7 @@ func (e *Engine) Search(ctx context.Context, text string, opts Options) (Result,
 	}
 	res := s.result(opts.Limit, cmp.Or(opts.Files, 10), true)
 	res.Named = s.named
+	res.Values = s.found
 	if s.undefined {
 		res.Unresolved = fmt.Sprintf("no definition is named %s in the index: the hits are text that holds the name or its parts", redact.Bound(s.q.Identifier, redact.MaxQuoted))
 	}
@@ -433,6 +450,9 @@ type Result struct {
 	// Unresolved says that a query that is one name names no
 	// definition, so that hits holding its parts are not taken for it.
 	Unresolved string
+	// Values are the functions on the paths of the values the query
+	// talks about (GenValue), with what was traced and when it was cut.
+	Values Values
 }
 
 // fileFusion is the fused ranking of files: every file's score, and the

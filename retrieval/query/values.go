@@ -245,7 +245,12 @@ const maxFieldsPerKey = 12
 // written); each target once. Code-shaped names count when a field is
 // named so (ValueExact) or the code's text holds them whole (ValueTag);
 // prose when its words joined (camel, snake: any case) name a field.
-func LinkValues(ctx context.Context, ix Index, ms []Mention) ([]Value, error) {
+func LinkValues(ctx context.Context, ix Index, p Parsed) ([]Value, error) {
+	ms := p.Mentions()
+	words := map[string]bool{}
+	for _, w := range tokens.NameWords(p.Body) {
+		words[w] = true
+	}
 	var out []Value
 	seen := map[string]bool{}
 	for _, m := range ms {
@@ -272,6 +277,13 @@ func LinkValues(ctx context.Context, ix Index, ms []Mention) ([]Value, error) {
 				}
 			}
 		}
+		if !m.Prose {
+			// a name written as code means the fields spelled so
+			_, base := graph.SplitQualified(m.Name)
+			if same := slices.DeleteFunc(slices.Clone(fields), func(s graph.Symbol) bool { return s.Name != base }); len(same) > 0 {
+				fields = same
+			}
+		}
 		v := Value{Mention: m.Name, Fields: len(fields)}
 		switch {
 		case len(fields) > maxFieldsPerKey:
@@ -284,7 +296,7 @@ func LinkValues(ctx context.Context, ix Index, ms []Mention) ([]Value, error) {
 				v.Link = ValuePartial
 			}
 			if !strings.Contains(v.Target, ".") {
-				if c := soleContainer(fields); c != "" {
+				if c := container(fields, words); c != "" {
 					v.Target = c + "." + v.Target
 				}
 			}
@@ -323,22 +335,31 @@ func fieldLike(s graph.Symbol) bool {
 	return false
 }
 
-// soleContainer is the type all fields belong to, or "" when they belong
-// to several (the trace of the bare key finds them all).
-func soleContainer(fields []graph.Symbol) string {
-	c := ""
+// container is the type to qualify a key by: the one type all fields
+// belong to, else the one the text names ("the task's artifact url"),
+// else the first that is no test's, in path order — a trace follows the
+// key into the other types' fields as representations of the value;
+// "" for fields outside types.
+func container(fields []graph.Symbol, words map[string]bool) string {
+	base := func(c string) string { return c[strings.LastIndexByte(c, '.')+1:] }
+	var cs []graph.Symbol
 	for _, f := range fields {
-		switch {
-		case f.Container == "":
-			return ""
-		case c == "":
-			c = f.Container
-		case c != f.Container:
+		if f.Container == "" {
 			return ""
 		}
+		cs = append(cs, f)
 	}
-	if i := strings.LastIndexByte(c, '.'); i >= 0 {
-		c = c[i+1:]
+	slices.SortStableFunc(cs, func(a, b graph.Symbol) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), int(a.Range.StartLine)-int(b.Range.StartLine))
+	})
+	for _, f := range cs {
+		named := true
+		for _, w := range tokens.NameWords(base(f.Container)) {
+			named = named && words[w]
+		}
+		if named {
+			return base(f.Container)
+		}
 	}
-	return c
+	return base(cs[0].Container)
 }

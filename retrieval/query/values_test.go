@@ -74,13 +74,14 @@ func TestLinkValues(t *testing.T) {
 		text string
 		want []string
 	}{
-		{"ArtifactURL is lost", []string{"ArtifactURL exact identifier"}},
+		{"ArtifactURL is lost", []string{"Task.ArtifactURL exact identifier"}},
+		{"the state's artifactUrl is lost", []string{"TaskState.artifactUrl exact identifier"}},
 		{"`artifact_url` is lost", []string{"artifact_url tag, column or key"}},
-		{"fix the missing artifact url after reload", []string{"ArtifactURL prose words joined"}},
+		{"fix the missing artifact url after reload", []string{"Task.ArtifactURL prose words joined"}},
 		{"the link to the build output is gone after reloading the page", []string{"Build.OutputURL partial"}},
-		{"artifact_url is missing and so is the artifact url", []string{"artifact_url tag, column or key", "ArtifactURL prose words joined"}},
+		{"artifact_url is missing and so is the artifact url", []string{"artifact_url tag, column or key", "Task.ArtifactURL prose words joined"}},
 	} {
-		vs, err := LinkValues(context.Background(), Index{Symbols: ix, Terms: ix}, Parse(tc.text).Mentions())
+		vs, err := LinkValues(context.Background(), Index{Symbols: ix, Terms: ix}, Parse(tc.text))
 		if err != nil {
 			t.Fatal(err)
 		}
