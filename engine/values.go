@@ -44,7 +44,7 @@ func (f *valueFinder) FindValues(ctx context.Context, q query.Parsed) (fuse.Valu
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, f.limit)
 	defer cancel()
-	ix := query.Index{Symbols: f.r}
+	ix := query.Index{Symbols: f.r, Files: f.r}
 	if f.texts != nil {
 		ix.Terms = f.texts
 	}

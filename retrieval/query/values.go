@@ -234,6 +234,35 @@ type Index struct {
 	Terms interface {
 		FilesWithTerms(ctx context.Context, terms []string) ([]string, error)
 	}
+	// Files lists a file's definitions (the fields of a type); may be nil.
+	Files interface {
+		SymbolsInFile(ctx context.Context, path string) ([]graph.Symbol, error)
+	}
+}
+
+// soleType: the fields all belong to one type.
+func soleType(fields []graph.Symbol) bool {
+	for _, f := range fields {
+		if f.Container != fields[0].Container {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldsOf counts the fields of f's type (its siblings in its file).
+func (ix Index) fieldsOf(ctx context.Context, f graph.Symbol) (int, error) {
+	if ix.Files == nil {
+		return 0, nil
+	}
+	ss, err := ix.Files.SymbolsInFile(ctx, f.Path)
+	n := 0
+	for _, s := range ss {
+		if s.Container == f.Container && fieldLike(s) {
+			n++
+		}
+	}
+	return n, err
 }
 
 // maxFieldsPerKey: a key more definitions hold than this is no value a
@@ -295,8 +324,11 @@ func LinkValues(ctx context.Context, ix Index, p Parsed) ([]Value, error) {
 			} else if m.Partial {
 				v.Link = ValuePartial
 			}
-			if !strings.Contains(v.Target, ".") {
-				if c := container(fields, words); c != "" {
+			// a name written as code that several types hold is traced
+			// as written (the trace finds every type's field); prose is
+			// qualified by the type it most likely means
+			if !strings.Contains(v.Target, ".") && (m.Prose || soleType(fields)) {
+				if c := container(fields, words, func(f graph.Symbol) (int, error) { return ix.fieldsOf(ctx, f) }); c != "" {
 					v.Target = c + "." + v.Target
 				}
 			}
@@ -337,10 +369,10 @@ func fieldLike(s graph.Symbol) bool {
 
 // container is the type to qualify a key by: the one type all fields
 // belong to, else the one the text names ("the task's artifact url"),
-// else the first that is no test's, in path order — a trace follows the
+// else the one with the most fields (then in path order) — a trace follows the
 // key into the other types' fields as representations of the value;
 // "" for fields outside types.
-func container(fields []graph.Symbol, words map[string]bool) string {
+func container(fields []graph.Symbol, words map[string]bool, countFields func(graph.Symbol) (int, error)) string {
 	base := func(c string) string { return c[strings.LastIndexByte(c, '.')+1:] }
 	var cs []graph.Symbol
 	for _, f := range fields {
@@ -361,5 +393,14 @@ func container(fields []graph.Symbol, words map[string]bool) string {
 			return base(f.Container)
 		}
 	}
-	return base(cs[0].Container)
+	// the type with the most fields: the model, not a request's
+	// one-field envelope
+	best, most := "", -1
+	for _, f := range cs {
+		n, err := countFields(f)
+		if err == nil && n > most {
+			best, most = base(f.Container), n
+		}
+	}
+	return best
 }
