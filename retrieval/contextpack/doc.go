@@ -23,6 +23,19 @@
 // imports enter a pack only as context of a whole-file item (a focus
 // file, a small file taken whole).
 //
+// Values a task talks about come first: the search's value generator
+// (fuse.GenValue; the engine links the task's words to fields, tags,
+// columns and keys, query.LinkValues, and traces the strongest one or
+// two within 400 ms, saying in Pack.Values what it traced, how each value
+// was linked, and when a trace was cut) returns the functions on the
+// values' paths — the gap, the write site, the persistence write, the
+// read query, the mapper and the consumer (trace.Result.Evidence). They
+// are admitted before the search's hits, each with its reason ("read
+// path of Task.ArtifactURL: ToResponse drops it → gap"), within
+// valueShare (35%) of the budget: whole files and whole items while they
+// fit in the share, their signatures after, so that the rest of the budget
+// stays the search's.
+//
 // Packing merges overlapping and adjacent candidates of a file, ranks them
 // by score, and fills the budget in that order. A file's strongest
 // candidate brings the whole file (after its license notice, imports

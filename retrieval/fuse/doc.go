@@ -163,7 +163,11 @@
 // the weights and the fusion of the generators' rankings into the answer;
 // generators.go the generators text, file, title, vector, symbol, path,
 // graph and rank; history.go the history generator and the changes a
-// query names; message.go, unwritten.go and change.go one generator each;
+// query names; message.go, unwritten.go, change.go and value.go one
+// generator each (value.go's, GenValue, ranks the functions on the paths
+// of the values the query talks about, which Engine.Values — the engine's
+// linking and tracing, bounded in time — finds beside the other
+// generators; its weight, 0.4, is chosen, not tuned: see valueWeight);
 // open.go opens an Engine over a store's generation.
 //
 // # Load

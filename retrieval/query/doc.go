@@ -32,6 +32,23 @@
 // the names of the repository's remotes. Numbers reads commit messages the
 // same way for the history index, which finds the commits.
 //
+// Values are what a task says is wrong with a piece of data ("the
+// missing artifact url after reload"): Mentions lists the values a text
+// may name — its code-shaped names in any spelling (artifactUrl,
+// artifact_url, Task.ArtifactURL) and runs of prose words (the words
+// between stop and symptom words: "artifact url"; "the link to the build
+// output" read as "build output link"), then their parts and a few
+// synonyms of the last word (link ~ url ~ href, id ~ identifier), marked
+// partial. LinkValues links them to the code through the index, ranked
+// by how sure the link is: a field named as written (exact identifier) >
+// a name no definition has but the code's text holds whole (a JSON tag,
+// a column, a config key) > prose words that joined in any casing name a
+// field > a part or synonym of them (partial); a key more than a dozen
+// fields hold ("id", "name") is no value a text singles out. A field of
+// several types is qualified by the one the text names, else by the one
+// with the most fields (the model, not a one-field request envelope); a
+// name written as code that several types hold is traced as written.
+//
 // The title is the first line of a text of several lines.
 //
 // Body is the text the text searches read (BM25's chunk and file searches,

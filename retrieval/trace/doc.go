@@ -72,6 +72,25 @@
 //     reads a wire field whose server-side producer is never set;
 //   - never-read: a field is written and nothing reads or serializes it.
 //
+// The mapper of a dropped gap is also listed among the reads
+// (Site.Drops): a function that builds the output without the value is
+// where the read side loses it, and a reader of the read side must not
+// have to look in the gaps to find it. Sites that spell a bare key
+// otherwise than the target (fill_value, set_fill_value(…) for
+// _FillValue) are variants (Site.Variant): listed after every site that
+// spells it as written, and labelled so in the text and the JSON.
+//
+// Evidence turns a result into the functions a task's context needs, by
+// role, each once and with its reason ("read path of Task.ArtifactURL:
+// ToResponse drops it → gap"): the dropped and not-persisted gaps' functions
+// first (never-read and never-written gaps follow from such a break),
+// then one write site (a read on a write-only flow is where the value
+// comes in), one persistence write, one read query (a SQL read, a load
+// from a row), one mapper (a function only read flows reach that reads
+// one carrier and writes another) and one consumer, then the rest in
+// that order. The engine gives them to search (fuse.GenValue) and to
+// context packs.
+//
 // A target that names a type or table (zzqq.yy) of which nothing found is
 // a carrier is traced as the bare key, and Result.Unresolved says so: that
 // the index holds no such type or table, or that the type has no field of
