@@ -272,6 +272,8 @@ type search struct {
 	defs map[string][]graph.Symbol
 	vec  chan vectorHits // the embedding scan started with the search
 	vals chan valueFinds // the value traces, likewise
+	// stopValues cancels the value traces
+	stopValues context.CancelFunc
 	// found: what the value generator traced (Result.Values)
 	found Values
 	msg   chan messageFinds // the message scan, likewise

@@ -2,6 +2,9 @@ package fuse
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"time"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/query"
@@ -40,15 +43,23 @@ type valueFinds struct {
 	err error
 }
 
-// startValues starts the value generator beside the others: the trace
-// reads the index and the files on its own.
+// valueGrace is how long a search waits for the value generator once its
+// other generators are done: the finder keeps its own bound, and a search
+// that would wait longer answers without it (Values.Notes says so).
+const valueGrace = 100 * time.Millisecond
+
+// startValues starts the value generator beside the others, when the
+// query says a value is lost or wrong (query.Parsed.Symptom) and is no
+// bare name: the trace reads the index and the files on its own.
 func (s *search) startValues() {
-	if s.e.Values == nil || !s.on[GenValue] || s.q.Identifier != "" {
+	if s.e.Values == nil || !s.on[GenValue] || s.q.Identifier != "" || !s.q.Symptom() {
 		return
 	}
 	s.vals = make(chan valueFinds, 1)
+	ctx, cancel := context.WithCancel(s.ctx)
+	s.stopValues = cancel
 	go func() {
-		v, err := s.e.Values.FindValues(s.ctx, s.q)
+		v, err := s.e.Values.FindValues(ctx, s.q)
 		s.vals <- valueFinds{v, err}
 	}()
 }
@@ -60,8 +71,20 @@ func (s *search) values() error {
 	if s.vals == nil {
 		return nil
 	}
-	f := <-s.vals
+	defer s.stopValues()
+	var f valueFinds
+	select {
+	case f = <-s.vals:
+	case <-time.After(valueGrace):
+		s.stopValues()
+		f = <-s.vals
+		f.v.Sites = nil
+		f.v.Notes = append(f.v.Notes, fmt.Sprintf("value traces cut: still running %s after the other generators were done", valueGrace))
+	}
 	if f.err != nil {
+		if s.ctx.Err() == nil && errors.Is(f.err, context.Canceled) {
+			return nil
+		}
 		return f.err
 	}
 	s.found = f.v

@@ -90,6 +90,20 @@ func init() {
 	}
 }
 
+// symptomRE: words saying that a value is lost or wrong.
+var symptomRE = regexp.MustCompile(`(?i)\b(?:missing|lost|loses?|losing|gone|empty|blank|null|nil|undefined|disappear(?:s|ed|ing)?|vanish(?:es|ed|ing)?|dropp?(?:ed|s|ing)|resets?|stale|not (?:saved|stored|persisted|shown|returned|set|kept|updated)|never (?:saved|stored|persisted|shown|returned|set)|after (?:a |the )?(?:refresh|reload|restart)(?:ing)?)\b`)
+
+// Symptom reports whether the text says a value is lost or wrong
+// ("missing", "gone after reload", "is not saved", "null"): a task about
+// where a value goes, whose context follows its write and read paths.
+func (p Parsed) Symptom() bool {
+	t := p.Body
+	if len(t) > 2000 {
+		t = t[:2000]
+	}
+	return symptomRE.MatchString(t)
+}
+
 // synonyms of the last word of a value's name: the words code and prose
 // use for the same thing ("link" in a report, "URL" in the field).
 var synonyms = map[string][]string{

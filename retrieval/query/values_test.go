@@ -94,3 +94,18 @@ func TestLinkValues(t *testing.T) {
 		}
 	}
 }
+
+// TestSymptom: a task says a value is lost or wrong.
+func TestSymptom(t *testing.T) {
+	for text, want := range map[string]bool{
+		"fix the missing artifact url after reload":                     true,
+		"the link to the build output is gone after reloading the page": true,
+		"ReportPath is not saved when a job completes":                  true,
+		"Returns the file name of the archive":                          false,
+		"add a --verbose flag to the index command":                     false,
+	} {
+		if got := Parse(text).Symptom(); got != want {
+			t.Errorf("%q: Symptom() = %v", text, got)
+		}
+	}
+}
