@@ -159,12 +159,14 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 		w.Abort()
 		return err
 	}
+	mp := newMemProfiler() // CAIRN_MEMPROFILE
 	res, err := indexer.Run(ctx, w, indexer.Options{
 		SCIP: specs, NoSCIPDiscovery: o.noDiscovery, Sinks: sinks,
 		Root: root, StateDir: dir, Workers: o.workers, ParseTimeout: o.parseTimeout,
-		MaxFileSize: o.maxFileSize, ExcludeDirs: exclude, Progress: newProgress(g),
+		MaxFileSize: o.maxFileSize, ExcludeDirs: exclude, Progress: mp.wrap(newProgress(g)),
 		Log: slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: logLevel})),
 	})
+	mp.finish()
 	if err != nil {
 		return fmt.Errorf("index %s: %w (the previous index, if any, is unchanged)", root, err)
 	}
