@@ -39,6 +39,9 @@ type PPMIOptions struct {
 	SIF        float64 // smooth-inverse-frequency constant; default 1e-3
 	Seed       uint64  // randomness (deterministic for a seed); default 1
 	Oversample int     // extra SVD dimensions; default 16
+	// SpillDir, when set, is where the trainer keeps the documents' terms
+	// once they pass a few megabytes (docstore.go), instead of memory.
+	SpillDir string
 }
 
 func (o *PPMIOptions) defaults() {
@@ -82,7 +85,8 @@ type Trainer struct {
 	ids    map[string]int32
 	terms  []string
 	counts []int64
-	docs   [][]int32
+	docs   docStore
+	seq    []int32 // Add's scratch
 	// set by Train
 	remap []int32
 	model *PPMI
@@ -91,12 +95,16 @@ type Trainer struct {
 // NewTrainer returns an empty trainer.
 func NewTrainer(opts PPMIOptions) *Trainer {
 	opts.defaults()
-	return &Trainer{opts: opts, ids: map[string]int32{}}
+	return &Trainer{opts: opts, ids: map[string]int32{}, docs: docStore{dir: opts.SpillDir, spillAt: defaultSpillAt}}
 }
+
+// Close removes the documents' spill file, if any.
+func (t *Trainer) Close() { t.docs.close() }
 
 // Add records a document and returns its index.
 func (t *Trainer) Add(text string) int {
-	var seq []int32
+	seq := t.seq[:0]
+	h := uint64(14695981039346656037) // contentOrder's key: FNV-1a of the terms
 	Terms([]byte(text), func(term string) {
 		id, ok := t.ids[term]
 		if !ok {
@@ -107,13 +115,18 @@ func (t *Trainer) Add(text string) int {
 		}
 		t.counts[id]++
 		seq = append(seq, id)
+		for i := 0; i < len(term); i++ {
+			h = (h ^ uint64(term[i])) * 1099511628211
+		}
+		h = (h ^ 0xff) * 1099511628211
 	})
-	t.docs = append(t.docs, seq)
-	return len(t.docs) - 1
+	t.seq = seq
+	t.docs.add(seq, h)
+	return t.docs.len() - 1
 }
 
 // Docs is the number of documents added.
-func (t *Trainer) Docs() int { return len(t.docs) }
+func (t *Trainer) Docs() int { return t.docs.len() }
 
 // PPMI is a trained model.
 type PPMI struct {
@@ -132,6 +145,9 @@ var ErrTooLittleText = errors.New("too little text to train an embedding model")
 // Train builds the model from the documents added so far.
 func (t *Trainer) Train(ctx context.Context) (*PPMI, error) {
 	o := t.opts
+	if t.docs.err != nil {
+		return nil, t.docs.err
+	}
 	// Vocabulary: the most frequent terms, ties broken by spelling.
 	order := make([]int32, 0, len(t.terms))
 	for id, c := range t.counts {
@@ -174,13 +190,20 @@ func (t *Trainer) Train(ctx context.Context) (*PPMI, error) {
 	// Documents arrive in the order parallel workers finish files: visit
 	// them in an order of their own content, so the model depends on the
 	// repository only.
-	docOrder := t.contentOrder()
+	docOrder, err := t.contentOrder()
+	if err != nil {
+		return nil, err
+	}
+	var doc []int32
+	var scratch []byte
 	for _, di := range docOrder {
-		doc := t.docs[di]
 		if used >= o.MaxTokens {
 			break
 		}
 		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if doc, err = t.docs.doc(di, doc[:0], &scratch); err != nil {
 			return nil, err
 		}
 		buf = buf[:0]
@@ -222,9 +245,12 @@ func (t *Trainer) Train(ctx context.Context) (*PPMI, error) {
 	}
 	// The common component of document vectors, from a sample.
 	var sample [][]float32
-	step := max(1, len(t.docs)/20000)
+	step := max(1, t.docs.len()/20000)
 	for i := 0; i < len(docOrder); i += step {
-		if v := m.average(t.docs[docOrder[i]], remap); v != nil {
+		if doc, err = t.docs.doc(docOrder[i], doc[:0], &scratch); err != nil {
+			return nil, err
+		}
+		if v := m.average(doc, remap); v != nil {
 			sample = append(sample, v)
 		}
 	}
@@ -237,27 +263,28 @@ func (t *Trainer) Train(ctx context.Context) (*PPMI, error) {
 
 // contentOrder lists the documents sorted by a hash of their terms (ties:
 // by the terms themselves), whatever order they were added in.
-func (t *Trainer) contentOrder() []int {
+func (t *Trainer) contentOrder() ([]int, error) {
 	type keyed struct {
 		h uint64
 		i int
 	}
-	ks := make([]keyed, len(t.docs))
-	for i, d := range t.docs {
-		h := uint64(14695981039346656037)
-		for _, id := range d {
-			for _, c := range []byte(t.terms[id]) {
-				h = (h ^ uint64(c)) * 1099511628211
-			}
-			h = (h ^ 0xff) * 1099511628211
-		}
+	ks := make([]keyed, t.docs.len())
+	for i, h := range t.docs.hash {
 		ks[i] = keyed{h, i}
 	}
+	var da, db []int32
+	var sa, sb []byte
+	var err error
 	slices.SortFunc(ks, func(a, b keyed) int {
-		if c := cmp.Compare(a.h, b.h); c != 0 {
+		if c := cmp.Compare(a.h, b.h); c != 0 || err != nil {
 			return c
 		}
-		da, db := t.docs[a.i], t.docs[b.i]
+		if da, err = t.docs.doc(a.i, da[:0], &sa); err != nil {
+			return 0
+		}
+		if db, err = t.docs.doc(b.i, db[:0], &sb); err != nil {
+			return 0
+		}
 		for k := 0; k < min(len(da), len(db)); k++ {
 			if c := strings.Compare(t.terms[da[k]], t.terms[db[k]]); c != 0 {
 				return c
@@ -265,21 +292,30 @@ func (t *Trainer) contentOrder() []int {
 		}
 		return cmp.Compare(len(da), len(db))
 	})
+	if err != nil {
+		return nil, err
+	}
 	out := make([]int, len(ks))
 	for i, k := range ks {
 		out[i] = k.i
 	}
-	return out
+	return out, nil
 }
 
-// EmbedDoc embeds an added document with the trained model.
-func (t *Trainer) EmbedDoc(i int) []float32 {
-	v := t.model.average(t.docs[i], t.remap)
+// EmbedDoc embeds an added document with the trained model. It is safe
+// for concurrent use.
+func (t *Trainer) EmbedDoc(i int) ([]float32, error) {
+	var scratch []byte
+	doc, err := t.docs.doc(i, nil, &scratch)
+	if err != nil {
+		return nil, err
+	}
+	v := t.model.average(doc, t.remap)
 	if v == nil {
-		return make([]float32, t.model.dim)
+		return make([]float32, t.model.dim), nil
 	}
 	t.model.finish(v)
-	return v
+	return v, nil
 }
 
 // csr is a sparse matrix in compressed sparse row form.

@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"errors"
@@ -11,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/retrieval/embed"
@@ -129,7 +128,11 @@ func (b *Builder) Begin(ctx context.Context, dir string, fresh bool) error {
 	b.name = fmt.Sprintf("vec-%06d.bin", seq+1)
 	if b.o.Embedder == nil {
 		if b.full {
-			b.trainer = embed.NewTrainer(b.o.PPMI)
+			// The trainer's documents spill beside the segments (a name
+			// removeOrphans clears if a crash leaves it), not to memory.
+			opts := b.o.PPMI
+			opts.SpillDir = cmp.Or(opts.SpillDir, dir)
+			b.trainer = embed.NewTrainer(opts)
 		} else if mf := b.prev[MetaModelFile]; mf != "" {
 			m, err := loadModel(filepath.Join(dir, mf), b.prev[MetaModel], b.prev[MetaModelSum])
 			if err != nil {
@@ -228,8 +231,26 @@ func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 	}
 	var vecs [][]float32
 	var model string
+	var seg *segWriter // made at the first vector
+	segPath := filepath.Join(b.dir, b.name)
+	write := func(i int, v []float32) error {
+		if seg == nil {
+			var err error
+			if seg, err = createSegment(segPath, len(v), model); err != nil {
+				return err
+			}
+		}
+		return seg.add(b.ids[i], v)
+	}
+	defer func() {
+		if seg != nil { // not closed: an error on the way
+			seg.f.Close()
+			os.Remove(segPath)
+		}
+	}()
 	switch {
 	case b.trainer != nil:
+		defer b.trainer.Close()
 		m, err := b.trainer.Train(ctx)
 		if errors.Is(err, embed.ErrTooLittleText) {
 			b.warn("no vectors: %v", err)
@@ -237,37 +258,7 @@ func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 		} else if err != nil {
 			return nil, err
 		}
-		vecs = make([][]float32, b.trainer.Docs())
-		var wg sync.WaitGroup
-		var embedded atomic.Int64
-		stop, stopped := make(chan struct{}), make(chan struct{})
-		ticker := time.NewTicker(250 * time.Millisecond)
-		go func() { // progress from one goroutine at a time, as the indexer promises
-			defer close(stopped)
-			defer ticker.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-ticker.C:
-					b.report(int(embedded.Load()), len(vecs))
-				}
-			}
-		}()
-		for p := 0; p < 2; p++ {
-			wg.Add(1)
-			go func(p int) {
-				defer wg.Done()
-				for i := p; i < len(vecs); i += 2 {
-					vecs[i] = b.trainer.EmbedDoc(i)
-					embedded.Add(1)
-				}
-			}(p)
-		}
-		wg.Wait()
-		close(stop)
-		<-stopped
-		b.report(len(vecs), len(vecs))
+		model = m.Model()
 		mf := strings.TrimSuffix(b.name, ".bin") + ".ppmi"
 		if err := m.Save(filepath.Join(b.dir, mf)); err != nil {
 			return nil, err
@@ -278,7 +269,16 @@ func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 		}
 		meta[MetaModelFile] = mf
 		meta[MetaModelSum] = fmt.Sprintf("%08x", embed.FileSum(saved))
-		model = m.Model()
+		if b.o.Publish == nil {
+			// Straight into the segment: no vector of the repository's
+			// is held longer than its block.
+			err = b.embedTrained(ctx, write)
+		} else {
+			err = b.embedTrained(ctx, func(_ int, v []float32) error { vecs = append(vecs, v); return nil })
+		}
+		if err != nil {
+			return nil, err
+		}
 	case b.model != nil:
 		vecs, model = b.vecs, b.model.Model()
 	case b.o.Embedder != nil:
@@ -294,26 +294,24 @@ func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 	default:
 		return meta, nil
 	}
-	if len(vecs) == 0 {
-		return meta, nil
-	}
-	if b.o.Publish != nil {
+	if len(vecs) > 0 && b.o.Publish != nil {
 		if err := b.o.Publish(ctx, model, b.ids[:len(vecs)], vecs); err != nil {
 			return nil, err
 		}
 	}
-	dim := len(vecs[0])
-	w, err := createSegment(filepath.Join(b.dir, b.name), dim, model)
-	if err != nil {
-		return nil, err
-	}
 	for i, v := range vecs {
-		if err := w.add(b.ids[i], v); err != nil {
-			w.close()
+		if err := write(i, v); err != nil {
 			return nil, err
 		}
 	}
-	if err := w.close(); err != nil {
+	if seg == nil {
+		return meta, nil // no vectors
+	}
+	dim := seg.dim
+	err := seg.close()
+	seg = nil
+	if err != nil {
+		os.Remove(segPath)
 		return nil, err
 	}
 	segs := append(Segments(meta), b.name)
@@ -327,6 +325,52 @@ func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 	meta[MetaDim] = strconv.Itoa(dim)
 	b.removeOrphans(segs, meta[MetaModelFile])
 	return meta, nil
+}
+
+// embedBlock is how many of the trainer's documents are embedded, on two
+// goroutines, before they are handed on in order: the vectors held at once.
+const embedBlock = 4096
+
+// embedTrained embeds the trainer's documents, handing each vector to emit
+// in document order (reporting progress from one goroutine).
+func (b *Builder) embedTrained(ctx context.Context, emit func(i int, v []float32) error) error {
+	n := b.trainer.Docs()
+	block := make([][]float32, embedBlock)
+	errs := make([]error, 2)
+	for lo := 0; lo < n; lo += embedBlock {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		hi := min(lo+embedBlock, n)
+		var wg sync.WaitGroup
+		for p := 0; p < 2; p++ {
+			wg.Add(1)
+			go func(p int) {
+				defer wg.Done()
+				for i := lo + p; i < hi; i += 2 {
+					v, err := b.trainer.EmbedDoc(i)
+					if err != nil {
+						errs[p] = err
+						return
+					}
+					block[i-lo] = v
+				}
+			}(p)
+		}
+		wg.Wait()
+		if err := cmp.Or(errs...); err != nil {
+			return err
+		}
+		for i := lo; i < hi; i++ {
+			if err := emit(i, block[i-lo]); err != nil {
+				return err
+			}
+			block[i-lo] = nil
+		}
+		b.report(hi, n)
+	}
+	b.report(n, n)
+	return nil
 }
 
 // embedExternal embeds the collected chunks, reusing cached vectors.
@@ -434,6 +478,9 @@ func (b *Builder) removeOrphans(keep []string, modelFile string) {
 
 // Abort implements indexer.Sink.
 func (b *Builder) Abort() {
+	if b.trainer != nil {
+		b.trainer.Close()
+	}
 	if b.name != "" {
 		os.Remove(filepath.Join(b.dir, b.name))
 	}
