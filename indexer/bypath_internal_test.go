@@ -2,48 +2,74 @@ package indexer
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/indexer/resolve"
 )
 
-func TestSymbolsByPath(t *testing.T) {
+func TestPositionsByPath(t *testing.T) {
 	var all []graph.Symbol
 	add := func(path string, n int) {
 		for range n {
-			all = append(all, graph.Symbol{Path: path, Name: fmt.Sprint(len(all))})
+			all = append(all, graph.Symbol{Path: path, Name: fmt.Sprint(len(all) % 3)}) // names shared across files
 		}
 	}
 	add("a.go", 3)
 	add("b.go", 1)
 	add("c.go", 2)
 	add("a.go", 2) // a file's symbols apart from the rest of them
-	got := symbolsByPath(all)
-	want := map[string][]string{"a.go": {"0", "1", "2", "6", "7"}, "b.go": {"3"}, "c.go": {"4", "5"}}
+	in := append([]graph.Symbol(nil), all...)
+	ms, order := resolve.NewMemSourceAt(in)
+	for i := range all {
+		if s := ms.Symbol(order[i]); s.Path != all[i].Path || s.Name != all[i].Name {
+			t.Fatalf("position of symbol %d holds %s of %s, want %s of %s", i, s.Name, s.Path, all[i].Name, all[i].Path)
+		}
+	}
+	got := positionsByPath(ms, order)
+	want := map[string][]int{"a.go": {0, 1, 2, 6, 7}, "b.go": {3}, "c.go": {4, 5}}
 	if len(got) != len(want) {
 		t.Fatalf("%d files, want %d", len(got), len(want))
 	}
-	for p, names := range want {
+	for p, idx := range want {
 		g := got[p]
-		if len(g) != len(names) {
-			t.Fatalf("%s: %d symbols, want %d", p, len(g), len(names))
+		if len(g) != len(idx) {
+			t.Fatalf("%s: %d symbols, want %d", p, len(g), len(idx))
 		}
-		for i := range names {
-			if g[i].Name != names[i] || g[i].Path != p {
-				t.Fatalf("%s: symbol %d is %s of %s, want %s", p, i, g[i].Name, g[i].Path, names[i])
+		for i, k := range idx {
+			if g[i] != order[k] {
+				t.Fatalf("%s: symbol %d at %d, want %d (symbol %d)", p, i, g[i], order[k], k)
 			}
 		}
 		if cap(g) != len(g) {
 			t.Fatalf("%s: len %d cap %d: an append would write over the next file's", p, len(g), cap(g))
 		}
 	}
-	// b.go's group shares all's array (no copy) ...
-	if &got["b.go"][0] != &all[3] {
-		t.Error("a contiguous file's symbols were copied")
+	if &got["b.go"][0] != &order[3] {
+		t.Error("a contiguous file's positions were copied")
 	}
-	// ... and appending to it leaves c.go's alone.
-	_ = append(got["b.go"], graph.Symbol{Name: "x"})
-	if all[4].Name != "4" {
-		t.Error("an append to one file's group overwrote the next file's")
+}
+
+// TestOneSymbolTable: the resolver's in-memory symbol table holds each
+// symbol once (grouped by name) and 4 bytes of position a symbol for the
+// files, not a second copy grouped by file: what building it allocates
+// stays below one and a half copies of the symbols.
+func TestOneSymbolTable(t *testing.T) {
+	const n = 20000
+	syms := make([]graph.Symbol, n)
+	for i := range syms {
+		syms[i] = graph.Symbol{Path: fmt.Sprintf("f%d.c", i/10), Name: fmt.Sprintf("s%d", i%37)}
 	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ms, order := resolve.NewMemSourceAt(syms)
+	byPath := positionsByPath(ms, order)
+	runtime.ReadMemStats(&after)
+	perSym := int(unsafe.Sizeof(graph.Symbol{}))
+	if got, bound := int(after.TotalAlloc-before.TotalAlloc), n*perSym*3/2; got > bound {
+		t.Errorf("building the table for %d symbols (%d bytes each) allocated %d bytes, want at most %d", n, perSym, got, bound)
+	}
+	runtime.KeepAlive(byPath)
 }

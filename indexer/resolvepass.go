@@ -106,9 +106,11 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 	// lookups), looked up lazily through the transaction otherwise.
 	mem := full || len(paths) >= memResolveAt
 	var src resolve.Source = lr
-	var all []graph.Symbol
-	var byPath map[string][]graph.Symbol
+	var ms *resolve.MemSource
+	var order []int32             // the symbols in AllSymbols's order, as positions in ms
+	var byPath map[string][]int32 // positions of each file's symbols
 	if mem {
+		var all []graph.Symbol
 		if err := view.AllSymbols(ctx, func(s graph.Symbol) error {
 			s.Doc, s.Signature = "", "" // not needed to resolve; keep memory down
 			all = append(all, s)
@@ -116,8 +118,13 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 		}); err != nil {
 			return st, err
 		}
-		src = resolve.NewMemSource(all)
-		byPath = symbolsByPath(all)
+		// One copy of the table, grouped by name; files keep positions
+		// into it (4 bytes a symbol, not a second copy: on the Linux
+		// kernel the two copies were most of the resolution's memory).
+		ms, order = resolve.NewMemSourceAt(all)
+		all = nil
+		src = ms
+		byPath = positionsByPath(ms, order)
 	}
 	// facts reads what the resolver needs of one file: the per-file facts
 	// and its symbols (from memory in a full run).
@@ -129,7 +136,11 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 			return nil, err
 		}
 		if mem {
-			ff.Symbols = byPath[p] // shares all's array: the resolver only reads it
+			pos := byPath[p]
+			ff.Symbols = make([]graph.Symbol, len(pos))
+			for i, at := range pos {
+				ff.Symbols[i] = *ms.Symbol(at)
+			}
 		} else if ff.Symbols, err = lr.SymbolsInFile(ctx, p); err != nil {
 			return nil, err
 		}
@@ -254,9 +265,9 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 	if full || defs.goChanged {
 		var goSyms []graph.Symbol
 		if mem {
-			for _, s := range all {
-				if s.Lang == graph.LangGo {
-					goSyms = append(goSyms, s)
+			for _, at := range order {
+				if s := ms.Symbol(at); s.Lang == graph.LangGo {
+					goSyms = append(goSyms, *s)
 				}
 			}
 		} else if err := view.AllSymbols(ctx, func(s graph.Symbol) error {
@@ -328,21 +339,22 @@ func resolveOne(r *resolve.Resolver, ff *graph.FileFacts) (edges []graph.Edge) {
 	return r.File(ff)
 }
 
-// symbolsByPath groups symbols by file. AllSymbols lists a file's symbols
-// together, so each file's are a subslice of all; they are copied only for
-// a file whose symbols come apart. Each group has no room after it.
-func symbolsByPath(all []graph.Symbol) map[string][]graph.Symbol {
-	byPath := map[string][]graph.Symbol{}
-	for i := 0; i < len(all); {
+// positionsByPath groups the symbols' positions (order: AllSymbols's
+// order, positions in ms) by file. AllSymbols lists a file's symbols
+// together, so each file's are a subslice of order; they are copied only
+// for a file whose symbols come apart. Each group has no room after it.
+func positionsByPath(ms *resolve.MemSource, order []int32) map[string][]int32 {
+	byPath := map[string][]int32{}
+	for i := 0; i < len(order); {
+		p := ms.Symbol(order[i]).Path
 		j := i + 1
-		for j < len(all) && all[j].Path == all[i].Path {
+		for j < len(order) && ms.Symbol(order[j]).Path == p {
 			j++
 		}
-		p := all[i].Path
 		if prev, ok := byPath[p]; ok {
-			byPath[p] = slices.Clip(append(slices.Clip(prev), all[i:j]...))
+			byPath[p] = slices.Clip(append(slices.Clip(prev), order[i:j]...))
 		} else {
-			byPath[p] = all[i:j:j]
+			byPath[p] = order[i:j:j]
 		}
 		i = j
 	}

@@ -18,30 +18,48 @@ type Source interface {
 }
 
 // MemSource is a Source over a slice of symbols.
-type MemSource struct{ byName map[string][]graph.Symbol }
+type MemSource struct {
+	byName map[string][]graph.Symbol
+	flat   []graph.Symbol // every symbol, grouped by name
+}
 
 // NewMemSource indexes syms by name. The symbols are copied once, into one
 // slice grouped by name (each name's in their order in syms), so that a
 // name's definitions are a subslice and building the source leaves no
 // garbage behind.
 func NewMemSource(syms []graph.Symbol) *MemSource {
+	m, _ := NewMemSourceAt(syms)
+	return m
+}
+
+// NewMemSourceAt is NewMemSource that also says where each of syms went:
+// Symbol(at[i]) is syms[i]. A caller that needs the symbols in another
+// grouping (by file) can then keep positions instead of a second copy.
+func NewMemSourceAt(syms []graph.Symbol) (m *MemSource, at []int32) {
 	count := make(map[string]int, len(syms)/2)
 	for i := range syms {
 		count[syms[i].Name]++
 	}
 	flat := make([]graph.Symbol, len(syms))
-	m := &MemSource{byName: make(map[string][]graph.Symbol, len(count))}
+	m = &MemSource{byName: make(map[string][]graph.Symbol, len(count)), flat: flat}
+	start := make(map[string]int32, len(count))
 	off := 0
 	for n, c := range count {
 		m.byName[n] = flat[off : off : off+c] // appends below stay inside it
+		start[n] = int32(off)
 		off += c
 	}
+	at = make([]int32, len(syms))
 	for i := range syms {
 		n := syms[i].Name
+		at[i] = start[n] + int32(len(m.byName[n]))
 		m.byName[n] = append(m.byName[n], syms[i])
 	}
-	return m
+	return m, at
 }
+
+// Symbol is the symbol at position i (NewMemSourceAt).
+func (m *MemSource) Symbol(i int32) *graph.Symbol { return &m.flat[i] }
 
 // SymbolsByName implements Source.
 func (m *MemSource) SymbolsByName(_ context.Context, name string) ([]graph.Symbol, error) {
