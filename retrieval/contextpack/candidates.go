@@ -43,7 +43,7 @@ func (b *Builder) candidates(ctx context.Context, req Request, fileInfo map[stri
 			}
 		}
 		if defs, _ := r.SymbolsByID(ctx, ref.Symbol); ref.Symbol != "" && len(defs) > 0 {
-			d := defs[0]
+			d := defOfChunk(defs, c.path, c.start, c.end)
 			c.doc = d.Doc
 			c.sigEnd = int(d.NameRange.EndLine)
 			c.sigStart = int(d.NameRange.StartLine)
@@ -400,4 +400,24 @@ func diffRanges(ctx context.Context, root, rev string) ([]diffRange, error) {
 		}
 	}
 	return ranges, nil
+}
+
+// defOfChunk is the definition among those of one symbol ID that the chunk
+// at start..end of path holds: overloads (Python's `@overload` stubs,
+// TypeScript's overload declarations) and redefinitions share an ID, and
+// the first one's name line is not the head of another's chunk. The
+// definition whose name lies in the chunk and starts earliest; the first
+// of defs when none does.
+func defOfChunk(defs []graph.Symbol, path string, start, end int) graph.Symbol {
+	best := -1
+	for i, d := range defs {
+		l := int(d.NameRange.StartLine)
+		if d.Path != path || l < start || l > end {
+			continue
+		}
+		if best < 0 || l < int(defs[best].NameRange.StartLine) {
+			best = i
+		}
+	}
+	return defs[max(best, 0)]
 }

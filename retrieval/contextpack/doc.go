@@ -48,10 +48,17 @@
 // an item already picked joins it (in JSON an item's citation and reason
 // cost about as many tokens as ten lines of code); a span that opens its
 // file starts after the license notice; an item that does not fit in full
-// degrades to its signature — the whole declaration head, however many
-// lines its parameters take, up to where its brackets close and its body
-// opens — and its doc's summary (first paragraph, four lines at most)
-// before it is dropped, and what
+// degrades to its signature — the whole declaration head with its
+// decorators or annotations, however many lines its parameters, defaults
+// and results take, up to where its brackets close and its body opens
+// (Python's colon, "{") or the declaration ends (";": an overload, an
+// interface's method); a head whose brackets never close is the
+// definition whole, never cut — and its doc's summary (first paragraph,
+// four lines at most) before it is dropped. Overloads share a symbol ID
+// (Python's `@overload` stubs, TypeScript's overload declarations): a
+// chunk's head and doc are those of the definition whose name lies in the
+// chunk, not the first of the ID's (which cut the later overloads to
+// `def to_netcdf(`). What
 // is dropped is listed (capped) with why. Whole items fill at most a share of
 // the budget (Request.FullShare, half by default; the three strongest come
 // whole when they fit); past it, candidates with a signature come as that,

@@ -439,12 +439,14 @@ func (b *Builder) pack(p *Pack, cands []cand, fc *fileCache, tok Tokenizer, full
 		if degraded {
 			var long bool
 			summary, long = docSummary(c.doc)
-			end = max(signatureEnd(fc.lines(c.path), c.sigEnd, c.end, c.lang), start)
+			ls := fc.lines(c.path)
+			end = max(signatureEnd(ls, start, c.sigEnd, c.end, c.lang), start)
 			kind = KindSignature
 			if long && c.sigStart > start && c.sigStart <= end {
 				// a long doc comment above the signature gives way to
-				// its summary below it
-				start = c.sigStart
+				// its summary below it; the decorators or annotations
+				// between them stay
+				start = pastComments(ls, start, c.sigStart, c.lang)
 			}
 		}
 		content, s, e := fc.span(c.path, start, end)

@@ -236,44 +236,30 @@ func says(lines []string, start, end int) bool {
 	return false
 }
 
-// signatureEnd is the last line of the declaration head that starts on
-// line name (the definition's name) and ends by line last: a signature is
-// whole, however many lines its parameters take (`def open(` alone says
-// nothing). The head ends where its brackets close — for Python there,
-// for the brace languages at the first line after that opening the body
-// ("{") or ending the declaration (";"). Strings are skipped; 40 lines at
-// most.
-func signatureEnd(lines []string, name, last int, lang graph.Language) int {
-	if name < 1 {
-		return name
+// signatureEnd is the last line of the declaration head of the
+// definition at lines start..last whose name is on line name: a signature
+// is whole, however many lines its parameters, defaults, annotations or
+// results take (`def open(` alone says nothing). The head ends where its
+// brackets close — for Python there (the colon), for the brace languages
+// at the first line after that opening the body ("{") or ending the
+// declaration (";", an overload or an interface's method). Strings and
+// escapes in them are skipped. A name line outside the definition (another
+// definition's of the same ID) is not trusted: the head is then the first
+// line from start that is not a decorator, an annotation, a comment or
+// blank. A head whose brackets never close by last is the definition
+// whole: a signature is never cut.
+func signatureEnd(lines []string, start, name, last int, lang graph.Language) int {
+	last = min(last, len(lines))
+	if start < 1 || start > last {
+		return start
 	}
-	last = min(last, len(lines), name+40)
+	if name < start || name > last {
+		name = headLine(lines, start, last, lang)
+	}
 	depth := 0
 	closedAt := 0
 	for n := name; n <= last; n++ {
-		var quote rune
-		body := false
-		for _, r := range lines[n-1] {
-			switch {
-			case quote != 0:
-				if r == quote {
-					quote = 0
-				}
-			case r == '"' || r == '\'' || r == '`':
-				quote = r
-			case r == '#' && lang == graph.LangPython:
-				goto eol
-			case r == '(' || r == '[':
-				depth++
-			case r == ')' || r == ']':
-				depth = max(depth-1, 0)
-			case r == '{':
-				if depth == 0 && lang != graph.LangPython {
-					body = true
-				}
-			}
-		}
-	eol:
+		body := scanBrackets(lines[n-1], lang, &depth)
 		if depth > 0 {
 			continue
 		}
@@ -287,5 +273,79 @@ func signatureEnd(lines []string, name, last int, lang graph.Language) int {
 	if closedAt > 0 {
 		return closedAt
 	}
+	return last
+}
+
+// scanBrackets adds a line's opening brackets to depth and takes its
+// closing ones away, outside strings and comments, and reports whether
+// the line opens a body: a "{" outside brackets, in a brace language.
+func scanBrackets(l string, lang graph.Language, depth *int) (body bool) {
+	var quote rune
+	escaped := false
+	prev := rune(0)
+	for _, r := range l {
+		switch {
+		case escaped:
+			escaped = false
+		case quote != 0:
+			if r == '\\' {
+				escaped = true
+			} else if r == quote {
+				quote = 0
+			}
+		case r == '"' || r == '\'' || r == '`':
+			quote = r
+		case r == '#' && lang == graph.LangPython, r == '/' && prev == '/' && lang != graph.LangPython:
+			return body
+		case r == '(' || r == '[':
+			*depth++
+		case r == ')' || r == ']':
+			*depth = max(*depth-1, 0)
+		case r == '{':
+			if *depth == 0 && lang != graph.LangPython {
+				body = true
+			}
+		}
+		prev = r
+	}
+	return body
+}
+
+// headLine is the first line of start..last that begins a declaration:
+// not blank, a comment, or a decorator or annotation ("@overload",
+// "@pytest.mark.parametrize(…)" over several lines, "@Override").
+func headLine(lines []string, start, last int, lang graph.Language) int {
+	depth := 0
+	for n := start; n <= last; n++ {
+		l := strings.TrimSpace(lines[n-1])
+		if depth > 0 {
+			scanBrackets(l, lang, &depth)
+			continue
+		}
+		switch {
+		case isComment(l, lang):
+		case strings.HasPrefix(l, "@"):
+			scanBrackets(l, lang, &depth)
+		default:
+			return n
+		}
+	}
+	return start
+}
+
+// pastComments is the first line of start..name that is not blank or a
+// comment: where a declaration's head begins once the doc comment above
+// it is left out (its decorators or annotations, or the name's line).
+func pastComments(lines []string, start, name int, lang graph.Language) int {
+	for n := start; n < name && n <= len(lines); n++ {
+		if l := strings.TrimSpace(lines[n-1]); !isComment(l, lang) {
+			return n
+		}
+	}
 	return name
+}
+
+func isComment(l string, lang graph.Language) bool {
+	return l == "" || strings.HasPrefix(l, "//") || strings.HasPrefix(l, "/*") || strings.HasPrefix(l, "*") ||
+		strings.HasPrefix(l, "#") && lang == graph.LangPython
 }
