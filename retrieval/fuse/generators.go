@@ -245,7 +245,7 @@ func (s *search) symbols() error {
 			}
 		}
 		w := id.Weight / float64(len(defs))
-		if _, base := graph.SplitQualified(id.Name); defs[0].Name != base {
+		if _, base := graph.SplitQualified(id.Name); defs[0].Name != base && !id.Spelled {
 			// only a spelling in another case: "POST" in an issue is an
 			// HTTP method more often than the function post
 			w *= foldedCase

@@ -14,6 +14,10 @@ type Ident struct {
 	// Weight grows with the strength of the evidence: quoted code and
 	// tracebacks weigh more than prose, repeated mentions add up.
 	Weight float64
+	// Spelled is a name the text does not write but spells otherwise: a
+	// flag's or configuration key's parts joined as code joins them
+	// (keys.go); its case is not the text's.
+	Spelled bool
 }
 
 // Frame is one stack-trace frame.
@@ -399,6 +403,17 @@ func Parse(text string) Parsed {
 			add(id, 1)
 		}
 	}
+	// Flags and configuration keys, in the code's spellings.
+	spelled := map[string]bool{}
+	keyParts := keys(prose, p.Quoted)
+	for _, ps := range keyParts {
+		for _, name := range []string{camel(ps), strings.Join(ps, "_")} {
+			if _, ok := weights[name]; !ok {
+				spelled[name] = true
+			}
+			add(name, 1)
+		}
+	}
 	// Names whose API the text asks to change.
 	for _, ix := range changeRE.FindAllStringSubmatchIndex(prose, -1) {
 		m := make([]string, len(ix)/2)
@@ -431,7 +446,7 @@ func Parse(text string) Parsed {
 		weights[p.Identifier] += 2
 	}
 	for _, name := range order {
-		p.Identifiers = append(p.Identifiers, Ident{Name: name, Weight: weights[name]})
+		p.Identifiers = append(p.Identifiers, Ident{Name: name, Weight: weights[name], Spelled: spelled[name]})
 	}
 	slices.SortStableFunc(p.Identifiers, func(a, b Ident) int {
 		switch {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func names(ids []Ident) []string {
@@ -304,5 +306,36 @@ func TestRefs(t *testing.T) {
 	}
 	if got := Parse(b.String()).Refs; len(got) != 16 || got[15].Number != 115 {
 		t.Errorf("500 numbers: %d refs, the last %v", len(got), got[len(got)-1])
+	}
+}
+
+// TestKeys: a flag or configuration key gives the code's spellings of its
+// name as identifiers (Ident.Spelled); nothing else of the text changes.
+func TestKeys(t *testing.T) {
+	tests := []struct {
+		text   string
+		idents []string // spelled
+	}{
+		{"Fix ANSI color offsets when --keep-right is used", []string{"keepRight", "keep_right"}},
+		{"server: honour --max-conn-idle and `max.conn.idle`", []string{"maxConnIdle", "max_conn_idle"}},
+		{"MAX_CONN_IDLE is ignored", []string{"maxConnIdle", "max_conn_idle"}},
+		{"use `--experimental-json-output`", []string{"experimentalJsonOutput", "experimental_json_output"}},
+		{"Fix inconsistent preview window width with --border", nil},
+		{"see https://example.com/a--b-c and x--y-z, -v, e.g. the list-border", nil},
+	}
+	for _, tt := range tests {
+		p := Parse(tt.text)
+		var spelled []string
+		for _, id := range p.Identifiers {
+			if id.Spelled {
+				spelled = append(spelled, id.Name)
+			}
+		}
+		if diff := cmp.Diff(tt.idents, spelled); diff != "" {
+			t.Errorf("%q: spelled identifiers (-want +got):\n%s", tt.text, diff)
+		}
+		if len(p.Literals) > 0 && !strings.Contains(tt.text, "`--") {
+			t.Errorf("%q: literals %q", tt.text, p.Literals)
+		}
 	}
 }
