@@ -895,3 +895,33 @@ func TestGeneratedWith(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagFindsItsField: a flag the query names in hyphens ("--max-idle-conns")
+// finds the field that holds its value (MaxIdleConns) by the symbol
+// generator, in any case, as a name written in the code's case would.
+func TestFlagFindsItsField(t *testing.T) {
+	o := openWith(t, map[string]string{"pool/config.go": `package pool
+
+// Config is the pool's configuration.
+type Config struct {
+	MaxIdleConns int
+}
+
+func register(fs *flagSet, c *Config) {
+	fs.Int(&c.MaxIdleConns, "max-idle-conns", 2, "idle connections kept")
+}
+
+type flagSet struct{}
+
+func (*flagSet) Int(p *int, name string, v int, usage string) { *p = v }
+`})
+	for _, q := range []string{"pool: --max-idle-conns is ignored", "pool: MAX_IDLE_CONNS is ignored"} {
+		res, err := o.Search(context.Background(), q, fuse.Options{Only: []string{fuse.GenSymbol}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := names(res.Hits); len(n) == 0 || n[0] != "Config" {
+			t.Errorf("%q: symbol hits %v, want Config (its field MaxIdleConns) first", q, n)
+		}
+	}
+}
