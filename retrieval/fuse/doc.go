@@ -13,7 +13,10 @@
 //   - vector: cosine similarity of chunk embeddings to the query's;
 //   - symbol: definitions named by identifiers in the query (exact, then
 //     qualified; a name matching only when case is ignored ranks below
-//     the exact ones), weighted by how the query mentions them;
+//     the exact ones, but for the names the query spells for a flag or a
+//     configuration key — "--max-conn-idle" as maxConnIdle, whose case the
+//     text never said, so MaxConnIdle is no worse a match; query.Ident's
+//     Spelled), weighted by how the query mentions them;
 //   - path: the definition a signature error names first (Python's
 //     "TypeError: RST.__init__() got an unexpected keyword argument": the
 //     traceback ends in the caller, the callee's definition is what does

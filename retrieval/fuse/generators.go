@@ -510,7 +510,9 @@ func (s *search) graphAndRank() error {
 
 // foldedCase scales the evidence of a definition whose name matches the
 // query's identifier only when case is ignored (the languages cairn reads
-// are case-sensitive): such a hit ranks below the exact ones.
+// are case-sensitive): such a hit ranks below the exact ones. Not for a
+// name the query spells for a flag or key (query.Ident.Spelled): its case
+// is the query parser's guess.
 const foldedCase = 0.25
 
 // maxGraphHits bounds the graph generator's hits per direction.

@@ -49,6 +49,18 @@
 // with the most fields (the model, not a one-field request envelope); a
 // name written as code that several types hold is traced as written.
 //
+// Flags and configuration keys are spelled as code spells them (keys.go):
+// a long flag ("--max-conn-idle"), a quoted key of hyphenated or dotted
+// lower-case parts (`max.conn.idle`) or an environment variable's name
+// (MAX_CONN_IDLE) adds the identifiers maxConnIdle and max_conn_idle,
+// marked Spelled (their case is a guess: the symbol generator matches
+// MaxConnIdle as well). The code that reads a flag holds it under those
+// names; the parser that registers it, by its hyphenated string, is found
+// by the text's words — as a literal found verbatim it ranked the option
+// parser first and cost fzf's fix commits (bench/retrieval/RESULTS.md,
+// issue 52). A hyphenated word of prose ("auto-fetch", "ff-only") is not
+// spelled: measured, a task won and one lost.
+//
 // The title is the first line of a text of several lines.
 //
 // Body is the text the text searches read (BM25's chunk and file searches,
