@@ -7,6 +7,7 @@
 # row's median for base and new and their ratio (new / base: below 1.00 is
 # faster).
 #   bench/serve/paired.sh [BASE_REV] [N]      (defaults 456483c 15)
+#   PARTS=cli,http,mcp (default all three)
 source "$(dirname "$0")/../lib.sh"
 BASE_REV=${1:-456483c}
 N=${2:-15}
@@ -52,6 +53,8 @@ pair() {
   printf "%-34s base %8.1f ms   new %8.1f ms   ratio %.2f\n" "$label" "$mb" "$mn" "$(awk -v a="$mn" -v b="$mb" 'BEGIN{print a/b}')"
 }
 
+PARTS=${PARTS:-cli,http,mcp}
+if [[ $PARTS == *cli* ]]; then
 echo "== one-shot CLI (process start to output, --json)"
 cli() { echo "\"$1\" $2 --repo \"$MONO\" --index-dir \"$3\" --json"; }
 for q in "def ListenAndServe" "refs Labels.Hash" "callers Labels.Hash --depth 2" \
@@ -60,6 +63,8 @@ for q in "def ListenAndServe" "refs Labels.Hash" "callers Labels.Hash --depth 2"
   pair "cli $q" "$(cli "$BASE" "$q" "$IB")" "$(cli "$NEW" "$q" "$IN")"
 done
 
+fi
+if [[ $PARTS == *http* ]]; then
 echo "== HTTP API (serve http, loopback, no watcher; curl total time)"
 PB=7811; PN=7812
 "$BASE" serve http --repo "$MONO" --index-dir "$IB" --addr "127.0.0.1:$PB" --watch=false 2>"$WORK/paired/http-b.log" &
@@ -76,6 +81,8 @@ for p in "definition?symbol=ListenAndServe" "references?symbol=Labels.Hash" "cal
 done
 kill $SB $SN 2>/dev/null || true; wait $SB $SN 2>/dev/null || true
 
+fi
+if [[ $PARTS == *mcp* ]]; then
 echo "== MCP (serve mcp --http, one client, no think time: search, callers, build_context)"
 LOAD="$WORK/bin/cairn-load"
 (cd "$REPO_ROOT" && go build -o "$LOAD" ./bench/serve/load)
@@ -84,7 +91,8 @@ for round in 1 2; do
     bin=$BASE idx=$IB port=7813
     [ $side = new ] && bin=$NEW idx=$IN port=7814
     tools=() # the load client asks repo_map too: all tools where --tools exists (lean is the default)
-    "$bin" serve mcp --help 2>&1 | grep -q -- --tools && tools=(--tools all)
+    help=$("$bin" serve mcp --help 2>&1 || true)
+    case "$help" in *--tools*) tools=(--tools all) ;; esac
     "$bin" serve mcp --repo "$MONO" --index-dir "$idx" --http "127.0.0.1:$port" "${tools[@]}" 2>"$WORK/paired/mcp-$side.log" &
     S=$!
     for _ in $(seq 300); do grep -q "serving MCP" "$WORK/paired/mcp-$side.log" && break; sleep 0.1; done
@@ -93,4 +101,5 @@ for round in 1 2; do
     kill $S; wait $S 2>/dev/null || true
   done
 done
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
