@@ -96,6 +96,7 @@ for round in 1 2; do
     "$bin" serve mcp --repo "$MONO" --index-dir "$idx" --http "127.0.0.1:$port" "${tools[@]}" 2>"$WORK/paired/mcp-$side.log" &
     S=$!
     for _ in $(seq 300); do grep -q "serving MCP" "$WORK/paired/mcp-$side.log" && break; sleep 0.1; done
+    trap 'kill $S 2>/dev/null || true' EXIT
     echo "-- round $round, $side"
     "$LOAD" -url "http://127.0.0.1:$port/mcp" -clients 1 -duration 20s -think 1ms -budget 8000 -pid $S | grep -E 'p50|calls='
     kill $S; wait $S 2>/dev/null || true
