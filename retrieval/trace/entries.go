@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -189,6 +190,7 @@ func EntryPoints(ctx context.Context, r graph.Reader, o EntryOptions) (*Entries,
 		}
 	}
 	var cands []graph.SymbolID
+	var direct []Entry // entries of no definition of their own: closure routes, main.swift
 	seen := map[graph.SymbolID]bool{}
 	add := func(id graph.SymbolID) {
 		if id != "" && !seen[id] {
@@ -212,6 +214,49 @@ func EntryPoints(ctx context.Context, r graph.Reader, o EntryOptions) (*Entries,
 	for _, s := range csMains {
 		if s.Name == "Main" && s.Lang == graph.LangCSharp && s.Kind == graph.KindMethod && in(s.Path) {
 			add(s.ID)
+		}
+	}
+	// Kotlin's and Scala's mains in objects, Scala's @main def and
+	// object … extends App, Swift's @main types
+	for _, s := range mains {
+		if s.Name == "main" && (s.Lang == graph.LangKotlin || s.Lang == graph.LangScala) && s.Kind == graph.KindMethod && in(s.Path) {
+			add(s.ID)
+		}
+	}
+	for _, name := range []string{"main", "App"} {
+		files, err := r.FilesMentioning(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range files {
+			if !in(p) || !strings.HasSuffix(p, ".scala") && !strings.HasSuffix(p, ".sc") && !strings.HasSuffix(p, ".swift") {
+				continue
+			}
+			ff, err := t.fileFacts(p)
+			if err != nil {
+				return nil, err
+			}
+			for i := range ff.Symbols {
+				if s := &ff.Symbols[i]; s.Container == "" && isLangMain(s, t.headText(s)) {
+					add(s.ID)
+				}
+			}
+		}
+	}
+	// Play: the actions conf/routes binds
+	play, err := t.playRoutes()
+	if err != nil {
+		return nil, err
+	}
+	for _, pr := range play {
+		acts, err := r.SymbolsByName(ctx, pr.action)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range acts {
+			if (s.Lang == graph.LangScala || s.Lang == graph.LangJava) && s.Name == pr.action && lastName(s.Container) == pr.controller && in(s.Path) {
+				add(s.ID)
+			}
 		}
 	}
 	// Rails: the actions config/routes.rb binds
@@ -256,12 +301,16 @@ func EntryPoints(ctx context.Context, r graph.Reader, o EntryOptions) (*Entries,
 			headLines = t.matchedLines(p, headRules)
 		}
 		sig := why[p]&bySignature != 0 && f.Lang == graph.LangGo
-		if len(regLines) == 0 && len(headLines) == 0 && !sig {
+		closures := why[p]&byRegistration != 0 && len(t.scanRoutes(p, f.Lang)) > 0
+		if len(regLines) == 0 && len(headLines) == 0 && !sig && !closures {
 			continue
 		}
 		ff, err := t.fileFacts(p)
 		if err != nil {
 			return nil, err
+		}
+		if closures {
+			direct = append(direct, t.closureEntries(ff)...)
 		}
 		if len(regLines) > 0 {
 			for i := range ff.Occurrences {
@@ -288,18 +337,43 @@ func EntryPoints(ctx context.Context, r graph.Reader, o EntryOptions) (*Entries,
 			}
 		}
 	}
+	// Swift's main.swift: the top-level code of the file is the program
+	if slices.Contains(kinds, "main") {
+		files, err := t.allFiles()
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if f.Lang == graph.LangSwift && path.Base(f.Path) == "main.swift" && in(f.Path) {
+				direct = append(direct, Entry{Kind: "main", Label: f.Path + " (top level)", Func: *t.fileFunc(f.Path)})
+			}
+		}
+	}
 	res := &Entries{EntryPoints: []Entry{}, Counts: map[string]int{}}
-	for _, id := range cands {
+	listed := map[string]bool{}
+	for i := 0; i < len(cands)+len(direct); i++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		e, err := t.entryOf(id)
-		if err != nil {
-			return nil, err
+		var e *Entry
+		if i < len(cands) {
+			var err error
+			id := cands[i]
+			if e, err = t.entryOf(id); err != nil {
+				return nil, err
+			}
+		} else {
+			e = &direct[i-len(cands)]
 		}
 		if e == nil || !slices.Contains(kinds, e.Kind) || !in(e.Func.Path) {
 			continue
 		}
+		if key := e.Kind + "\x00" + e.Label + "\x00" + e.Func.Path + "\x00" + string(e.Func.ID); listed[key] {
+			continue
+		} else {
+			listed[key] = true
+		}
+		id := e.Func.ID
 		if e.Kind == "http" && e.Registered == nil && strings.HasPrefix(e.Label, "HTTP handler ") {
 			// a handler by its signature alone that the project's own
 			// code calls is a helper (writeError(w, err)), not an entry

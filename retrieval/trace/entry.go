@@ -20,7 +20,8 @@ var (
 	reRailsRoute = regexp.MustCompile(`^\s*(get|post|put|patch|delete|match)\s*\(?\s*["']([^"']*)["']\s*,\s*(?:to:\s*|=>\s*)["']([\w/]+)#(\w+)["']`)
 	// decorators and annotations above a definition
 	reRouteDeco = regexp.MustCompile(`@[\w.]*?\.?(route|get|post|put|patch|delete|api_route|websocket)\(\s*["']([^"']*)["']`)
-	reSpringMap = regexp.MustCompile(`@(Get|Post|Put|Patch|Delete|Request)Mapping(?:\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"([^"]*)")?`)
+	// Spring's mappings; Kotlin writes an array as [ ], Java as { }
+	reSpringMap = regexp.MustCompile(`@(Get|Post|Put|Patch|Delete|Request)Mapping(?:\(\s*(?:(?:value|path)\s*=\s*)?[\[{]?\s*"([^"]*)")?`)
 	reJaxRS     = regexp.MustCompile(`@(GET|POST|PUT|PATCH|DELETE)\b`)
 	reJaxPath   = regexp.MustCompile(`@Path\(\s*"([^"]*)"`)
 	reCLIDeco   = regexp.MustCompile(`@[\w.]*\b(command|group)\b|\b(RunE|Run)\s*:`)
@@ -131,6 +132,16 @@ func (t *tracer) entryOf(id graph.SymbolID) (*Entry, error) {
 		return nil, err
 	}
 	for _, e := range refs {
+		if strings.HasSuffix(e.Path, ".swift") {
+			if r := t.scannedRouteAt(e.Path, int(e.Range.StartLine), s.Name); r != nil {
+				label := r.method + " " + r.path
+				en := mk("http", label)
+				reg := t.loc(e.Path, e.Range)
+				en.Registered = &reg
+				t.routes = append(t.routes, route{method: r.method, path: normPath(r.path), label: label, handler: id})
+				return en, nil
+			}
+		}
 		line := t.lineText(e.Path, int(e.Range.StartLine))
 		if m := reRouteCall.FindStringSubmatch(line); m != nil && isRoutePath(m[2]) {
 			method, p := methodOf(m[1]), m[2]
@@ -160,12 +171,7 @@ func (t *tracer) entryOf(id graph.SymbolID) (*Entry, error) {
 		}
 	}
 	// decorators and annotations: the lines of the definition above its name
-	var head strings.Builder
-	for l := int(s.Range.StartLine); l <= int(s.NameRange.StartLine); l++ {
-		head.WriteString(t.lineText(s.Path, l))
-		head.WriteByte('\n')
-	}
-	h := head.String()
+	h := t.headText(s)
 	if m := reRouteDeco.FindStringSubmatch(h); m != nil && isRoutePath(m[2]) {
 		method := methodOf(m[1])
 		label := strings.TrimSpace(strings.TrimPrefix(method+" ", "ANY ") + m[2])
@@ -207,6 +213,15 @@ func (t *tracer) entryOf(id graph.SymbolID) (*Entry, error) {
 			}
 		}
 	}
+	if pr, err := t.playAction(s); err != nil {
+		return nil, err
+	} else if pr != nil {
+		label := strings.TrimPrefix(pr.method+" ", "ANY ") + pr.path
+		t.routes = append(t.routes, route{method: pr.method, path: normPath(pr.path), label: label, handler: id})
+		en := mk("http", label)
+		en.Registered = &pr.at
+		return en, nil
+	}
 	switch {
 	case s.IsTest || reTestDeco.MatchString(h):
 		return mk("test", s.QualifiedName()), nil
@@ -214,12 +229,24 @@ func (t *tracer) entryOf(id graph.SymbolID) (*Entry, error) {
 		return mk("main", s.Path+" main"), nil
 	case s.Name == "Main" && s.Lang == graph.LangCSharp && s.Kind == graph.KindMethod:
 		return mk("main", s.QualifiedName()), nil
+	case isLangMain(s, h):
+		return mk("main", s.QualifiedName()), nil
 	case reJobDeco.MatchString(h):
 		return mk("job", s.QualifiedName()), nil
 	case reCLIDeco.MatchString(h):
 		return mk("cli", s.QualifiedName()), nil
 	case reHTTPSig.MatchString(s.Signature) && s.Lang == graph.LangGo && !reHTTPClient.MatchString(s.Signature):
 		return mk("http", "HTTP handler "+s.QualifiedName()), nil
+	}
+	if r := t.firstClosureRoute(s); r != nil {
+		// a function binding routes to closures (Ktor's routing { … },
+		// Vapor's app.get("x") { req in … }) starts a path as its first
+		// route; EntryPoints lists each route
+		label := r.method + " " + r.path
+		en := mk("http", label)
+		reg := t.at(s.Path, r.line, r.col)
+		en.Registered = &reg
+		return en, nil
 	}
 	if s.Lang == graph.LangTypeScript || s.Lang == graph.LangTSX || s.Lang == graph.LangJavaScript {
 		switch {

@@ -56,6 +56,10 @@ type tracer struct {
 	httpLoaded   bool
 	railsLoaded  bool
 	rails        []railsRoute
+	playLoaded   bool
+	filesList    []graph.File
+	play         []playRoute
+	scanned      map[string][]scannedRoute
 	entryCache   map[graph.SymbolID]*Entry
 	calleesCache map[graph.SymbolID][]callee
 	callersCache map[graph.SymbolID][]graph.Edge
