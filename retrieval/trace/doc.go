@@ -44,7 +44,11 @@
 // EntryPoints (entries.go) lists a repository's entry points by the same
 // rules, asking them only of the functions the index says may be ones: those
 // referenced on registration lines, decorated ones, Go handlers by signature
-// and mains. The walk crosses from an HTTP
+// and mains. Routes bound to closures (Ktor's routing { get("/x") { … } },
+// Vapor's app.get("x") { req in … }) have no function of their own: a
+// trace starts at the function the closure is written in, and EntryPoints
+// lists each route with that function and its binding line (entrylang.go).
+// The walk crosses from an HTTP
 // handler to the client code whose fetch/axios request matches its route
 // (method and path, parameters as wildcards), so a path can start at a
 // button in the front end and end at a SQL SELECT in the back end.

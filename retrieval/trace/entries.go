@@ -69,7 +69,15 @@ type Entries struct {
 //     (get "/x", to: "accounts#show"); ASP.NET's [HttpGet] attributes are
 //     heads, app.MapGet("/x", h) and Laravel's Route::get('/x', …) are
 //     registrations;
-//   - mains: a top-level definition named main, a C# method named Main.
+//   - Kotlin, Scala and Swift (entrylang.go): Ktor's routing blocks and
+//     Vapor's app.get("x") { req in … }, one entry per route with the
+//     function the closure is written in; Vapor's use: handler is a
+//     registration; Play's conf/routes binds controller actions as Rails's
+//     routes.rb does; Spring's annotations in Kotlin are heads as in Java;
+//   - mains: a top-level definition named main, a C# method named Main,
+//     a main(args: Array[String]) / main(args: Array<String>) in a Scala or
+//     Kotlin object, Scala's @main def and object … extends App, Swift's
+//     @main type and the top-level code of main.swift.
 //
 // Files categorised as tests or vendored are left out.
 var (

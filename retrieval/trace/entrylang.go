@@ -30,7 +30,7 @@ var (
 	// Ktor: get("/x") {, post {, route("/a") { (not x.get("a"), a map's)
 	reKtorRoute = regexp.MustCompile(`(?:^|[^.\w])(get|post|put|patch|delete|head|options|route)\s*(?:\(\s*"([^"]*)"[^)]*\))?\s*\{`)
 	// Vapor: app.get("a", ":id", use: h), routes.post { req in, app.on(.GET, "x")
-	reVaporRoute = regexp.MustCompile(`\b(\w+)\.(get|post|put|patch|delete)\(([^()]*)\)\s*(\{)?`)
+	reVaporRoute = regexp.MustCompile(`\b(\w+)\.(get|post|put|patch|delete)(?:\(([^()]*)\))?\s*(\{)?`)
 	reVaporUse   = regexp.MustCompile(`\buse:\s*(?:self\.)?(\w+)`)
 	reVaporGroup = regexp.MustCompile(`\b(?:let|var)\s+(\w+)\s*=\s*(\w+)\.grouped\(([^()]*)\)|\b(\w+)\.group\(([^()]*)\)\s*\{\s*(\w+)\s+in\b`)
 	reSwiftStr   = regexp.MustCompile(`"([^"\\]*)"`)
@@ -157,7 +157,10 @@ func scanVapor(src []byte) []scannedRoute {
 			}
 		}
 		for _, m := range reVaporRoute.FindAllSubmatchIndex(l, -1) {
-			args := l[m[6]:m[7]]
+			var args []byte
+			if m[6] >= 0 {
+				args = l[m[6]:m[7]]
+			}
 			r := scannedRoute{method: strings.ToUpper(string(l[m[4]:m[5]])), line: n, col: m[4] + 1, off: off + m[4]}
 			if u := reVaporUse.FindSubmatch(args); u != nil {
 				r.use = string(u[1])
