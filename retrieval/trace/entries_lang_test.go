@@ -162,3 +162,47 @@ func updateUser(req: Request) throws -> String {
 		t.Errorf("entry points (-want +got):\n%s", diff)
 	}
 }
+
+// TestKtorRouteStartsCallPath: a trace's call path up from a write starts
+// at the Ktor route whose closure calls the writer, labelled with the
+// route, in the function the routing block is written in.
+func TestKtorRouteStartsCallPath(t *testing.T) {
+	root := t.TempDir()
+	src := `package shop
+
+import io.ktor.server.routing.*
+
+class Order(var total: Int)
+
+fun placeOrder(o: Order) {
+    o.total = 5
+}
+
+fun Application.module() {
+    routing {
+        route("/orders") {
+            post {
+                placeOrder(Order(0))
+            }
+        }
+    }
+}
+`
+	if err := os.WriteFile(filepath.Join(root, "Routes.kt"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := indexTree(t, root)
+	res, err := trace.Trace(context.Background(), s, "Order.total", trace.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range res.Writes {
+		for _, p := range w.Paths {
+			got = append(got, p.Entry.Kind+" "+p.Entry.Label+" "+p.Entry.Func.Name)
+		}
+	}
+	if !slices.Contains(got, "http POST /orders Application.module") {
+		t.Errorf("write paths start at %q, want the POST /orders route", got)
+	}
+}
