@@ -346,8 +346,8 @@ func EntryPoints(ctx context.Context, r graph.Reader, o EntryOptions) (*Entries,
 		}
 	}
 	// Swift's main.swift: the top-level code of the file is the program
-	if slices.Contains(kinds, "main") {
-		files, err := t.allFiles()
+	if slices.Contains(kinds, "main") && m.Languages[graph.LangSwift] > 0 {
+		files, err := r.Files(ctx)
 		if err != nil {
 			return nil, err
 		}

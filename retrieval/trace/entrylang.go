@@ -244,17 +244,9 @@ type playRoute struct {
 	at                               Loc
 }
 
-// allFiles lists the indexed files, once.
-func (t *tracer) allFiles() ([]graph.File, error) {
-	if t.filesList == nil {
-		fs, err := t.r.Files(t.ctx)
-		if err != nil {
-			return nil, err
-		}
-		t.filesList = fs
-	}
-	return t.filesList, nil
-}
+// playControllerNames are names a Play controller mentions: the base
+// classes and Action.
+var playControllerNames = []string{"Controller", "BaseController", "AbstractController", "InjectedController", "Action"}
 
 // playRoutes reads the conf/routes files of the Play applications (the
 // directories holding app/controllers), once.
@@ -262,22 +254,26 @@ func (t *tracer) playRoutes() ([]playRoute, error) {
 	if t.playLoaded {
 		return t.play, nil
 	}
-	files, err := t.allFiles()
-	if err != nil {
-		return nil, err
+	roots := map[string]bool{}
+	if t.meta.Languages[graph.LangScala]+t.meta.Languages[graph.LangJava] > 0 {
+		for _, name := range playControllerNames {
+			files, err := t.r.FilesMentioning(t.ctx, name)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range files {
+				if !strings.HasSuffix(p, ".scala") && !strings.HasSuffix(p, ".java") {
+					continue
+				}
+				if i := strings.Index("/"+p, "/app/controllers/"); i >= 0 {
+					roots[path.Join(p[:i], "conf/routes")] = true
+				}
+			}
+		}
 	}
 	t.playLoaded = true
-	roots := map[string]bool{}
-	for _, f := range files {
-		if f.Lang != graph.LangScala && f.Lang != graph.LangJava {
-			continue
-		}
-		if i := strings.Index("/"+f.Path, "/app/controllers/"); i >= 0 {
-			roots[path.Join(f.Path[:i], "conf/routes")] = true
-		}
-	}
 	for p := range roots {
-		src := t.readFile(p)
+		src := t.readFile(p) // not indexed: no language reads it
 		eachLine(src, func(l []byte, n, _ int) {
 			m := rePlayRoute.FindSubmatch(l)
 			if m == nil {

@@ -57,7 +57,6 @@ type tracer struct {
 	railsLoaded  bool
 	rails        []railsRoute
 	playLoaded   bool
-	filesList    []graph.File
 	play         []playRoute
 	scanned      map[string][]scannedRoute
 	entryCache   map[graph.SymbolID]*Entry
