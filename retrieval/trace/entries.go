@@ -231,7 +231,7 @@ func EntryPoints(ctx context.Context, r graph.Reader, o EntryOptions) (*Entries,
 			add(s.ID)
 		}
 	}
-	for _, name := range []string{"main", "App"} {
+	for _, name := range []string{"main", "App", "IOApp", "ZIOAppDefault", "ZIOApp"} {
 		files, err := r.FilesMentioning(ctx, name)
 		if err != nil {
 			return nil, err

@@ -98,7 +98,7 @@ class OrderController {
 }
 `,
 		// Scala
-		"scala/app/Boot.scala":                      "package boot\n\nobject Boot {\n  def main(args: Array[String]): Unit = {\n    println(\"up\")\n  }\n}\n\nobject Server extends App {\n  println(\"serving\")\n}\n",
+		"scala/app/Boot.scala":                      "package boot\n\nobject Boot {\n  def main(args: Array[String]): Unit = {\n    println(\"up\")\n  }\n}\n\nobject Server extends App {\n  println(\"serving\")\n}\n\nobject Worker extends IOApp.Simple {\n  val run = IO.unit\n}\n",
 		"scala/app/Hello.scala":                     "package boot\n\n@main def hello(): Unit = println(\"hello\")\n\ndef notMain(): Unit = ()\n",
 		"play/app/controllers/HomeController.scala": "package controllers\n\nclass HomeController {\n  def index() = Action { Ok(\"hi\") }\n\n  def show(id: Long) = Action { Ok(\"one\") }\n\n  def unused() = 1\n}\n",
 		"play/conf/routes":                          "# Routes\nGET     /                 controllers.HomeController.index()\nGET     /items/:id        controllers.HomeController.show(id: Long)\n->      /admin            admin.Routes\n",
@@ -152,6 +152,7 @@ func updateUser(req: Request) throws -> String {
 		"http POST /users/:id updateUser @ios/Sources/Server/routes.swift:7",
 		"main Boot.main Boot.main",
 		"main Server Server",
+		"main Worker Worker",
 		"main ShopApp ShopApp",
 		"main hello hello",
 		"main ios/Sources/Tool/main.swift (top level) ios/Sources/Tool/main.swift (top level)",

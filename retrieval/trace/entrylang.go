@@ -30,8 +30,9 @@ var (
 	// Ktor: get("/x") {, post {, route("/a") { (not x.get("a"), a map's)
 	reKtorRoute = regexp.MustCompile(`(?:^|[^.\w])(get|post|put|patch|delete|head|options|route)\s*(?:\(\s*"([^"]*)"[^)]*\))?\s*\{`)
 	// Vapor: app.get("a", ":id", use: h), routes.post { req in, app.on(.GET, "x")
-	reVaporRoute = regexp.MustCompile(`\b(\w+)\.(get|post|put|patch|delete)(?:\(([^()]*)\))?\s*(\{)?`)
-	reVaporUse   = regexp.MustCompile(`\buse:\s*(?:self\.)?(\w+)`)
+	reVaporRoute = regexp.MustCompile(`\b(\w+)\.(get|post|put|patch|delete)(?:\(((?:[^()]|\(\))*)\))?\s*(\{)?`)
+	// use: show, use: self.show, use: controller.show, use: Todos().show
+	reVaporUse   = regexp.MustCompile(`\buse:\s*(?:[\w]+(?:\(\))?\.)*(\w+)`)
 	reVaporGroup = regexp.MustCompile(`\b(?:let|var)\s+(\w+)\s*=\s*(\w+)\.grouped\(([^()]*)\)|\b(\w+)\.group\(([^()]*)\)\s*\{\s*(\w+)\s+in\b`)
 	reSwiftStr   = regexp.MustCompile(`"([^"\\]*)"`)
 	reStrLit     = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
@@ -222,6 +223,10 @@ func (t *tracer) firstClosureRoute(s *graph.Symbol) *scannedRoute {
 	return nil
 }
 
+// scalaAppBases are the traits an object extends to be a program: the
+// standard library's App, cats-effect's IOApp and ZIO's ZIOAppDefault.
+var scalaAppBases = []string{"App", "IOApp", "IOApp.Simple", "ZIOAppDefault", "ZIOApp"}
+
 // isLangMain: a JVM main in a Scala or Kotlin object, Scala's @main def
 // and object … extends App, Swift's @main type.
 func isLangMain(s *graph.Symbol, head string) bool {
@@ -229,7 +234,7 @@ func isLangMain(s *graph.Symbol, head string) bool {
 	case graph.LangScala:
 		return s.Name == "main" && s.Kind == graph.KindMethod && strings.Contains(s.Signature, "Array[String]") ||
 			s.Kind.IsCallable() && reAtMain.MatchString(head) ||
-			strings.HasPrefix(s.Signature, "object ") && slices.Contains(s.Extends, "App")
+			strings.HasPrefix(s.Signature, "object ") && slices.ContainsFunc(s.Extends, func(e string) bool { return slices.Contains(scalaAppBases, e) })
 	case graph.LangKotlin:
 		return s.Name == "main" && s.Kind == graph.KindMethod && strings.Contains(s.Signature, "Array<String>")
 	case graph.LangSwift:

@@ -61,9 +61,10 @@ func routes(_ app: Application) throws {
     }
     let x = dict.get(key)
     app.get("health", use: self.health)
+    app.put("todos", use: TodoController().update)
 }
 `
-	want := []string{"4 GET /", "6 POST /api/v1/users/:id use updateUser", "8 DELETE /api/v1/admin/users/:id", "13 GET /health use health"}
+	want := []string{"4 GET /", "6 POST /api/v1/users/:id use updateUser", "8 DELETE /api/v1/admin/users/:id", "13 GET /health use health", "14 PUT /todos use update"}
 	if diff := cmp.Diff(want, routeStrings(scanVapor([]byte(src)))); diff != "" {
 		t.Errorf("Vapor routes (-want +got):\n%s", diff)
 	}
