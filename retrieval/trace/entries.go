@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -224,48 +223,8 @@ func EntryPoints(ctx context.Context, r graph.Reader, o EntryOptions) (*Entries,
 			add(s.ID)
 		}
 	}
-	// Kotlin's and Scala's mains in objects, Scala's @main def and
-	// object … extends App, Swift's @main types
-	for _, s := range mains {
-		if s.Name == "main" && (s.Lang == graph.LangKotlin || s.Lang == graph.LangScala) && s.Kind == graph.KindMethod && in(s.Path) {
-			add(s.ID)
-		}
-	}
-	for _, name := range []string{"main", "App", "IOApp", "ZIOAppDefault", "ZIOApp"} {
-		files, err := r.FilesMentioning(ctx, name)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range files {
-			if !in(p) || !strings.HasSuffix(p, ".scala") && !strings.HasSuffix(p, ".sc") && !strings.HasSuffix(p, ".swift") {
-				continue
-			}
-			ff, err := t.fileFacts(p)
-			if err != nil {
-				return nil, err
-			}
-			for i := range ff.Symbols {
-				if s := &ff.Symbols[i]; s.Container == "" && isLangMain(s, t.headText(s)) {
-					add(s.ID)
-				}
-			}
-		}
-	}
-	// Play: the actions conf/routes binds
-	play, err := t.playRoutes()
-	if err != nil {
+	if err := t.langEntryCandidates(mains, in, add); err != nil {
 		return nil, err
-	}
-	for _, pr := range play {
-		acts, err := r.SymbolsByName(ctx, pr.action)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range acts {
-			if (s.Lang == graph.LangScala || s.Lang == graph.LangJava) && s.Name == pr.action && lastName(s.Container) == pr.controller && in(s.Path) {
-				add(s.ID)
-			}
-		}
 	}
 	// Rails: the actions config/routes.rb binds
 	rails, err := t.railsRoutes()
@@ -345,17 +304,12 @@ func EntryPoints(ctx context.Context, r graph.Reader, o EntryOptions) (*Entries,
 			}
 		}
 	}
-	// Swift's main.swift: the top-level code of the file is the program
-	if slices.Contains(kinds, "main") && m.Languages[graph.LangSwift] > 0 {
-		files, err := r.Files(ctx)
+	if slices.Contains(kinds, "main") {
+		sm, err := t.swiftMains(in)
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			if f.Lang == graph.LangSwift && path.Base(f.Path) == "main.swift" && in(f.Path) {
-				direct = append(direct, Entry{Kind: "main", Label: f.Path + " (top level)", Func: *t.fileFunc(f.Path)})
-			}
-		}
+		direct = append(direct, sm...)
 	}
 	res := &Entries{EntryPoints: []Entry{}, Counts: map[string]int{}}
 	listed := map[string]bool{}

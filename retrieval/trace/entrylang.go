@@ -325,3 +325,70 @@ func (t *tracer) headText(s *graph.Symbol) string {
 	}
 	return head.String()
 }
+
+// langEntryCandidates adds the definitions that may be Kotlin, Scala or
+// Swift mains (mains holds the definitions named main) and the
+// controller actions Play's routes bind.
+func (t *tracer) langEntryCandidates(mains []graph.Symbol, in func(string) bool, add func(graph.SymbolID)) error {
+	for _, s := range mains {
+		if s.Name == "main" && (s.Lang == graph.LangKotlin || s.Lang == graph.LangScala) && s.Kind == graph.KindMethod && in(s.Path) {
+			add(s.ID)
+		}
+	}
+	// @main is an occurrence of main; App, IOApp … of what an object extends
+	for _, name := range []string{"main", "App", "IOApp", "ZIOAppDefault", "ZIOApp"} {
+		files, err := t.r.FilesMentioning(t.ctx, name)
+		if err != nil {
+			return err
+		}
+		for _, p := range files {
+			if !in(p) || !strings.HasSuffix(p, ".scala") && !strings.HasSuffix(p, ".sc") && !strings.HasSuffix(p, ".swift") {
+				continue
+			}
+			ff, err := t.fileFacts(p)
+			if err != nil {
+				return err
+			}
+			for i := range ff.Symbols {
+				if s := &ff.Symbols[i]; s.Container == "" && isLangMain(s, t.headText(s)) {
+					add(s.ID)
+				}
+			}
+		}
+	}
+	play, err := t.playRoutes()
+	if err != nil {
+		return err
+	}
+	for _, pr := range play {
+		acts, err := t.r.SymbolsByName(t.ctx, pr.action)
+		if err != nil {
+			return err
+		}
+		for _, s := range acts {
+			if (s.Lang == graph.LangScala || s.Lang == graph.LangJava) && s.Name == pr.action && lastName(s.Container) == pr.controller && in(s.Path) {
+				add(s.ID)
+			}
+		}
+	}
+	return nil
+}
+
+// swiftMains lists the main.swift files: their top-level code is the
+// program (looked for only when the index holds Swift).
+func (t *tracer) swiftMains(in func(string) bool) ([]Entry, error) {
+	if t.meta.Languages[graph.LangSwift] == 0 {
+		return nil, nil
+	}
+	files, err := t.r.Files(t.ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, f := range files {
+		if f.Lang == graph.LangSwift && path.Base(f.Path) == "main.swift" && in(f.Path) {
+			out = append(out, Entry{Kind: "main", Label: f.Path + " (top level)", Func: *t.fileFunc(f.Path)})
+		}
+	}
+	return out, nil
+}
