@@ -7,26 +7,34 @@
 # row's median for base and new and their ratio (new / base: below 1.00 is
 # faster).
 #   bench/serve/paired.sh [BASE_REV] [N]      (defaults 456483c 15)
-#   PARTS=cli,http,mcp (default all three)
+#   PARTS=cli,http,mcp (default all three); NEW_REV=REV compares REV instead of the worktree
 source "$(dirname "$0")/../lib.sh"
 BASE_REV=${1:-456483c}
 N=${2:-15}
-build_cairn
-NEW="$CAIRN"
-BASE="$WORK/bin/cairn-$BASE_REV"
-if [ ! -x "$BASE" ]; then
-  src="$WORK/src-$BASE_REV"
-  rm -rf "$src"; mkdir -p "$src"
-  git -C "$REPO_ROOT" archive "$BASE_REV" | tar -x -C "$src"
-  (cd "$src" && go build -o "$BASE" ./cmd/cairn)
+# at_rev REV: a binary of REV (built once from git archive)
+at_rev() {
+  local bin="$WORK/bin/cairn-$1" src="$WORK/src-$1"
+  if [ ! -x "$bin" ]; then
+    rm -rf "$src"; mkdir -p "$src"
+    git -C "$REPO_ROOT" archive "$1" | tar -x -C "$src"
+    (cd "$src" && go build -o "$bin" ./cmd/cairn)
+  fi
+  echo "$bin"
+}
+if [ -n "${NEW_REV:-}" ]; then # NEW_REV=REV: the new side is that commit, not the worktree
+  NEW=$(at_rev "$NEW_REV")
+else
+  build_cairn
+  NEW="$CAIRN"
 fi
+BASE=$(at_rev "$BASE_REV")
 mono1m
 mkdir -p "$WORK/paired"
-IB="$WORK/paired/base.idx"; IN="$WORK/paired/new.idx"
+IB="$WORK/paired/base.idx"; IN="$WORK/paired/new${NEW_REV:+-$NEW_REV}.idx"
 "$BASE" index -q --index-dir "$IB" "$MONO"
 "$NEW" index -q --index-dir "$IN" "$MONO"
 machine
-echo "corpus: mono1m $(cd "$MONO" && git rev-parse --short HEAD); base $BASE_REV ($("$BASE" --version)), new $(git -C "$REPO_ROOT" rev-parse --short HEAD) ($("$NEW" --version))"
+echo "corpus: mono1m $(cd "$MONO" && git rev-parse --short HEAD); base $BASE_REV ($("$BASE" --version)), new ${NEW_REV:-$(git -C "$REPO_ROOT" rev-parse --short HEAD)} ($("$NEW" --version))"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 ms() { date +%s%N; }
