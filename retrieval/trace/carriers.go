@@ -105,8 +105,14 @@ func (t *tracer) findCarriers() error {
 			}
 			for _, s := range ss {
 				if s.Container == ty.Name && fieldKind(s.Kind) && strings.HasPrefix(normalize(s.Name)+" ", t.key+" ") {
-					t.key = normalize(s.Name)
-					return t.findCarriers()
+					if nk := normalize(s.Name); nk != t.key {
+						t.key = nk
+						return t.findCarriers()
+					}
+					// spelled as asked, but not found by name (a name the
+					// store's index spells otherwise): take it as it is,
+					// never ask again for the same key
+					cands = append(cands, s)
 				}
 			}
 		}
