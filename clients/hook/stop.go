@@ -74,7 +74,14 @@ func (o Options) stop(ctx context.Context, in *Input, repo string) Answer {
 		if err := st.save(repo, in.SessionID); err != nil {
 			fmt.Fprintf(o.Stderr, "cairn hook stop: %v\n", err)
 		}
-		return Answer{Verdict: Note, User: fmt.Sprintf("cairn: the change passed the verification gate (%d criteria). Evidence: %s", len(rep.Criteria), where)}
+		if rq.TaskFile == "" {
+			// the default contract proves the selected tests pass and no
+			// test was weakened — not that the change fixes anything: no
+			// contract says what it was to fix (a test of a new helper
+			// nothing calls passes it)
+			return Answer{Verdict: Note, User: fmt.Sprintf("cairn: the change passed the default checks (%d criteria: the tests impact selects pass, no test weakened, scope kept). No %s states what the change must fix, so nothing here proves it fixes anything. Evidence: %s", len(rep.Criteria), TaskFile, where)}
+		}
+		return Answer{Verdict: Note, User: fmt.Sprintf("cairn: the change passed the verification gate (%d criteria of %s). Evidence: %s", len(rep.Criteria), TaskFile, where)}
 	}
 	if err := st.save(repo, in.SessionID); err != nil {
 		fmt.Fprintf(o.Stderr, "cairn hook stop: %v\n", err)
