@@ -10,7 +10,8 @@ const { StreamableHTTPClientTransport } = require("@modelcontextprotocol/sdk/cli
 
 const CAIRN = process.env.CAIRN, REPO = process.env.REPO, STORE = process.env.STORE;
 const mode = process.argv[2];
-const serveArgs = (...extra) => ["serve", "mcp", "--repo", REPO, ...(STORE ? ["--store", STORE] : []), ...extra];
+// every tool (--tools all): the default lean profile lists seven (serve/mcp TestLeanProfile)
+const serveArgs = (...extra) => ["serve", "mcp", "--tools", "all", "--repo", REPO, ...(STORE ? ["--store", STORE] : []), ...extra];
 // the SDK passes a stdio server only a few variables: add the cache's
 const serverEnv = { ...getDefaultEnvironment(), ...(process.env.XDG_CACHE_HOME ? { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME } : {}) };
 
