@@ -569,6 +569,13 @@ type Query struct {
 	// identifier search's time. A hit that holds the name whole scores
 	// WholeName more than one that holds only parts, so they come first.
 	Name string
+	// Ties: the documents that tie with the k-th best are all returned
+	// (up to k more), so that the caller breaks the tie by something
+	// that does not depend on the store, such as path and position.
+	// Without it the document id decides, and ids are the order a store
+	// wrote documents in: the embedded store and PostgreSQL cut a tie at
+	// the k-th hit differently (TestStoreConformance/graph-src).
+	Ties bool
 }
 
 // spellings returns the whole forms of an identifier of several parts as
@@ -734,7 +741,7 @@ func (x *Index) Search(ctx context.Context, q Query, k int) (_ []Hit, err error)
 	defer x.guard(&err)
 	code, body, spelled := x.nameTerms(ctx, q, x.selecting(ctx, "body", codeTerms(q.Text)), "body")
 	prose := x.selecting(ctx, "doc", proseTerms(q.Text))
-	return x.run(ctx, wholeName(chunkClauses(code, body, prose, q.Boosted), spelled), k)
+	return x.run(ctx, wholeName(chunkClauses(code, body, prose, q.Boosted), spelled), k, q.Ties)
 }
 
 // questionWords open a question and name nothing in code: "where is …"
@@ -803,7 +810,7 @@ func fileClauses(code, text []string) []clause {
 func (x *Index) SearchFiles(ctx context.Context, q Query, k int) (_ []Hit, err error) {
 	defer x.guard(&err)
 	code, text, spelled := x.nameTerms(ctx, q, x.selecting(ctx, "ftext", codeTerms(q.Text)), "ftext")
-	return x.run(ctx, wholeName(fileClauses(code, text), spelled), k)
+	return x.run(ctx, wholeName(fileClauses(code, text), spelled), k, q.Ties)
 }
 
 // FilesWithTerms returns the first-chunk ids of up to k files whose text

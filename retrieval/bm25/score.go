@@ -158,7 +158,7 @@ type scored struct {
 // Statistics are summed over the segments: documents and field
 // cardinalities as bleve's alias pre-search does, and — unlike bleve,
 // which used each segment's own — a term's document frequency.
-func (x *Index) run(ctx context.Context, cs []clause, k int) ([]Hit, error) {
+func (x *Index) run(ctx context.Context, cs []clause, k int, keepTies bool) ([]Hit, error) {
 	if len(cs) == 0 || k <= 0 {
 		return nil, nil
 	}
@@ -238,7 +238,7 @@ func (x *Index) run(ctx context.Context, cs []clause, k int) ([]Hit, error) {
 			return nil, fmt.Errorf("text search: %w", err)
 		}
 	}
-	return best(readers, top, th.min(), k)
+	return best(readers, top, th.min(), k, keepTies)
 }
 
 // threshold keeps the k best scores seen (a min-heap), so that a document
@@ -297,9 +297,10 @@ func (t *threshold) min() float64 {
 // best orders the candidates (scores rounded to 36 bits) by score, then
 // external id — as bleve sorts "-_score", "_id", but with scores that tie
 // to 36 bits tied, so that the order of a sum never decides — and returns
-// the first k as hits. Only the candidates that reach kth, the k-th best
-// score, are looked up by id.
-func best(readers []index.IndexReader, cands []scored, kth float64, k int) ([]Hit, error) {
+// the first k as hits — with ties, also those that tie with the k-th (up
+// to k more). Only the candidates that reach kth, the k-th best score,
+// are looked up by id.
+func best(readers []index.IndexReader, cands []scored, kth float64, k int, keepTies bool) ([]Hit, error) {
 	// the candidates below the final k-th score are out; its ties stay
 	top := cands[:0]
 	for _, c := range cands {
@@ -323,7 +324,11 @@ func best(readers []index.IndexReader, cands []scored, kth float64, k int) ([]Hi
 	}
 	slices.SortFunc(out, func(a, b named) int { return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(a.id, b.id)) })
 	if len(out) > k {
-		out = out[:k]
+		n := k
+		for keepTies && n < len(out) && n < 2*k && out[n].score == out[k-1].score {
+			n++
+		}
+		out = out[:n]
 	}
 	hits := make([]Hit, 0, len(out))
 	for _, n := range out {

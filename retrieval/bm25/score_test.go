@@ -144,7 +144,7 @@ func TestSameAsBleve(t *testing.T) {
 			fileClauses(code, code),
 		} {
 			for _, k := range []int{1, 10, 300} {
-				got, err := x.run(ctx, cs, k)
+				got, err := x.run(ctx, cs, k, false)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -40,6 +40,7 @@ func (s *search) text() error {
 	// is the definitions, then the text that holds the name), and
 	// resolving every hit to a live chunk was a fifth of its time.
 	chunkK, fileK := 300, 100
+	const titleChunkK, titleFileK = 100, 50
 	if s.q.Identifier != "" {
 		chunkK, fileK = 100, 50
 	}
@@ -55,23 +56,23 @@ func (s *search) text() error {
 	go func() {
 		var r side
 		if s.on[GenFile] {
-			r.files, r.err = s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: text, Name: s.q.Identifier}, fileK)
+			r.files, r.err = s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: text, Name: s.q.Identifier, Ties: true}, fileK)
 		}
 		if title && r.err == nil {
-			r.titleChunks, r.err = s.e.Text.Search(s.ctx, bm25.Query{Text: s.q.Title}, 100)
+			r.titleChunks, r.err = s.e.Text.Search(s.ctx, bm25.Query{Text: s.q.Title, Ties: true}, titleChunkK)
 		}
 		if title && r.err == nil {
-			r.titleFiles, r.err = s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: s.q.Title}, 50)
+			r.titleFiles, r.err = s.e.Text.SearchFiles(s.ctx, bm25.Query{Text: s.q.Title, Ties: true}, titleFileK)
 		}
 		sideHits <- r
 	}()
 	if s.on[GenText] {
-		hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: text, Boosted: boosted, Name: s.q.Identifier}, chunkK)
+		hits, err := s.e.Text.Search(s.ctx, bm25.Query{Text: text, Boosted: boosted, Name: s.q.Identifier, Ties: true}, chunkK)
 		if err != nil {
 			return err
 		}
 		s.holds = wholeHits(hits)
-		if err := s.addChunks(GenText, hits, "BM25"); err != nil {
+		if err := s.addChunks(GenText, hits, chunkK, "BM25"); err != nil {
 			return err
 		}
 	}
@@ -79,11 +80,11 @@ func (s *search) text() error {
 	if r.err != nil {
 		return r.err
 	}
-	if err := s.addChunks(GenTitle, r.titleChunks, "title BM25"); err != nil {
+	if err := s.addChunks(GenTitle, r.titleChunks, titleChunkK, "title BM25"); err != nil {
 		return err
 	}
 	whole := wholeHits(r.files)
-	if err := s.addFiles(GenFile, r.files, "file BM25"); err != nil {
+	if err := s.addFiles(GenFile, r.files, fileK, "file BM25"); err != nil {
 		return err
 	}
 	if whole != nil {
@@ -94,7 +95,7 @@ func (s *search) text() error {
 			}
 		}
 	}
-	return s.addFiles(GenTitle, r.titleFiles, "file BM25 of the title")
+	return s.addFiles(GenTitle, r.titleFiles, titleFileK, "file BM25 of the title")
 }
 
 // wholeHits returns the hits of a Name query that hold the name whole
@@ -143,9 +144,12 @@ func (s *search) live(hits []bm25.Hit) ([]scoredRef, error) {
 	return byScoreThenPlace(live), nil
 }
 
-// addChunks adds chunk hits as gen's ranking.
-func (s *search) addChunks(gen string, hits []bm25.Hit, why string) error {
+// addChunks adds the first k chunk hits as gen's ranking. The hits may
+// hold more than k (bm25.Query.Ties): those tied with the k-th are cut
+// by path and position, as every store orders them.
+func (s *search) addChunks(gen string, hits []bm25.Hit, k int, why string) error {
 	live, err := s.live(hits)
+	live = live[:min(k, len(live))]
 	for i, h := range live {
 		s.add(gen, h.ref, i+1, fmt.Sprintf("%s #%d", why, i+1))
 	}
@@ -153,9 +157,10 @@ func (s *search) addChunks(gen string, hits []bm25.Hit, why string) error {
 }
 
 // addFiles adds whole-file hits (each filed under the id of the file's
-// first chunk) as gen's file ranking.
-func (s *search) addFiles(gen string, hits []bm25.Hit, why string) error {
+// first chunk) as gen's file ranking, the first k as addChunks cuts them.
+func (s *search) addFiles(gen string, hits []bm25.Hit, k int, why string) error {
 	live, err := s.live(hits)
+	live = live[:min(k, len(live))]
 	for i, h := range live {
 		s.firstOf[h.ref.Path] = h.ref
 		s.addFile(gen, h.ref.Path, i+1, fmt.Sprintf("%s #%d", why, i+1))

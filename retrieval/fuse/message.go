@@ -194,7 +194,7 @@ type messageSearch struct {
 // files returns the files of the chunks BM25 finds for piece, code before
 // tests; tests, which repeat the messages they check, only a few.
 func (m *messageSearch) files(piece string) ([]string, error) {
-	hits, err := m.s.e.Text.Search(m.s.ctx, bm25.Query{Text: piece}, 100)
+	hits, err := m.s.e.Text.Search(m.s.ctx, bm25.Query{Text: piece, Ties: true}, 100)
 	if err != nil {
 		return nil, err
 	}
