@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -239,4 +240,30 @@ func RebuildSideIndexes(ctx context.Context, w SideWriter, root, dir string, emb
 	}
 	committed = true
 	return nil
+}
+
+// minTrainChunks is the fewest chunks VectorsDue trains the built-in
+// model again on.
+const minTrainChunks = 20
+
+// VectorsDue reports whether the generation described by m has no
+// vectors because the built-in model had too little text to train on
+// when it was last tried, and the repository — now chunks chunks — has
+// since grown to at least twice that: an incremental run cannot train
+// (it does not read the whole repository), so `cairn index` rebuilds the
+// vectors from the stored facts (RebuildSideIndexes). Twice: a
+// repository that stays small is not read again by every run.
+func VectorsDue(m graph.Meta, chunks int, embedder Embedding) bool {
+	if (embedder.Name != "" && embedder.Name != "builtin") || m.Extra[vector.MetaModel] != "" {
+		return false
+	}
+	v, ok := m.Extra[vector.MetaUntrained]
+	if !ok {
+		return false
+	}
+	tried, err := strconv.Atoi(v)
+	if err != nil {
+		return false
+	}
+	return chunks >= max(2*tried, minTrainChunks)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-dev/cairn/indexer/walk"
 	"github.com/cairn-dev/cairn/indexer/watch"
 	"github.com/cairn-dev/cairn/retrieval/history"
+	"github.com/cairn-dev/cairn/retrieval/vector"
 )
 
 // Worktree is the worktree's state against a generation: unindexed
@@ -93,6 +94,12 @@ type StatusResult struct {
 	// HistoryOutdated: the history index is of an older cairn's format;
 	// search goes without it until `cairn index` reads it again.
 	HistoryOutdated bool `json:"history_outdated,omitempty" jsonschema:"the history index is of an older format: search goes without it until cairn index reads it again"`
+	// Vectors names the embedding model of the chunks' vectors ("" for
+	// none); VectorsUntrained, when there are none because the built-in
+	// model had too little text to train on, is how many chunks it was
+	// tried on (-1 otherwise).
+	Vectors          string `json:"vectors" jsonschema:"the embedding model of the chunks' vectors, empty for none"`
+	VectorsUntrained int    `json:"vectors_untrained" jsonschema:"when there are no vectors because the built-in model had too little text: the chunks it was tried on; -1 otherwise"`
 	// HeadMoved: another commit is checked out than was indexed.
 	HeadMoved bool `json:"head_moved"`
 	// Damaged lists the stored parts of the index found damaged (Check);
@@ -137,6 +144,10 @@ func (s *Snapshot) Status(ctx context.Context, o StatusOptions) (*StatusResult, 
 	}
 	res.HistoryCommits, _ = strconv.Atoi(m.Extra[history.KeyCommits])
 	res.HistoryOutdated = history.Outdated(m.Extra)
+	res.Vectors, res.VectorsUntrained = m.Extra[vector.MetaModel], -1
+	if n, err := strconv.Atoi(m.Extra[vector.MetaUntrained]); err == nil && res.Vectors == "" {
+		res.VectorsUntrained = n
+	}
 	if m.Root != "" && !sameDir(m.Root, s.Root) {
 		res.IndexedFrom = m.Root
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -170,6 +171,7 @@ func runIndex(cmd *cobra.Command, g *globals, o indexOptions) error {
 	if err != nil {
 		return fmt.Errorf("index %s: %w (the previous index, if any, is unchanged)", root, err)
 	}
+	trainVectors(ctx, g, root, dir, o, res.Meta)
 	primeSnapshot(ctx, dir, root, exclude)
 	if g.json {
 		return writeJSON(g.stdout, map[string]any{
@@ -214,6 +216,43 @@ func sideIndexes(ctx context.Context, g *globals, w engine.SideWriter, dir, embe
 		return nil, usageError("--embedder: %s", ee.Message)
 	}
 	return sinks, err
+}
+
+// trainVectors trains the built-in embedding model that could not be
+// trained before (too little text) once the repository has grown enough
+// (engine.VectorsDue): the vectors are rebuilt from the stored facts as a
+// generation of their own. An incremental run alone never would: it does
+// not read the whole repository. Best effort: a failure is a warning, the
+// index just committed stays.
+func trainVectors(ctx context.Context, g *globals, root, dir string, o indexOptions, m graph.Meta) {
+	emb := embedding(o.embedder)
+	if !engine.VectorsDue(m, math.MaxInt, emb) {
+		return // the common case: no store opened again
+	}
+	warn := func(msg string) {
+		if !g.quiet {
+			fmt.Fprintln(g.stderr, "cairn: warning:", msg)
+		}
+	}
+	w, err := store.OpenWriter(ctx, store.WriterOptions{Dir: dir, Wait: o.wait})
+	if err != nil {
+		warn(fmt.Sprintf("vectors not trained: %v", err))
+		return
+	}
+	now, err := w.View().Meta(ctx)
+	if err != nil || !engine.VectorsDue(m, now.Chunks, emb) {
+		w.Abort()
+		if err != nil {
+			warn(fmt.Sprintf("vectors not trained: %v", err))
+		}
+		return
+	}
+	if !g.quiet {
+		fmt.Fprintf(g.stderr, "cairn: training the embedding model: the repository has grown to %d chunks\n", now.Chunks)
+	}
+	if err := engine.RebuildSideIndexes(ctx, w, root, dir, emb, false, true, engine.History{}, warn); err != nil {
+		warn(fmt.Sprintf("vectors not trained: %v", err))
+	}
 }
 
 // primeSnapshot runs the freshness check once against the generation just

@@ -66,6 +66,14 @@ func statusCmd(g *globals) *cobra.Command {
 			} else {
 				fmt.Fprintln(w, "history: none (not a git checkout, or indexed with --history 0)")
 			}
+			switch {
+			case st.Vectors != "":
+				fmt.Fprintf(w, "vectors: %s\n", st.Vectors)
+			case st.VectorsUntrained >= 0:
+				fmt.Fprintf(w, "vectors: none (too little text to train the built-in model on %d chunks; `cairn index` trains it once the repository has grown)\n", st.VectorsUntrained)
+			default:
+				fmt.Fprintln(w, "vectors: none (indexed with --embedder none, or the vectors were set aside: `cairn index --full` builds them)")
+			}
 			fmt.Fprintf(w, "watcher: %s\n", describeWatcher(st.Watcher.Published, st.Watcher.Running, werr))
 			g.worktree, g.indexed = &st.Worktree, m
 			fmt.Fprintf(w, "worktree: %s\n", g.worktreeText())

@@ -110,7 +110,11 @@ func (b *Builder) Begin(ctx context.Context, dir string, fresh bool) error {
 			b.warn("vectors from a different embedder; run `cairn index --full` to rebuild them with the built-in model")
 		}
 		b.full = false
+		untrained, ok := b.prev[MetaUntrained]
 		b.prev = map[string]string{}
+		if ok && prevModel == "" {
+			b.prev[MetaUntrained] = untrained // still none: say so again
+		}
 	}
 	if b.full {
 		b.prev = map[string]string{}
@@ -224,7 +228,7 @@ func (b *Builder) Delete(context.Context, string) error { return nil }
 // Finish implements indexer.Sink.
 func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 	meta := map[string]string{}
-	for _, k := range []string{MetaSegments, MetaModel, MetaModelFile, MetaModelSum, MetaDim} {
+	for _, k := range []string{MetaSegments, MetaModel, MetaModelFile, MetaModelSum, MetaDim, MetaUntrained} {
 		if v, ok := b.prev[k]; ok {
 			meta[k] = v
 		}
@@ -254,6 +258,7 @@ func (b *Builder) Finish(ctx context.Context) (map[string]string, error) {
 		m, err := b.trainer.Train(ctx)
 		if errors.Is(err, embed.ErrTooLittleText) {
 			b.warn("no vectors: %v", err)
+			meta[MetaUntrained] = strconv.Itoa(len(b.ids))
 			return meta, nil
 		} else if err != nil {
 			return nil, err

@@ -20,6 +20,12 @@ const (
 	MetaModelFile = "vec.modelfile"
 	MetaModelSum  = "vec.modelsum" // the model file's embed.FileSum, hex
 	MetaDim       = "vec.dim"
+	// MetaUntrained: the built-in model could not be trained (too
+	// little text); the value is how many chunks it was tried on. An
+	// incremental run cannot train (it does not read the whole
+	// repository): `cairn index` trains again once the repository has
+	// grown well past that (engine.VectorsDue).
+	MetaUntrained = "vec.untrained"
 )
 
 // MaxDeltas incremental segments may pile up before they are merged.
