@@ -5,9 +5,15 @@
 # profiles), then the one-shot question set with p50s. The baseline is
 # mono1m's cold index in the same script: its CPU and wall per line of
 # code, so the kernel's are quoted as ratios of it.
-#   bench/scale/run.sh [--cold|--latency]
+#   bench/scale/run.sh [--cold|--latency|--watch]
 #     --cold:    the cold index (and the baseline) only
-#     --latency: the question set only (needs the kernel's index)
+#     --latency: the question set, then the watch measurements (needs the
+#                kernel's index)
+#     --watch:   the watch measurements only: `cairn watch` on the tree,
+#                WATCH_EDITS single-file edits (20) save → queryable, and a
+#                checkout of a branch changing BRANCH_FILES files (3,000)
+#                and back, one question asked right after each checkout
+#                (it must say the index is behind); bench/watch/latency
 # SUBSET=kernel,mm,fs/ext4,include/linux indexes only those directories
 # (a repository of their own, cached in $WORK) for fast iteration.
 # BASELINE=0 leaves out mono1m (its numbers from an earlier run are
@@ -72,6 +78,7 @@ PY
   [ "$MODE" = "--cold" ] && exit 0
 fi
 
+if [ "$MODE" != "--watch" ]; then
 # The question set: one-shot commands, process start to output, the
 # questions interleaved run by run; each runs once untimed first.
 N=${ONESHOT_RUNS:-10}
@@ -107,3 +114,23 @@ for i in "${!cmds[@]}"; do
   echo "    $(grep -c . "$WORK/scale-q-$i.out") lines of answer; $(grep -im1 'partial\|truncat\|limit\|bounded' "$WORK/scale-q-$i.out" | cut -c1-140)"
 done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi
+
+# Fresh: `cairn watch` keeps the kernel's index fresh. The corpus is a
+# git repository of our own (corpus.sh); the branch commits a definition
+# added to BRANCH_FILES files spread over the tree.
+if [ "$MODE" != "--cold" ] && [ "${WATCH:-1}" != 0 ]; then
+  LAT="$WORK/scale-latency"
+  (cd "$REPO_ROOT" && go build -o "$LAT" ./bench/watch/latency)
+  BF=${BRANCH_FILES:-3000}
+  git -C "$KERNEL" checkout -q -f "$(git -C "$KERNEL" rev-parse --abbrev-ref HEAD)"
+  "$CAIRN" index -q --index-dir "$IDX" "$KERNEL"
+  if ! git -C "$KERNEL" rev-parse -q --verify "bench-$BF" >/dev/null; then
+    "$LAT" -make-branch "bench-$BF" -files "$BF" -repo "$KERNEL" -index "$IDX"
+  fi
+  echo "== cairn watch on the kernel: save → queryable, checkout of $BF files and back (load $(cut -d' ' -f1-3 /proc/loadavg))"
+  rm -f "$IDX/watch.json"
+  "$LAT" -mode watch -cairn "$CAIRN" -repo "$KERNEL" -index "$IDX" -n "${WATCH_EDITS:-20}" -files "$BF" \
+    -branch "bench-$BF" -idle 30s -out "$WORK/scale-watch.json"
+  echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi

@@ -99,6 +99,8 @@ func (e *edit) with(body bool) []byte {
 		add = fmt.Sprintf("\n\ndef %s():\n    %s = 1\n    return %s\n", e.name, idOr(w, "x"), idOr(w, "x"))
 	case "typescript", "tsx":
 		add = fmt.Sprintf("\nexport function %s() {\n  const %s = 1;\n  return %s;\n}\n", e.name, idOr(w, "x"), idOr(w, "x"))
+	case "c":
+		add = fmt.Sprintf("\nint %s(void)\n{\n\tint %s = 1;\n\treturn %s;\n}\n", e.name, idOr(w, "x"), idOr(w, "x"))
 	case "java":
 		add = fmt.Sprintf("\n  static int %s() {\n    int %s = 1;\n    return %s;\n  }\n", e.name, idOr(w, "x"), idOr(w, "x"))
 		i := strings.LastIndexByte(string(e.orig), '}')
@@ -125,7 +127,7 @@ func pick(s *embedded.Store, k int, r *rand.Rand, prefix string) []*edit {
 		lang := f.Lang.String()
 		if f.Status == graph.ParseOK && f.Size < 256<<10 && !strings.HasSuffix(f.Path, ".d.ts") &&
 			!strings.HasSuffix(f.Path, "package-info.java") && !strings.HasSuffix(f.Path, "module-info.java") &&
-			slices.Contains([]string{"go", "python", "typescript", "tsx", "java"}, lang) {
+			slices.Contains([]string{"go", "python", "typescript", "tsx", "java", "c"}, lang) {
 			cands = append(cands, f)
 		}
 	}
@@ -395,6 +397,7 @@ func checkout(res *results, s *embedded.Store, sf *statusFile, rev string) {
 	}
 	gitDone := time.Since(t)
 	head := strings.TrimSpace(run("git", "-C", *repo, "rev-parse", "HEAD"))
+	midway(head)
 	want := 0
 	if rev != base {
 		want = *files
@@ -406,6 +409,45 @@ func checkout(res *results, s *embedded.Store, sf *statusFile, rev string) {
 	res.Branch["checkout "+rev] = d.Seconds()
 	fmt.Printf("checkout %s (%d files changed): git took %s, index reflected it %s after the checkout began\n",
 		rev, *files, gitDone.Round(time.Millisecond), d.Round(time.Millisecond))
+}
+
+// midway asks one question right after a checkout, while the index is
+// still catching up, and says whether the answer admits it: an index not
+// yet at head must say the head moved, or that the worktree holds
+// unindexed or pending changes — never answer as if fresh.
+func midway(head string) {
+	c := exec.Command(*cairn, "status", "--json", "--repo", *repo, "--index-dir", *index)
+	b, err := c.Output()
+	if err != nil {
+		fmt.Printf("  midway: status failed: %v\n", err)
+		return
+	}
+	var st struct {
+		Index    struct{ Revision string }
+		Fresh    bool `json:"fresh"`
+		Worktree struct {
+			HeadMoved bool  `json:"head_moved"`
+			Unindexed *bool `json:"unindexed"`
+			Pending   int   `json:"pending"`
+			NChanged  int   `json:"changed_count"`
+		}
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		fmt.Printf("  midway: %v\n", err)
+		return
+	}
+	if st.Index.Revision == head {
+		fmt.Println("  midway: the index already held the new head")
+		return
+	}
+	said := st.Worktree.HeadMoved || (st.Worktree.Unindexed != nil && *st.Worktree.Unindexed) || st.Worktree.Pending > 0 || !st.Fresh
+	verdict := "said so"
+	if !said {
+		verdict = "ANSWERED AS IF FRESH"
+	}
+	fmt.Printf("  midway: index at %.12s, head %.12s: %s (head moved %v, unindexed %v, pending %d, changed %d, fresh %v)\n",
+		st.Index.Revision, head, verdict, st.Worktree.HeadMoved, st.Worktree.Unindexed != nil && *st.Worktree.Unindexed,
+		st.Worktree.Pending, st.Worktree.NChanged, st.Fresh)
 }
 
 func countBranch(s *embedded.Store) int {
