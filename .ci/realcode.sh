@@ -7,6 +7,10 @@
 #          ${CAIRN_REALCODE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cairn/realcode}/deb/PACKAGE_VERSION
 #   npm    npm pack PACKAGE@VERSION (the registry's tarball), unpacked into
 #          .../cairn/realcode/npm/PACKAGE_VERSION (its files under package/)
+#   debsrc apt-get source PACKAGE=VERSION from Debian bookworm's source
+#          archive (the mirror the machine's apt uses; lists kept apart from
+#          the system's), unpacked with its Debian patches applied into
+#          .../cairn/realcode/debsrc/PACKAGE_VERSION
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${CAIRN_REALCODE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cairn/realcode}"
@@ -33,6 +37,39 @@ while read -r name kind source version _; do
     rm -rf "$dest"
     mkdir -p "$dest"
     dpkg-deb -x "$tmp"/*.deb "$dest"
+    rm -rf "$tmp"
+    touch "$dest/.cairn-installed"
+    ;;
+  debsrc)
+    dest="$dir/debsrc/${source}_${version}"
+    [ -f "$dest/.cairn-installed" ] && continue
+    archive=""
+    for f in /etc/apt/sources.list.d/*.sources; do
+      [ -f "$f" ] || continue
+      archive=$(awk '/^URIs:/ {u=$2} /^Suites:/ { for (i=2;i<=NF;i++) if ($i=="bookworm") { print u; exit } }' "$f")
+      [ -n "$archive" ] && break
+    done
+    if [ -z "$archive" ]; then
+      for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -f "$f" ] || continue
+        archive=$(awk '$1=="deb" && $3=="bookworm" {print $2; exit}' "$f")
+        [ -n "$archive" ] && break
+      done
+    fi
+    [ -n "$archive" ] || { echo "realcode: $name: no Debian bookworm archive in /etc/apt/sources.list{,.d}" >&2; exit 1; }
+    tmp="$(mktemp -d)"
+    mkdir -p "$tmp/lists/partial" "$tmp/src"
+    echo "deb-src $archive bookworm main" >"$tmp/sources.list"
+    apt_src=(-o "Dir::Etc::sourcelist=$tmp/sources.list" -o "Dir::Etc::sourceparts=-"
+             -o "Dir::State::Lists=$tmp/lists" -o "APT::Get::List-Cleanup=0" -o "APT::Sandbox::User=root")
+    apt-get "${apt_src[@]}" update -qq </dev/null
+    (cd "$tmp/src" && apt-get "${apt_src[@]}" source -qq "$source=$version" </dev/null >/dev/null 2>&1) || {
+      echo "realcode: $name: apt-get source $source=$version failed" >&2; exit 1; }
+    tree=$(find "$tmp/src" -mindepth 1 -maxdepth 1 -type d | head -1)
+    [ -n "$tree" ] || { echo "realcode: $name: apt-get source $source=$version produced no source tree" >&2; exit 1; }
+    rm -rf "$dest"
+    mkdir -p "$(dirname "$dest")"
+    mv "$tree" "$dest"
     rm -rf "$tmp"
     touch "$dest/.cairn-installed"
     ;;

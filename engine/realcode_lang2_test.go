@@ -9,8 +9,7 @@ import (
 )
 
 // expo-modules-core 58.2.1 (npm) ships its Android sources in Kotlin and
-// its iOS sources in Swift; no registry reachable from here ships Scala
-// sources, so Scala has fixtures only (indexer/testdata/graph/scala.txtar).
+// its iOS sources in Swift (Scala's real code: realcode_scala_test.go).
 func init() {
 	realViews = append(realViews,
 		realView{Name: "expo-kotlin-types", Corpus: "expo", Paths: []string{"android/src/main/java/expo/modules/kotlin/types"}},

@@ -6,7 +6,8 @@ package engine_test
 // engine/testdata/realcode/corpora.txt pins each corpus (a Go module from
 // the module proxy, a Debian package's Python sources, an npm package's
 // TypeScript sources) and .ci/realcode.sh
-// (run by .ci/deps.sh, so by `make test`) installs it. Under `make test`
+// (run by .ci/deps.sh, so by `make test`) installs it — or a Debian source
+// package's tree (Scala, which no binary package ships as source). Under `make test`
 // (CAIRN_TEST_PG_REQUIRED set) a missing corpus fails the test; elsewhere it
 // skips, saying what to run.
 //
@@ -191,7 +192,7 @@ func corpusRoot(c realCorpus) (string, error) {
 			return "", fmt.Errorf("go env GOMODCACHE: %w", err)
 		}
 		return filepath.Join(strings.TrimSpace(string(out)), escapeModulePath(c.Source)+"@"+c.Version, c.Root), nil
-	case "deb", "npm":
+	case "deb", "npm", "debsrc":
 		dir := os.Getenv("CAIRN_REALCODE_DIR")
 		if dir == "" {
 			base, err := os.UserCacheDir()
