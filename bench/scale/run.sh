@@ -14,6 +14,11 @@
 #                checkout of a branch changing BRANCH_FILES files (3,000)
 #                and back, one question asked right after each checkout
 #                (it must say the index is behind); bench/watch/latency
+#     --postgres: the PostgreSQL store (make deps starts it): a cold build
+#                by two workers (`cairn index --jobs 16 --workers 1` and
+#                `cairn worker --workers 1`), each under time -v, the
+#                database's size, then the question set with --store
+#                (CAIRN_BENCH_PG names the database, dropped and made anew)
 # SUBSET=kernel,mm,fs/ext4,include/linux indexes only those directories
 # (a repository of their own, cached in $WORK) for fast iteration.
 # BASELINE=0 leaves out mono1m (its numbers from an earlier run are
@@ -57,7 +62,41 @@ open(sys.argv[1] + "." + sys.argv[2].split()[0], "w").write(f"{wall} {cpu} {rss}
 PY
 }
 
-if [ "$MODE" != "--latency" ]; then
+# The question set's commands take STORE_ARGS instead of the index dir
+# when --postgres set them.
+STORE_ARGS=""
+if [ "$MODE" = "--postgres" ]; then
+  PGURL=${CAIRN_BENCH_PG:-postgres://cairn:cairn@127.0.0.1:5432/cairn_scale?sslmode=disable}
+  ADMIN=${PGURL%/*}/postgres?sslmode=disable
+  DBNAME=${PGURL##*/}; DBNAME=${DBNAME%%\?*}
+  psql -qAtX "$ADMIN" -c "SELECT 1" >/dev/null || { echo "no PostgreSQL at $ADMIN: run make deps"; exit 1; }
+  echo "postgres: $(psql -qAtX "$ADMIN" -c "SELECT version()" | cut -d, -f1); $(psql -qAtX "$ADMIN" -c "SELECT string_agg(name || '=' || current_setting(name), ' ' ORDER BY name) FROM pg_settings WHERE name IN ('shared_buffers', 'work_mem', 'maintenance_work_mem', 'max_wal_size')")"
+  psql -qAtX "$ADMIN" -c "DROP DATABASE IF EXISTS $DBNAME WITH (FORCE)" -c "CREATE DATABASE $DBNAME" >/dev/null
+  export XDG_CACHE_HOME="$WORK/scale-pgcache"; rm -rf "$XDG_CACHE_HOME"
+  "$CAIRN" migrate --store "$PGURL" >/dev/null
+  echo "== PostgreSQL cold build, two workers (load $(cut -d' ' -f1-3 /proc/loadavg))"
+  s=$(date +%s)
+  /usr/bin/time -v -o "$WORK/scale-pg-a.txt" "$CAIRN" index -q --workers 1 --jobs 16 --store "$PGURL" --repo "$KERNEL" > "$WORK/scale-pg-a.out" 2>&1 &
+  a=$!
+  sleep 2
+  /usr/bin/time -v -o "$WORK/scale-pg-b.txt" "$CAIRN" worker -q --workers 1 --wait 120s --store "$PGURL" --repo "$KERNEL" > "$WORK/scale-pg-b.out" 2>&1 || echo "worker failed: $(tail -3 "$WORK/scale-pg-b.out")"
+  wait $a || { echo "cairn index --store FAILED: $(tail -3 "$WORK/scale-pg-a.out")"; exit 1; }
+  e=$(date +%s)
+  for w in a b; do
+    python3 - "$WORK/scale-pg-$w.txt" "$w" <<'PY'
+import sys, re
+t = open(sys.argv[1]).read()
+def g(k): return re.search(re.escape(k) + r": (.*)", t).group(1).strip()
+cpu = float(g("User time (seconds)")) + float(g("System time (seconds)"))
+print(f"  {'cairn index' if sys.argv[2] == 'a' else 'cairn worker'}: {cpu:.1f} s CPU, {int(g('Maximum resident set size (kbytes)')) / 1024:.0f} MB peak RSS")
+PY
+  done
+  echo "cold build: $((e - s)) s wall; database $(psql -qAtX "$PGURL" -c "SELECT pg_size_pretty(pg_database_size(current_database()))"); load $(cut -d' ' -f1-3 /proc/loadavg)"
+  "$CAIRN" status --store "$PGURL" --repo "$KERNEL" | sed -n '3,6p'
+  STORE_ARGS="--store \"$PGURL\""
+fi
+
+if [ "$MODE" != "--latency" ] && [ "$MODE" != "--postgres" ]; then
   echo "== cold index (load average $(cut -d' ' -f1-3 /proc/loadavg))"
   if [ "${BASELINE:-1}" != 0 ]; then
     mono1m
@@ -85,6 +124,7 @@ N=${ONESHOT_RUNS:-10}
 labels=() cmds=()
 add() { labels+=("$1"); cmds+=("$2"); }
 C="\"$CAIRN\""; I="--index-dir \"$IDX\" --repo \"$KERNEL\""
+[ -n "$STORE_ARGS" ] && I="$STORE_ARGS --repo \"$KERNEL\""
 add "def task_struct"                    "$C def $I task_struct"
 add "def kmalloc"                        "$C def $I kmalloc"
 add "refs wake_up_process"               "$C refs $I wake_up_process"
@@ -119,7 +159,7 @@ fi
 # Fresh: `cairn watch` keeps the kernel's index fresh. The corpus is a
 # git repository of our own (corpus.sh); the branch commits a definition
 # added to BRANCH_FILES files spread over the tree.
-if [ "$MODE" != "--cold" ] && [ "${WATCH:-1}" != 0 ]; then
+if [ "$MODE" != "--cold" ] && [ "$MODE" != "--postgres" ] && [ "${WATCH:-1}" != 0 ]; then
   LAT="$WORK/scale-latency"
   (cd "$REPO_ROOT" && go build -o "$LAT" ./bench/watch/latency)
   BF=${BRANCH_FILES:-3000}
