@@ -1,6 +1,9 @@
 package graph
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -124,6 +127,52 @@ func TestGoTestKind(t *testing.T) {
 	} {
 		if got := GoTestKind(c.path, c.name); got != c.want {
 			t.Errorf("GoTestKind(%q, %q) = %v, want %v", c.path, c.name, got, c.want)
+		}
+	}
+}
+
+// TestRankerHoldsEachIDOnce: the ranker ranks as PageRank over the same
+// edges does, and keeps each symbol id once however many edges name it —
+// every Add here gets ids freshly read (as a store's scan gives them), and
+// what stays on the heap is about the edges' node numbers, not their ids.
+func TestRankerHoldsEachIDOnce(t *testing.T) {
+	const ids, edges = 2000, 200000
+	name := func(i int) SymbolID {
+		return SymbolID(fmt.Sprintf("scip-go gomod example.com/some/module v1.0.0 pkg/Type%04d#Method().", i))
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	pairs := make([][2]int, edges)
+	for i := range pairs {
+		pairs[i] = [2]int{r.IntN(ids), r.IntN(ids)}
+	}
+	var list [][2]SymbolID
+	for _, p := range pairs {
+		list = append(list, [2]SymbolID{name(p[0]), name(p[1])})
+	}
+	want := PageRank(list, 0)
+	list = nil
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var rk Ranker
+	for _, p := range pairs {
+		rk.Add(name(p[0]), name(p[1]))
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	// the edges as node numbers (8 bytes, slack for the slice's growth),
+	// the ids once; a list of every edge's ids would be ~30 MB
+	if bound := int64(edges*8*2 + ids*200); held > bound {
+		t.Errorf("the ranker holds %d bytes for %d edges over %d ids, want at most %d", held, edges, ids, bound)
+	}
+	got := rk.Rank(0)
+	if len(got) != len(want) {
+		t.Fatalf("%d ranks, want %d", len(got), len(want))
+	}
+	for id, w := range want {
+		if g := got[id]; g != w {
+			t.Fatalf("rank of %s: %v, want %v", id, g, w)
 		}
 	}
 }

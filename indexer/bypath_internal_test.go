@@ -3,6 +3,7 @@ package indexer
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -53,23 +54,38 @@ func TestPositionsByPath(t *testing.T) {
 }
 
 // TestOneSymbolTable: the resolver's in-memory symbol table holds each
-// symbol once (grouped by name) and 4 bytes of position a symbol for the
-// files, not a second copy grouped by file: what building it allocates
-// stays below one and a half copies of the symbols.
+// symbol once — the symbols as read, grouped by name in place — and 4
+// bytes of position a symbol for the files: what building it allocates
+// stays below a quarter of a copy of the symbols (a copy grouped by name,
+// or one grouped by file, fails it).
 func TestOneSymbolTable(t *testing.T) {
 	const n = 20000
 	syms := make([]graph.Symbol, n)
 	for i := range syms {
-		syms[i] = graph.Symbol{Path: fmt.Sprintf("f%d.c", i/10), Name: fmt.Sprintf("s%d", i%37)}
+		syms[i] = graph.Symbol{Path: fmt.Sprintf("f%05d.c", i/10), Name: fmt.Sprintf("s%d", i%37)}
 	}
+	want := slices.Clone(syms)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	ms, order := resolve.NewMemSourceAt(syms)
 	byPath := positionsByPath(ms, order)
 	runtime.ReadMemStats(&after)
 	perSym := int(unsafe.Sizeof(graph.Symbol{}))
-	if got, bound := int(after.TotalAlloc-before.TotalAlloc), n*perSym*3/2; got > bound {
+	if got, bound := int(after.TotalAlloc-before.TotalAlloc), n*perSym/4; got > bound {
 		t.Errorf("building the table for %d symbols (%d bytes each) allocated %d bytes, want at most %d", n, perSym, got, bound)
+	}
+	for i := range want {
+		if s := ms.Symbol(order[i]); s.Path != want[i].Path || s.Name != want[i].Name {
+			t.Fatalf("symbol %d: %s of %s, want %s of %s", i, s.Name, s.Path, want[i].Name, want[i].Path)
+		}
+	}
+	for name := range 37 {
+		got, _ := ms.SymbolsByName(t.Context(), fmt.Sprintf("s%d", name))
+		for i, s := range got {
+			if s.Name != fmt.Sprintf("s%d", name) || (i > 0 && s.Path < got[i-1].Path) {
+				t.Fatalf("s%d's group holds %s of %s at %d", name, s.Name, s.Path, i)
+			}
+		}
 	}
 	runtime.KeepAlive(byPath)
 }

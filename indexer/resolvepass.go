@@ -110,9 +110,32 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 	var order []int32             // the symbols in AllSymbols's order, as positions in ms
 	var byPath map[string][]int32 // positions of each file's symbols
 	if mem {
+		// As many places as there are symbols (a growing slice would
+		// hold up to two copies while it grows), and the strings a file's
+		// symbols repeat — path, package, container — held once a file:
+		// on the Linux kernel the table is 5 M symbols.
 		var all []graph.Symbol
+		if m, err := view.Meta(ctx); err == nil {
+			all = make([]graph.Symbol, 0, m.Symbols)
+		}
+		var path, pkg string
+		var containers map[string]string
 		if err := view.AllSymbols(ctx, func(s graph.Symbol) error {
 			s.Doc, s.Signature = "", "" // not needed to resolve; keep memory down
+			if s.Path != path {
+				path, pkg, containers = s.Path, s.Package, map[string]string{}
+			}
+			s.Path = path
+			if s.Package == pkg {
+				s.Package = pkg
+			}
+			if s.Container != "" {
+				if c, ok := containers[s.Container]; ok {
+					s.Container = c
+				} else {
+					containers[s.Container] = s.Container
+				}
+			}
 			all = append(all, s)
 			return nil
 		}); err != nil {
@@ -121,7 +144,7 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 		// One copy of the table, grouped by name; files keep positions
 		// into it (4 bytes a symbol, not a second copy: on the Linux
 		// kernel the two copies were most of the resolution's memory).
-		ms, order = resolve.NewMemSourceAt(all)
+		ms, order = resolve.NewMemSourceAt(all) // grouped by name in place
 		all = nil
 		src = ms
 		byPath = positionsByPath(ms, order)
@@ -288,13 +311,11 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 	// Centrality is a ranking prior: recompute it on full runs and when a
 	// sizeable part of the graph changed.
 	if full || len(todo)*20 > len(analysed) {
-		var edges [][2]graph.SymbolID
-		if err := w.AllEdges(ctx, graph.PageRankKinds, func(from, to graph.SymbolID) {
-			edges = append(edges, [2]graph.SymbolID{from, to})
-		}); err != nil {
+		var ranker graph.Ranker // each id once, not every edge's copy
+		if err := w.AllEdges(ctx, graph.PageRankKinds, ranker.Add); err != nil {
 			return st, err
 		}
-		if err := w.SetRanks(ctx, graph.PageRank(edges, 0)); err != nil {
+		if err := w.SetRanks(ctx, ranker.Rank(0)); err != nil {
 			return st, err
 		}
 		st.Ranked = true

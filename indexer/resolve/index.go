@@ -25,35 +25,53 @@ type MemSource struct {
 
 // NewMemSource indexes syms by name. The symbols are copied once, into one
 // slice grouped by name (each name's in their order in syms), so that a
-// name's definitions are a subslice and building the source leaves no
-// garbage behind.
+// name's definitions are a subslice; the caller's slice is not changed.
 func NewMemSource(syms []graph.Symbol) *MemSource {
-	m, _ := NewMemSourceAt(syms)
+	m, _ := NewMemSourceAt(slices.Clone(syms))
 	return m
 }
 
-// NewMemSourceAt is NewMemSource that also says where each of syms went:
-// Symbol(at[i]) is syms[i]. A caller that needs the symbols in another
-// grouping (by file) can then keep positions instead of a second copy.
+// NewMemSourceAt is NewMemSource without the copy: it takes syms and
+// groups them by name in place (each name's in their order in syms), and
+// says where each went: Symbol(at[i]) is what was syms[i]. A caller that
+// needs the symbols in another grouping (by file) keeps positions instead
+// of a second copy. In place, because on the Linux kernel (5 M symbols,
+// 1.2 GB of them) the copy doubled the resolution's peak; what it
+// allocates is at, 4 bytes a symbol, a bit a symbol, and a map of names.
 func NewMemSourceAt(syms []graph.Symbol) (m *MemSource, at []int32) {
-	count := make(map[string]int, len(syms)/2)
+	count := make(map[string]int32, len(syms)/4)
 	for i := range syms {
 		count[syms[i].Name]++
 	}
-	flat := make([]graph.Symbol, len(syms))
-	m = &MemSource{byName: make(map[string][]graph.Symbol, len(count)), flat: flat}
-	start := make(map[string]int32, len(count))
-	off := 0
+	m = &MemSource{byName: make(map[string][]graph.Symbol, len(count)), flat: syms}
+	// The groups' places: each name's start, then (count reused) the
+	// next free place of its group.
+	var off int32
 	for n, c := range count {
-		m.byName[n] = flat[off : off : off+c] // appends below stay inside it
-		start[n] = int32(off)
+		m.byName[n] = syms[off : off+c : off+c]
+		count[n] = off
 		off += c
 	}
 	at = make([]int32, len(syms))
 	for i := range syms {
 		n := syms[i].Name
-		at[i] = start[n] + int32(len(m.byName[n]))
-		m.byName[n] = append(m.byName[n], syms[i])
+		at[i] = count[n]
+		count[n]++
+	}
+	// Move each symbol to its place, cycle by cycle: one held aside at a
+	// time.
+	placed := make([]uint64, (len(syms)+63)/64)
+	for i := range syms {
+		if placed[i/64]&(1<<(i%64)) != 0 {
+			continue
+		}
+		cur := syms[i]
+		for j := int(at[i]); j != i; j = int(at[j]) {
+			cur, syms[j] = syms[j], cur
+			placed[j/64] |= 1 << (j % 64)
+		}
+		syms[i] = cur
+		placed[i/64] |= 1 << (i % 64)
 	}
 	return m, at
 }
