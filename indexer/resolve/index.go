@@ -241,6 +241,16 @@ type nameEntry struct {
 	// members by the symbol of the type that owns them
 	members  map[string][]graph.Symbol
 	nmembers int
+	// C and C++'s bare-name candidates by the asking file's language
+	// (Index.bareC), computed at the first ask
+	bare map[graph.Language]*bareC
+}
+
+// bareC are the candidates of a bare C or C++ name: the language's
+// top-level definitions, and (when there are none) every definition
+// outside a container in the family, each deduplicated.
+type bareC struct {
+	top, any []graph.Symbol
 }
 
 // entry returns the definitions spelled exactly name, grouped.
@@ -260,6 +270,36 @@ func (x *Index) entry(name string) *nameEntry {
 	x.cache[name] = e
 	x.mu.Unlock()
 	return e
+}
+
+// bareC returns the candidates of a bare name in a file of lang, C or
+// C++. They do not depend on the file: a translation unit can name any
+// other's top-level definitions. So they are filtered and deduplicated
+// once per name and language instead of at every use — on the Linux
+// kernel a name such as u32 is defined in dozens of headers and named
+// millions of times, and the copies were most of the resolution's
+// allocation. The slices are shared: read only.
+func (x *Index) bareC(name string, lang graph.Language) *bareC {
+	e := x.entry(name)
+	x.mu.Lock()
+	b := e.bare[lang]
+	x.mu.Unlock()
+	if b != nil {
+		return b
+	}
+	all := e.byLang[langFamily(lang)]
+	me := &graph.Symbol{Lang: lang}
+	b = &bareC{top: dedupeIDs(filter(all, func(s *graph.Symbol) bool { return s.Parent < 0 && samePackage(s, me) }))}
+	if len(b.top) == 0 {
+		b.any = dedupeIDs(filter(all, func(s *graph.Symbol) bool { return s.Container == "" }))
+	}
+	x.mu.Lock()
+	if e.bare == nil {
+		e.bare = map[graph.Language]*bareC{}
+	}
+	e.bare[lang] = b
+	x.mu.Unlock()
+	return b
 }
 
 // newNameEntry groups the definitions in all spelled exactly name (a

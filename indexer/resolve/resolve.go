@@ -519,6 +519,17 @@ func (c *fileCtx) resolveBare(name string, enc int32, role graph.Role) []target 
 			return ts
 		}
 	}
+	if l := c.ff.File.Lang; l == graph.LangC || l == graph.LangCpp {
+		// what follows, for C's one namespace, computed once a name
+		b := c.x.bareC(name, l)
+		switch {
+		case len(b.top) == 1:
+			return one(b.top, graph.ConfNameOnly) // any translation unit may define it
+		case len(b.top) > 1:
+			return nameOnly(b.top)
+		}
+		return nameOnly(b.any)
+	}
 	me := &graph.Symbol{Lang: c.ff.File.Lang, Path: c.ff.File.Path, Package: c.ff.File.Package}
 	// same package (Go directory, Java package, C translation units)
 	if pkg := filter(all, func(s *graph.Symbol) bool { return s.Parent < 0 && !goMethod(s) && samePackage(s, me) }); len(pkg) > 0 {
