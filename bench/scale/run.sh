@@ -22,7 +22,8 @@
 # SUBSET=kernel,mm,fs/ext4,include/linux indexes only those directories
 # (a repository of their own, cached in $WORK) for fast iteration.
 # BASELINE=0 leaves out mono1m (its numbers from an earlier run are
-# then not printed). MEMPROFILE=DIR keeps the index run's memory profile
+# then not printed). CPUPROFILE=FILE writes the kernel's cold index's CPU
+# profile there. MEMPROFILE=DIR keeps the index run's memory profile
 # (cmd/cairn/memprofile.go) in DIR. ONESHOT_RUNS: runs per question (10).
 # The index is written under $WORK (bench/lib.sh), never into the corpus.
 # Run it nice'd on a shared machine.
@@ -44,6 +45,7 @@ cold() {
   local t="$WORK/scale-time.txt"
   local env=()
   [ -n "${MEMPROFILE:-}" ] && [ "$label" != mono1m ] && { rm -rf "$MEMPROFILE"; env=(env "CAIRN_MEMPROFILE=$MEMPROFILE"); }
+  [ -n "${CPUPROFILE:-}" ] && [ "$label" != mono1m ] && env=(env "${env[@]:1}" "CAIRN_CPUPROFILE=$CPUPROFILE")
   if ! /usr/bin/time -v -o "$t" "${env[@]}" "$CAIRN" index -q --index-dir "$dir" "$repo" >/dev/null 2>"$WORK/scale-index.err"; then
     echo "$label: cold index FAILED: $(tail -3 "$WORK/scale-index.err")"; return 1
   fi
