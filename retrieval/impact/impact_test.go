@@ -3,6 +3,7 @@ package impact_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -374,5 +375,27 @@ func TestDiff(t *testing.T) {
 	}
 	if _, err := impact.ForDiff(context.Background(), s, impact.Diff{Rev: "--output=/tmp/x"}, impact.Options{}); err == nil {
 		t.Errorf("an option passed as a revision is accepted")
+	}
+}
+
+// TestPackagesLineBounded: the text answer lists at most maxList packages
+// and says how many more (the kernel's kfree touches 1,351 directories).
+func TestPackagesLineBounded(t *testing.T) {
+	var r impact.Result
+	for i := range 30 {
+		r.Packages = append(r.Packages, fmt.Sprintf("pkg%02d", i))
+	}
+	var b strings.Builder
+	if err := r.WriteText(&b, 10); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "packages (30): pkg00, ") || !strings.Contains(out, "pkg09, … 20 more") || strings.Contains(out, "pkg10") {
+		t.Fatalf("packages line:\n%s", out)
+	}
+	b.Reset()
+	r.WriteText(&b, 0)
+	if !strings.Contains(b.String(), "pkg29") {
+		t.Fatal("with no bound every package is listed")
 	}
 }

@@ -80,7 +80,13 @@ func (r *Result) WriteText(w io.Writer, maxList int) error {
 		}
 	}
 	if len(r.Packages) > 0 {
-		p("\npackages (%d): %s\n", len(r.Packages), strings.Join(r.Packages, ", "))
+		pkgs := r.Packages
+		more := ""
+		if maxList > 0 && len(pkgs) > maxList {
+			// the kernel's kfree touches 1,351 directories: a line of 30 kB
+			pkgs, more = pkgs[:maxList], fmt.Sprintf(", … %d more (--json lists all)", len(pkgs)-maxList)
+		}
+		p("\npackages (%d): %s%s\n", len(r.Packages), strings.Join(pkgs, ", "), more)
 	}
 	if len(r.Owners) > 0 {
 		p("\nowners:\n")
