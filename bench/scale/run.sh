@@ -173,6 +173,6 @@ if [ "$MODE" != "--cold" ] && [ "$MODE" != "--postgres" ] && [ "${WATCH:-1}" != 
   echo "== cairn watch on the kernel: save → queryable, checkout of $BF files and back (load $(cut -d' ' -f1-3 /proc/loadavg))"
   rm -f "$IDX/watch.json"
   "$LAT" -mode watch -cairn "$CAIRN" -repo "$KERNEL" -index "$IDX" -n "${WATCH_EDITS:-20}" -files "$BF" \
-    -branch "bench-$BF" -idle 30s -out "$WORK/scale-watch.json"
+    -branch "bench-$BF" -idle 30s -wait 600s -out "$WORK/scale-watch.json"
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi

@@ -34,6 +34,7 @@ var (
 	files      = flag.Int("files", 1000, "files the branch changes")
 	idle       = flag.Duration("idle", 60*time.Second, "idle period over which the watcher's CPU is measured")
 	gap        = flag.Duration("gap", 300*time.Millisecond, "pause between saves")
+	maxWait    = flag.Duration("wait", 60*time.Second, "how long a change may take to be reflected before the run fails")
 	out        = flag.String("out", "", "write the raw measurements here (JSON)")
 	base       string // the branch checked out at the start
 )
@@ -258,7 +259,7 @@ func (sf *statusFile) changed() bool {
 // until polls cond — whenever the watcher's status changed — and returns
 // how long after t0 it first held.
 func until(t0 time.Time, sf *statusFile, cond func() bool) time.Duration {
-	deadline := t0.Add(60 * time.Second)
+	deadline := t0.Add(*maxWait)
 	for {
 		if sf == nil || sf.changed() {
 			if cond() {
@@ -266,7 +267,7 @@ func until(t0 time.Time, sf *statusFile, cond func() bool) time.Duration {
 			}
 		}
 		if time.Now().After(deadline) {
-			die("not reflected after 60s")
+			die("not reflected after %s", *maxWait)
 		}
 		time.Sleep(time.Millisecond)
 	}
