@@ -98,7 +98,7 @@ PY
   STORE_ARGS="--store \"$PGURL\""
 fi
 
-if [ "$MODE" != "--latency" ] && [ "$MODE" != "--postgres" ]; then
+if [ -z "$MODE" ] || [ "$MODE" = "--cold" ]; then
   echo "== cold index (load average $(cut -d' ' -f1-3 /proc/loadavg))"
   if [ "${BASELINE:-1}" != 0 ]; then
     mono1m
