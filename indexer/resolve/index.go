@@ -289,9 +289,9 @@ func (x *Index) bareC(name string, lang graph.Language) *bareC {
 	}
 	all := e.byLang[langFamily(lang)]
 	me := &graph.Symbol{Lang: lang}
-	b = &bareC{top: dedupeIDs(filter(all, func(s *graph.Symbol) bool { return s.Parent < 0 && samePackage(s, me) }))}
+	b = &bareC{top: sharedUnique(all, func(s *graph.Symbol) bool { return s.Parent < 0 && samePackage(s, me) })}
 	if len(b.top) == 0 {
-		b.any = dedupeIDs(filter(all, func(s *graph.Symbol) bool { return s.Container == "" }))
+		b.any = sharedUnique(all, func(s *graph.Symbol) bool { return s.Container == "" })
 	}
 	x.mu.Lock()
 	if e.bare == nil {
@@ -300,6 +300,24 @@ func (x *Index) bareC(name string, lang graph.Language) *bareC {
 	e.bare[lang] = b
 	x.mu.Unlock()
 	return b
+}
+
+// sharedUnique is dedupeIDs(filter(ss, keep)), but ss itself (clipped:
+// read only) when keep holds for every symbol and no id repeats — most C
+// names' definitions are all top level and distinct, and a copy per name
+// kept for the run was 0.2 GB on the Linux kernel.
+func sharedUnique(ss []graph.Symbol, keep func(*graph.Symbol) bool) []graph.Symbol {
+	all := true
+	for i := range ss {
+		if !keep(&ss[i]) {
+			all = false
+			break
+		}
+	}
+	if all && len(dedupeIDs(ss)) == len(ss) {
+		return ss[:len(ss):len(ss)]
+	}
+	return dedupeIDs(filter(ss, keep))
 }
 
 // newNameEntry groups the definitions in all spelled exactly name (a

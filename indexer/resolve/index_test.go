@@ -160,3 +160,25 @@ func TestMemSourceGroupsByName(t *testing.T) {
 		t.Fatal("the source shares the caller's slice")
 	}
 }
+
+// TestSharedUnique: the bare-name candidates share the name's slice (no
+// copy kept per name) when every symbol is kept and none repeats, clipped
+// so that an append cannot write into it; otherwise they are the filtered,
+// deduplicated copy.
+func TestSharedUnique(t *testing.T) {
+	ss := []graph.Symbol{{ID: "a", Parent: -1}, {ID: "b", Parent: -1}, {ID: "c", Parent: -1}}
+	top := func(s *graph.Symbol) bool { return s.Parent < 0 }
+	got := sharedUnique(ss[:3:3], top)
+	if len(got) != 3 || &got[0] != &ss[0] || cap(got) != 3 {
+		t.Fatalf("all kept, all distinct: %v (cap %d), want ss itself", got, cap(got))
+	}
+	ss[1].Parent = 0
+	got = sharedUnique(ss, top)
+	if len(got) != 2 || got[0].ID != "a" || got[1].ID != "c" || &got[0] == &ss[0] {
+		t.Fatalf("one filtered out: %v, want a copy of a and c", got)
+	}
+	dup := []graph.Symbol{{ID: "a", Parent: -1}, {ID: "a", Parent: -1}}
+	if got := sharedUnique(dup, top); len(got) != 1 {
+		t.Fatalf("a repeated id: %v, want it once", got)
+	}
+}
