@@ -13,6 +13,7 @@
 #
 # Called by .ci/deps.sh (make deps, make test).
 set -euo pipefail
+source "$(dirname "$0")/debian-archive.sh"
 
 PGV=15
 URL=${CAIRN_TEST_PG:-postgres://cairn:cairn@127.0.0.1:5432/cairn?sslmode=disable}
@@ -39,19 +40,7 @@ ext_dir=$("$PG_CONFIG" --sharedir)/extension
 if [ ! -f "$ext_dir/vector.control" ] || [ ! -f "$("$PG_CONFIG" --pkglibdir)/vector.so" ]; then
   # The Debian archive the machine already uses (deb822 .sources or
   # one-line .list), so the source comes from the same mirror.
-  archive=""
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    archive=$(awk '/^URIs:/ {u=$2} /^Suites:/ { for (i=2;i<=NF;i++) if ($i=="bookworm") { print u; exit } }' "$f")
-    [ -n "$archive" ] && break
-  done
-  if [ -z "$archive" ]; then
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-      [ -f "$f" ] || continue
-      archive=$(awk '$1=="deb" && $3=="bookworm" {print $2; exit}' "$f")
-      [ -n "$archive" ] && break
-    done
-  fi
+  archive=$(debian_archive)
   [ -n "$archive" ] || { echo "deps: postgres: no Debian bookworm archive in /etc/apt/sources.list{,.d}" >&2; exit 1; }
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT

@@ -13,6 +13,7 @@
 #          .../cairn/realcode/debsrc/PACKAGE_VERSION
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/.ci/debian-archive.sh"
 dir="${CAIRN_REALCODE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cairn/realcode}"
 updated=
 while read -r name kind source version _; do
@@ -43,19 +44,7 @@ while read -r name kind source version _; do
   debsrc)
     dest="$dir/debsrc/${source}_${version}"
     [ -f "$dest/.cairn-installed" ] && continue
-    archive=""
-    for f in /etc/apt/sources.list.d/*.sources; do
-      [ -f "$f" ] || continue
-      archive=$(awk '/^URIs:/ {u=$2} /^Suites:/ { for (i=2;i<=NF;i++) if ($i=="bookworm") { print u; exit } }' "$f")
-      [ -n "$archive" ] && break
-    done
-    if [ -z "$archive" ]; then
-      for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [ -f "$f" ] || continue
-        archive=$(awk '$1=="deb" && $3=="bookworm" {print $2; exit}' "$f")
-        [ -n "$archive" ] && break
-      done
-    fi
+    archive=$(debian_archive)
     [ -n "$archive" ] || { echo "realcode: $name: no Debian bookworm archive in /etc/apt/sources.list{,.d}" >&2; exit 1; }
     tmp="$(mktemp -d)"
     mkdir -p "$tmp/lists/partial" "$tmp/src"
