@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/indexer/resolve"
 	"github.com/cairn-dev/cairn/indexer/treesitter"
 	"github.com/cairn-dev/cairn/internal/repofs"
+	"github.com/cairn-dev/cairn/internal/strarena"
 )
 
 // defTracker records which names changed their set of definitions during a
@@ -112,6 +113,55 @@ func useMemTable(full bool, written, files int) bool {
 	return full || (written >= memResolveAt && written*memResolveShare >= files)
 }
 
+// tableLoader reads the whole symbol table for a run's resolution. It
+// makes as many places as the store has symbols (a growing slice holds up
+// to two copies while it grows), holds the strings a file's symbols repeat
+// — path, package, container — once a file, and copies every string it
+// keeps into an arena: the driver allocates each string it reads, and on
+// the Linux kernel (4.8 M symbols) the table's ~20 M small strings were
+// what the collector spent most of its marking on, at every cycle of the
+// resolution (internal/strarena). Doc and Signature are not needed to
+// resolve and are dropped.
+type tableLoader struct {
+	all        []graph.Symbol
+	strs       *strarena.Arena
+	path, pkg  string
+	containers map[string]string
+}
+
+func newTableLoader(n int) *tableLoader {
+	return &tableLoader{all: make([]graph.Symbol, 0, n), strs: strarena.New(0)}
+}
+
+func (l *tableLoader) add(s graph.Symbol) error {
+	s.Doc, s.Signature = "", ""
+	if s.Path != l.path {
+		l.path, l.pkg, l.containers = l.strs.String(s.Path), l.strs.String(s.Package), map[string]string{}
+	}
+	s.Path = l.path
+	if s.Package == l.pkg {
+		s.Package = l.pkg
+	} else {
+		s.Package = l.strs.String(s.Package)
+	}
+	if s.Container != "" {
+		if c, ok := l.containers[s.Container]; ok {
+			s.Container = c
+		} else {
+			c = l.strs.String(s.Container)
+			l.containers[c] = c
+			s.Container = c
+		}
+	}
+	s.ID = graph.SymbolID(l.strs.String(string(s.ID)))
+	s.Name = l.strs.String(s.Name)
+	s.Type = l.strs.String(s.Type)
+	s.Extends = l.strs.Strings(s.Extends)
+	s.Implements = l.strs.Strings(s.Implements)
+	l.all = append(l.all, s)
+	return nil
+}
+
 // resolveFiles resolves the given files' references, replaces their edges,
 // then recomputes whole-graph edges and centrality when warranted.
 func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []string, full bool, defs *defTracker,
@@ -132,42 +182,20 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 	var order []int32             // the symbols in AllSymbols's order, as positions in ms
 	var byPath map[string][]int32 // positions of each file's symbols
 	if mem {
-		// As many places as there are symbols (a growing slice would
-		// hold up to two copies while it grows), and the strings a file's
-		// symbols repeat — path, package, container — held once a file:
-		// on the Linux kernel the table is 5 M symbols.
-		var all []graph.Symbol
+		var n int
 		if m, err := view.Meta(ctx); err == nil {
-			all = make([]graph.Symbol, 0, m.Symbols)
+			n = m.Symbols
 		}
-		var path, pkg string
-		var containers map[string]string
-		if err := view.AllSymbols(ctx, func(s graph.Symbol) error {
-			s.Doc, s.Signature = "", "" // not needed to resolve; keep memory down
-			if s.Path != path {
-				path, pkg, containers = s.Path, s.Package, map[string]string{}
-			}
-			s.Path = path
-			if s.Package == pkg {
-				s.Package = pkg
-			}
-			if s.Container != "" {
-				if c, ok := containers[s.Container]; ok {
-					s.Container = c
-				} else {
-					containers[s.Container] = s.Container
-				}
-			}
-			all = append(all, s)
-			return nil
-		}); err != nil {
+		tl := newTableLoader(n)
+		if err := view.AllSymbols(ctx, tl.add); err != nil {
 			return st, err
 		}
+		all := tl.all
+		tl = nil
 		// One copy of the table, grouped by name; files keep positions
 		// into it (4 bytes a symbol, not a second copy: on the Linux
 		// kernel the two copies were most of the resolution's memory).
 		ms, order = resolve.NewMemSourceAt(all) // grouped by name in place
-		all = nil
 		src = ms
 		byPath = positionsByPath(ms, order)
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
+	"github.com/cairn-dev/cairn/internal/strarena"
 )
 
 // Source looks up definitions by name across the repository (the store, or
@@ -92,6 +93,7 @@ type Index struct {
 	ctx   context.Context
 	mu    sync.Mutex
 	cache map[string]*nameEntry
+	keys  *strarena.Arena // cache's keys
 	err   error
 
 	files map[string]graph.File
@@ -194,7 +196,7 @@ func (x *Index) goTopLevel(ip []string, dir string) bool {
 
 // NewIndex builds an Index over src and the repository's files.
 func NewIndex(ctx context.Context, src Source, files []graph.File) *Index {
-	x := &Index{src: src, ctx: ctx, cache: map[string]*nameEntry{}, files: map[string]graph.File{},
+	x := &Index{src: src, ctx: ctx, cache: map[string]*nameEntry{}, keys: strarena.New(0), files: map[string]graph.File{},
 		goDirs: map[string]bool{}, pyModules: map[string]string{}, pySuffixes: map[string]bool{}, supers: map[graph.SymbolID][]graph.Symbol{}}
 	for _, f := range files {
 		x.files[f.Path] = f
@@ -232,18 +234,57 @@ func (x *Index) Err() error {
 }
 
 // nameEntry is everything known about one name, grouped the ways the
-// resolver asks.
+// resolver asks. There is an entry for every name the run asks about (a
+// million on the Linux kernel), so the common shapes — one language
+// family, one owning type — hold their group without a map: a map per
+// name was most of the entries' memory and the collector's work.
 type nameEntry struct {
 	all   []graph.Symbol
 	types []graph.Symbol
-	// by language family (JavaScript with TypeScript, C with C++)
-	byLang map[graph.Language][]graph.Symbol
-	// members by the symbol of the type that owns them
-	members  map[string][]graph.Symbol
+	// by language family (JavaScript with TypeScript, C with C++): one
+	// family's (fam, famAll), or byFam when there are several
+	fam    graph.Language
+	famAll []graph.Symbol
+	byFam  map[graph.Language][]graph.Symbol
+	// members by the symbol of the type that owns them: one owner's
+	// (owner, owned), or byOwner when there are several
+	owner    string
+	owned    []graph.Symbol
+	byOwner  map[string][]graph.Symbol
 	nmembers int
-	// C and C++'s bare-name candidates by the asking file's language
+	// C's and C++'s bare-name candidates by the asking file's language
 	// (Index.bareC), computed at the first ask
-	bare map[graph.Language]*bareC
+	bareInC, bareInCpp *bareC
+}
+
+// byLang returns the definitions in language family fam.
+func (e *nameEntry) byLang(fam graph.Language) []graph.Symbol {
+	if e.byFam != nil {
+		return e.byFam[fam]
+	}
+	if fam == e.fam {
+		return e.famAll
+	}
+	return nil
+}
+
+// ownedBy returns the members owned by the type whose id is o.
+func (e *nameEntry) ownedBy(o string) []graph.Symbol {
+	if e.byOwner != nil {
+		return e.byOwner[o]
+	}
+	if o == e.owner {
+		return e.owned
+	}
+	return nil
+}
+
+// bare is where the bare-name candidates of a file of lang are kept.
+func (e *nameEntry) bare(lang graph.Language) **bareC {
+	if lang == graph.LangCpp {
+		return &e.bareInCpp
+	}
+	return &e.bareInC
 }
 
 // bareC are the candidates of a bare C or C++ name: the language's
@@ -267,7 +308,12 @@ func (x *Index) entry(name string) *nameEntry {
 	if err != nil && x.err == nil {
 		x.err = err
 	}
-	x.cache[name] = e
+	if _, ok := x.cache[name]; !ok {
+		// The key is copied into an arena: it is often a substring of a
+		// file's facts, which it would keep alive, and as millions of
+		// strings of their own the keys were work for every collection.
+		x.cache[x.keys.String(name)] = e
+	}
 	x.mu.Unlock()
 	return e
 }
@@ -282,22 +328,19 @@ func (x *Index) entry(name string) *nameEntry {
 func (x *Index) bareC(name string, lang graph.Language) *bareC {
 	e := x.entry(name)
 	x.mu.Lock()
-	b := e.bare[lang]
+	b := *e.bare(lang)
 	x.mu.Unlock()
 	if b != nil {
 		return b
 	}
-	all := e.byLang[langFamily(lang)]
+	all := e.byLang(langFamily(lang))
 	me := &graph.Symbol{Lang: lang}
 	b = &bareC{top: sharedUnique(all, func(s *graph.Symbol) bool { return s.Parent < 0 && samePackage(s, me) })}
 	if len(b.top) == 0 {
 		b.any = sharedUnique(all, func(s *graph.Symbol) bool { return s.Container == "" })
 	}
 	x.mu.Lock()
-	if e.bare == nil {
-		e.bare = map[graph.Language]*bareC{}
-	}
-	e.bare[lang] = b
+	*e.bare(lang) = b
 	x.mu.Unlock()
 	return b
 }
@@ -372,42 +415,41 @@ func newNameEntry(name string, all []graph.Symbol) *nameEntry {
 		}
 	}
 	if oneLang {
-		e.byLang = map[graph.Language][]graph.Symbol{fam: e.all}
+		e.fam, e.famAll = fam, e.all
+	} else {
+		e.byFam = map[graph.Language][]graph.Symbol{}
 	}
 	if allTypes {
 		e.types = e.all
 	}
 	if oneOwner {
-		e.members = map[string][]graph.Symbol{firstOwner: e.all}
+		e.owner, e.owned = firstOwner, e.all
 	}
 	for i := range e.all {
 		s := e.all[i]
 		if !oneLang {
-			if e.byLang == nil {
-				e.byLang = map[graph.Language][]graph.Symbol{}
-			}
-			e.byLang[langFamily(s.Lang)] = append(e.byLang[langFamily(s.Lang)], s)
+			e.byFam[langFamily(s.Lang)] = append(e.byFam[langFamily(s.Lang)], s)
 		}
 		if !allTypes && typeLike(&s) {
 			e.types = append(e.types, s)
 		}
 		if !oneOwner && s.Container != "" {
 			if o := owner(s.ID); o != "" {
-				if e.members == nil {
-					e.members = map[string][]graph.Symbol{}
+				if e.byOwner == nil {
+					e.byOwner = map[string][]graph.Symbol{}
 				}
-				e.members[o] = append(e.members[o], s)
+				e.byOwner[o] = append(e.byOwner[o], s)
 			}
 		}
 	}
 	// The entry is shared by every caller: no group keeps room that an
 	// append by one of them would write into.
 	e.types = slices.Clip(e.types)
-	for k, g := range e.byLang {
-		e.byLang[k] = slices.Clip(g)
+	for k, g := range e.byFam {
+		e.byFam[k] = slices.Clip(g)
 	}
-	for k, g := range e.members {
-		e.members[k] = slices.Clip(g)
+	for k, g := range e.byOwner {
+		e.byOwner[k] = slices.Clip(g)
 	}
 	return e
 }
@@ -425,7 +467,7 @@ func (x *Index) members(t *graph.Symbol, name string, depth int) []graph.Symbol 
 	if e.nmembers == 0 {
 		return nil
 	}
-	if m := e.members[string(t.ID)]; len(m) > 0 || depth <= 0 {
+	if m := e.ownedBy(string(t.ID)); len(m) > 0 || depth <= 0 {
 		return m
 	}
 	var out []graph.Symbol

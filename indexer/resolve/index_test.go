@@ -38,26 +38,27 @@ func randomSymbols(r *rand.Rand, n int) []graph.Symbol {
 	return out
 }
 
-// referenceEntry is the grouping written the plain way, each group a copy.
-func referenceEntry(name string, all []graph.Symbol) *nameEntry {
-	e := &nameEntry{}
+// refEntry is the grouping written the plain way, each group a copy.
+type refEntry struct {
+	all, types []graph.Symbol
+	byLang     map[graph.Language][]graph.Symbol
+	members    map[string][]graph.Symbol
+	nmembers   int
+}
+
+func referenceEntry(name string, all []graph.Symbol) *refEntry {
+	e := &refEntry{byLang: map[graph.Language][]graph.Symbol{}, members: map[string][]graph.Symbol{}}
 	for _, s := range all {
 		if s.Name != name {
 			continue
 		}
 		e.all = append(e.all, s)
-		if e.byLang == nil {
-			e.byLang = map[graph.Language][]graph.Symbol{}
-		}
 		e.byLang[langFamily(s.Lang)] = append(e.byLang[langFamily(s.Lang)], s)
 		if s.Kind.IsType() {
 			e.types = append(e.types, s)
 		}
 		if s.Container != "" {
 			if o := owner(s.ID); o != "" {
-				if e.members == nil {
-					e.members = map[string][]graph.Symbol{}
-				}
 				e.members[o] = append(e.members[o], s)
 				e.nmembers++
 			}
@@ -85,23 +86,43 @@ func TestNameEntryMatchesCopies(t *testing.T) {
 				}
 			}
 			got, want := newNameEntry(name, of), referenceEntry(name, of)
+			fams := []graph.Language{graph.LangGo, graph.LangPython, graph.LangTypeScript, graph.LangC, graph.LangJava, graph.LangRuby}
 			if len(want.all) == 0 {
-				if len(got.all) != 0 || got.byLang != nil || got.types != nil || got.members != nil || got.nmembers != 0 {
+				if len(got.all) != 0 || got.types != nil || got.nmembers != 0 {
 					t.Fatalf("%q over %v: got %+v, want an empty entry", name, of, got)
+				}
+				for _, f := range fams {
+					if got.byLang(f) != nil {
+						t.Fatalf("%q over %v: an empty entry has %s definitions", name, of, f)
+					}
 				}
 				continue
 			}
 			cases++
-			if !reflect.DeepEqual(got, want) {
+			if !reflect.DeepEqual(got.all, want.all) || !reflect.DeepEqual(got.types, want.types) || got.nmembers != want.nmembers {
 				t.Fatalf("%q over %v:\ngot  %+v\nwant %+v", name, of, got, want)
+			}
+			for _, f := range fams {
+				if g, w := got.byLang(f), want.byLang[f]; !reflect.DeepEqual(g, w) {
+					t.Fatalf("%q over %v, family %s:\ngot  %v\nwant %v", name, of, f, g, w)
+				}
+			}
+			owners := []string{"nobody"}
+			for o := range want.members {
+				owners = append(owners, o)
+			}
+			for _, o := range owners {
+				if g, w := got.ownedBy(o), want.members[o]; !reflect.DeepEqual(g, w) {
+					t.Fatalf("%q over %v, owner %s:\ngot  %v\nwant %v", name, of, o, g, w)
+				}
 			}
 			// A caller appending to a group must not write into another.
 			groups := [][]graph.Symbol{got.all, got.types}
-			for _, g := range got.byLang {
-				groups = append(groups, g)
+			for _, f := range fams {
+				groups = append(groups, got.byLang(f))
 			}
-			for _, g := range got.members {
-				groups = append(groups, g)
+			for _, o := range owners {
+				groups = append(groups, got.ownedBy(o))
 			}
 			for _, g := range groups {
 				if cap(g) != len(g) {

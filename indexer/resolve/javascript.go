@@ -41,7 +41,7 @@ func (c *fileCtx) jsModuleMember(cands []graph.Symbol, spec, name, from string, 
 			default:
 				continue
 			}
-			if got := c.jsModuleMember(c.x.entry(target).byLang[graph.LangTypeScript], im.Module, target, f, depth+1); len(got) > 0 {
+			if got := c.jsModuleMember(c.x.entry(target).byLang(graph.LangTypeScript), im.Module, target, f, depth+1); len(got) > 0 {
 				return got
 			}
 		}

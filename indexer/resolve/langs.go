@@ -78,7 +78,7 @@ func (c *fileCtx) rubyConstant(name string, enc int32) []target {
 		}
 		return one(dedupeIDs(ss), graph.ConfResolved)
 	}
-	all := filter(c.x.entry(name).byLang[graph.LangRuby], func(s *graph.Symbol) bool {
+	all := filter(c.x.entry(name).byLang(graph.LangRuby), func(s *graph.Symbol) bool {
 		return typeLike(s) || s.Kind == graph.KindConstant
 	})
 	if len(all) == 0 {

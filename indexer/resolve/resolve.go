@@ -513,7 +513,7 @@ func (c *fileCtx) resolveBare(name string, enc int32, role graph.Role) []target 
 	if c.rules.bareConstants && isConstName(name) {
 		return c.rubyConstant(name, enc)
 	}
-	all := c.x.entry(name).byLang[langFamily(c.ff.File.Lang)]
+	all := c.x.entry(name).byLang(langFamily(c.ff.File.Lang))
 	if c.rules.namespaceImports {
 		if ts := c.namespaceMember(name, all); len(ts) > 0 {
 			return ts
@@ -590,7 +590,7 @@ func (c *fileCtx) resolveImportBinding(ims []graph.Import, name string) []target
 
 // moduleMember finds top-level definitions named name in an imported module.
 func (c *fileCtx) moduleMember(module, name string) []target {
-	cands := c.x.entry(name).byLang[langFamily(c.ff.File.Lang)]
+	cands := c.x.entry(name).byLang(langFamily(c.ff.File.Lang))
 	var in []graph.Symbol
 	switch c.ff.File.Lang {
 	case graph.LangGo:
