@@ -11,6 +11,7 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/cairn-dev/cairn/indexer"
@@ -21,7 +22,10 @@ import (
 // CPU profile): at the end of every phase (indexer.Progress) and of the
 // run it appends a line to DIR/phases.tsv — the phase, seconds since the
 // start, the process's resident and peak resident memory (VmRSS, VmHWM),
-// the live heap the last collection marked and the heap in use — and
+// the live heap the last collection marked, the heap in use and all the
+// memory the Go runtime holds (the rest of the anonymous memory is C's), the
+// process's CPU seconds so far and the collector's share of them (the
+// runtime's estimate) and its cycles — and
 // writes a heap profile DIR/NN-PHASE.pb.gz; a sampler writes
 // DIR/peak.pb.gz whenever the live heap has grown by a quarter since the
 // last one, so the largest live heap's holders are in a profile too. Read
@@ -36,6 +40,16 @@ type memProfiler struct {
 	phase string
 	stop  chan struct{}
 	done  chan struct{}
+	// top is the sampler's reading at the largest resident memory seen
+	top topReading
+}
+
+// topReading is one sample of the process's memory.
+type topReading struct {
+	phase               string
+	at                  float64
+	mem                 procStatus
+	live, inuse, mapped uint64
 }
 
 // newMemProfiler returns nil when CAIRN_MEMPROFILE is not set or its
@@ -47,7 +61,7 @@ func newMemProfiler() *memProfiler {
 	}
 	m := &memProfiler{dir: dir, start: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
 	if f, err := os.Create(filepath.Join(dir, "phases.tsv")); err == nil {
-		fmt.Fprintln(f, "phase\tend_s\trss_mb\tpeak_rss_mb\tanon_mb\tfile_mb\tlive_heap_mb\theap_inuse_mb")
+		fmt.Fprintln(f, "phase\tend_s\trss_mb\tpeak_rss_mb\tanon_mb\tfile_mb\tlive_heap_mb\theap_inuse_mb\tgo_mapped_mb\tcpu_s\tgc_cpu_s\tgc_cycles")
 		f.Close()
 	}
 	go m.sample()
@@ -88,21 +102,33 @@ func (m *memProfiler) finish() {
 		m.phase = ""
 	}
 	m.record("end")
+	if t := m.top; t.phase != "" {
+		if f, err := os.OpenFile(filepath.Join(m.dir, "phases.tsv"), os.O_APPEND|os.O_WRONLY, 0); err == nil {
+			fmt.Fprintf(f, "top-rss@%s\t%.1f\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\t\t\n", t.phase, t.at,
+				t.mem.rss>>20, t.mem.hwm>>20, t.mem.anon>>20, t.mem.file>>20, t.live>>20, t.inuse>>20, t.mapped>>20)
+			f.Close()
+		}
+	}
 }
 
 func (m *memProfiler) record(phase string) {
 	m.n++
 	mem := procMemory()
 	live, inuse := heapNow()
+	mapped := goMapped()
+	cpu, gc, cycles := cpuNow()
 	if f, err := os.OpenFile(filepath.Join(m.dir, "phases.tsv"), os.O_APPEND|os.O_WRONLY, 0); err == nil {
-		fmt.Fprintf(f, "%s\t%.1f\t%d\t%d\t%d\t%d\t%d\t%d\n", phase, time.Since(m.start).Seconds(),
-			mem.rss>>20, mem.hwm>>20, mem.anon>>20, mem.file>>20, live>>20, inuse>>20)
+		fmt.Fprintf(f, "%s\t%.1f\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%d\n", phase, time.Since(m.start).Seconds(),
+			mem.rss>>20, mem.hwm>>20, mem.anon>>20, mem.file>>20, live>>20, inuse>>20, mapped>>20, cpu, gc, cycles)
 		f.Close()
 	}
 	writeHeapProfile(filepath.Join(m.dir, fmt.Sprintf("%02d-%s.pb.gz", m.n, phase)))
 }
 
-// sample writes peak.pb.gz each time the live heap has grown by a quarter.
+// sample writes peak.pb.gz each time the live heap has grown by a quarter,
+// and keeps the reading at the largest resident memory: finish writes it
+// as a last line, top-rss@PHASE, which says whether the peak was the Go
+// heap's or C's.
 func (m *memProfiler) sample() {
 	defer close(m.done)
 	t := time.NewTicker(500 * time.Millisecond)
@@ -113,7 +139,14 @@ func (m *memProfiler) sample() {
 		case <-m.stop:
 			return
 		case <-t.C:
-			if live, _ := heapNow(); live > last+last/4 {
+			mem := procMemory()
+			live, inuse := heapNow()
+			m.mu.Lock()
+			if mem.rss > m.top.mem.rss {
+				m.top = topReading{phase: m.phase, at: time.Since(m.start).Seconds(), mem: mem, live: live, inuse: inuse, mapped: goMapped()}
+			}
+			m.mu.Unlock()
+			if live > last+last/4 {
 				last = live
 				writeHeapProfile(filepath.Join(m.dir, "peak.pb.gz"))
 			}
@@ -142,6 +175,38 @@ func heapNow() (live, inuse uint64) {
 		inuse = s[1].Value.Uint64()
 	}
 	return live, inuse
+}
+
+// goMapped is the memory the Go runtime holds from the system and has not
+// released (its heap, free or not, stacks and metadata): the process's
+// anonymous memory beyond it is C's (SQLite's caches and sorts,
+// tree-sitter).
+func goMapped() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64() - s[1].Value.Uint64()
+}
+
+// cpuNow reads the process's CPU seconds (user and system), the
+// collector's (the runtime's estimate: /cpu/classes/gc/total) and the
+// collections so far.
+func cpuNow() (cpu, gc float64, cycles uint64) {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	}
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindFloat64 {
+		gc = s[0].Value.Float64()
+	}
+	if s[1].Value.Kind() == metrics.KindUint64 {
+		cycles = s[1].Value.Uint64()
+	}
+	return cpu, gc, cycles
 }
 
 // procStatus is the process's memory as /proc/self/status has it.
