@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -14,7 +15,6 @@ import (
 	"github.com/cairn-dev/cairn/indexer/resolve"
 	"github.com/cairn-dev/cairn/indexer/treesitter"
 	"github.com/cairn-dev/cairn/internal/repofs"
-	"github.com/cairn-dev/cairn/internal/strarena"
 )
 
 // defTracker records which names changed their set of definitions during a
@@ -113,53 +113,17 @@ func useMemTable(full bool, written, files int) bool {
 	return full || (written >= memResolveAt && written*memResolveShare >= files)
 }
 
-// tableLoader reads the whole symbol table for a run's resolution. It
-// makes as many places as the store has symbols (a growing slice holds up
-// to two copies while it grows), holds the strings a file's symbols repeat
-// — path, package, container — once a file, and copies every string it
-// keeps into an arena: the driver allocates each string it reads, and on
-// the Linux kernel (4.8 M symbols) the table's ~20 M small strings were
-// what the collector spent most of its marking on, at every cycle of the
-// resolution (internal/strarena). Doc and Signature are not needed to
-// resolve and are dropped.
-type tableLoader struct {
-	all        []graph.Symbol
-	strs       *strarena.Arena
-	path, pkg  string
-	containers map[string]string
-}
-
-func newTableLoader(n int) *tableLoader {
-	return &tableLoader{all: make([]graph.Symbol, 0, n), strs: strarena.New(0)}
-}
-
-func (l *tableLoader) add(s graph.Symbol) error {
-	s.Doc, s.Signature = "", ""
-	if s.Path != l.path {
-		l.path, l.pkg, l.containers = l.strs.String(s.Path), l.strs.String(s.Package), map[string]string{}
-	}
-	s.Path = l.path
-	if s.Package == l.pkg {
-		s.Package = l.pkg
-	} else {
-		s.Package = l.strs.String(s.Package)
-	}
-	if s.Container != "" {
-		if c, ok := l.containers[s.Container]; ok {
-			s.Container = c
-		} else {
-			c = l.strs.String(s.Container)
-			l.containers[c] = c
-			s.Container = c
-		}
-	}
-	s.ID = graph.SymbolID(l.strs.String(string(s.ID)))
-	s.Name = l.strs.String(s.Name)
-	s.Type = l.strs.String(s.Type)
-	s.Extends = l.strs.Strings(s.Extends)
-	s.Implements = l.strs.Strings(s.Implements)
-	l.all = append(l.all, s)
-	return nil
+// loadTable reads the whole symbol table for a run's resolution into a
+// compact, pointer-free table (resolve.MemSource), n the store's count of
+// symbols. Doc and Signature are not needed to resolve and are dropped.
+// A table too large for the in-memory form returns resolve.ErrTableFull.
+func loadTable(ctx context.Context, view graph.Reader, n int) (*resolve.MemSource, error) {
+	ms := resolve.NewMemSourceCap(n)
+	err := view.AllSymbols(ctx, func(s graph.Symbol) error {
+		s.Doc, s.Signature = "", ""
+		return ms.Add(&s)
+	})
+	return ms, err
 }
 
 // resolveFiles resolves the given files' references, replaces their edges,
@@ -186,18 +150,19 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 		if m, err := view.Meta(ctx); err == nil {
 			n = m.Symbols
 		}
-		tl := newTableLoader(n)
-		if err := view.AllSymbols(ctx, tl.add); err != nil {
+		t, err := loadTable(ctx, view, n)
+		switch {
+		case errors.Is(err, resolve.ErrTableFull):
+			mem = false // looked up in the store instead
+		case err != nil:
 			return st, err
+		default:
+			// Grouped by name in place; files keep positions into it
+			// (4 bytes a symbol, not a second copy).
+			ms, order = t, t.Group()
+			src = ms
+			byPath = positionsByPath(ms, order)
 		}
-		all := tl.all
-		tl = nil
-		// One copy of the table, grouped by name; files keep positions
-		// into it (4 bytes a symbol, not a second copy: on the Linux
-		// kernel the two copies were most of the resolution's memory).
-		ms, order = resolve.NewMemSourceAt(all) // grouped by name in place
-		src = ms
-		byPath = positionsByPath(ms, order)
 	}
 	// facts reads what the resolver needs of one file: the per-file facts
 	// and its symbols (from memory in a full run).
@@ -212,7 +177,7 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 			pos := byPath[p]
 			ff.Symbols = make([]graph.Symbol, len(pos))
 			for i, at := range pos {
-				ff.Symbols[i] = *ms.Symbol(at)
+				ff.Symbols[i] = ms.Symbol(at)
 			}
 		} else if ff.Symbols, err = lr.SymbolsInFile(ctx, p); err != nil {
 			return nil, err
@@ -339,8 +304,8 @@ func resolveFiles(ctx context.Context, w graph.Writer, root string, paths []stri
 		var goSyms []graph.Symbol
 		if mem {
 			for _, at := range order {
-				if s := ms.Symbol(at); s.Lang == graph.LangGo {
-					goSyms = append(goSyms, *s)
+				if ms.Lang(at) == graph.LangGo {
+					goSyms = append(goSyms, ms.Symbol(at))
 				}
 			}
 		} else if err := view.AllSymbols(ctx, func(s graph.Symbol) error {
@@ -417,9 +382,9 @@ func resolveOne(r *resolve.Resolver, ff *graph.FileFacts) (edges []graph.Edge) {
 func positionsByPath(ms *resolve.MemSource, order []int32) map[string][]int32 {
 	byPath := map[string][]int32{}
 	for i := 0; i < len(order); {
-		p := ms.Symbol(order[i]).Path
+		p := ms.Path(order[i])
 		j := i + 1
-		for j < len(order) && ms.Symbol(order[j]).Path == p {
+		for j < len(order) && ms.Path(order[j]) == p {
 			j++
 		}
 		if prev, ok := byPath[p]; ok {

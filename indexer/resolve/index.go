@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/cairn-dev/cairn/graph"
-	"github.com/cairn-dev/cairn/internal/strarena"
 )
 
 // Source looks up definitions by name across the repository (the store, or
@@ -18,73 +17,6 @@ type Source interface {
 	SymbolsByName(ctx context.Context, name string) ([]graph.Symbol, error)
 }
 
-// MemSource is a Source over a slice of symbols.
-type MemSource struct {
-	byName map[string][]graph.Symbol
-	flat   []graph.Symbol // every symbol, grouped by name
-}
-
-// NewMemSource indexes syms by name. The symbols are copied once, into one
-// slice grouped by name (each name's in their order in syms), so that a
-// name's definitions are a subslice; the caller's slice is not changed.
-func NewMemSource(syms []graph.Symbol) *MemSource {
-	m, _ := NewMemSourceAt(slices.Clone(syms))
-	return m
-}
-
-// NewMemSourceAt is NewMemSource without the copy: it takes syms and
-// groups them by name in place (each name's in their order in syms), and
-// says where each went: Symbol(at[i]) is what was syms[i]. A caller that
-// needs the symbols in another grouping (by file) keeps positions instead
-// of a second copy. In place, because on the Linux kernel (5 M symbols,
-// 1.2 GB of them) the copy doubled the resolution's peak; what it
-// allocates is at, 4 bytes a symbol, a bit a symbol, and a map of names.
-func NewMemSourceAt(syms []graph.Symbol) (m *MemSource, at []int32) {
-	count := make(map[string]int32, len(syms)/4)
-	for i := range syms {
-		count[syms[i].Name]++
-	}
-	m = &MemSource{byName: make(map[string][]graph.Symbol, len(count)), flat: syms}
-	// The groups' places: each name's start, then (count reused) the
-	// next free place of its group.
-	var off int32
-	for n, c := range count {
-		m.byName[n] = syms[off : off+c : off+c]
-		count[n] = off
-		off += c
-	}
-	at = make([]int32, len(syms))
-	for i := range syms {
-		n := syms[i].Name
-		at[i] = count[n]
-		count[n]++
-	}
-	// Move each symbol to its place, cycle by cycle: one held aside at a
-	// time.
-	placed := make([]uint64, (len(syms)+63)/64)
-	for i := range syms {
-		if placed[i/64]&(1<<(i%64)) != 0 {
-			continue
-		}
-		cur := syms[i]
-		for j := int(at[i]); j != i; j = int(at[j]) {
-			cur, syms[j] = syms[j], cur
-			placed[j/64] |= 1 << (j % 64)
-		}
-		syms[i] = cur
-		placed[i/64] |= 1 << (i % 64)
-	}
-	return m, at
-}
-
-// Symbol is the symbol at position i (NewMemSourceAt).
-func (m *MemSource) Symbol(i int32) *graph.Symbol { return &m.flat[i] }
-
-// SymbolsByName implements Source.
-func (m *MemSource) SymbolsByName(_ context.Context, name string) ([]graph.Symbol, error) {
-	return m.byName[name], nil
-}
-
 // Index is the resolver's view of the repository: symbols by exact name
 // (cached, safe for concurrent use) and the indexed files, for mapping
 // imports to files.
@@ -92,9 +24,10 @@ type Index struct {
 	src   Source
 	ctx   context.Context
 	mu    sync.Mutex
-	cache map[string]*nameEntry
-	keys  *strarena.Arena // cache's keys
-	err   error
+	// cache and old are the name cache's two generations (entry)
+	cache, old map[string]*nameEntry
+	cacheGen   int
+	err        error
 
 	files map[string]graph.File
 	// goDirs are the directories holding Go files; pyModules maps a dotted
@@ -196,7 +129,7 @@ func (x *Index) goTopLevel(ip []string, dir string) bool {
 
 // NewIndex builds an Index over src and the repository's files.
 func NewIndex(ctx context.Context, src Source, files []graph.File) *Index {
-	x := &Index{src: src, ctx: ctx, cache: map[string]*nameEntry{}, keys: strarena.New(0), files: map[string]graph.File{},
+	x := &Index{src: src, ctx: ctx, cache: map[string]*nameEntry{}, cacheGen: nameCacheGen, files: map[string]graph.File{},
 		goDirs: map[string]bool{}, pyModules: map[string]string{}, pySuffixes: map[string]bool{}, supers: map[graph.SymbolID][]graph.Symbol{}}
 	for _, f := range files {
 		x.files[f.Path] = f
@@ -294,10 +227,25 @@ type bareC struct {
 	top, any []graph.Symbol
 }
 
-// entry returns the definitions spelled exactly name, grouped.
+// nameCacheGen is the number of names a generation of the resolver's
+// name cache holds (Index.entry).
+const nameCacheGen = 1 << 16
+
+// entry returns the definitions spelled exactly name, grouped. The
+// entries are cached in two generations: a name found in the older is
+// moved to the newer, and when the newer is full the older is dropped.
+// The cache is bounded — on the Linux kernel one entry for each of the
+// million names a run asks about was half a gigabyte at the resolution's
+// peak, most of it asked once — and a name a file after file asks (u32,
+// kfree) stays.
 func (x *Index) entry(name string) *nameEntry {
 	x.mu.Lock()
 	if v, ok := x.cache[name]; ok {
+		x.mu.Unlock()
+		return v
+	}
+	if v, ok := x.old[name]; ok {
+		x.keep(name, v)
 		x.mu.Unlock()
 		return v
 	}
@@ -305,17 +253,31 @@ func (x *Index) entry(name string) *nameEntry {
 	all, err := x.src.SymbolsByName(x.ctx, name)
 	e := newNameEntry(name, all)
 	x.mu.Lock()
+	defer x.mu.Unlock()
 	if err != nil && x.err == nil {
 		x.err = err
 	}
-	if _, ok := x.cache[name]; !ok {
-		// The key is copied into an arena: it is often a substring of a
-		// file's facts, which it would keep alive, and as millions of
-		// strings of their own the keys were work for every collection.
-		x.cache[x.keys.String(name)] = e
+	if v, ok := x.cache[name]; ok {
+		return v // another goroutine's, cached meanwhile
 	}
-	x.mu.Unlock()
+	x.keep(name, e)
 	return e
+}
+
+// keep puts an entry in the newer generation, which becomes the older
+// when full. The key is the entry's own name when it has definitions (a
+// view of the symbol table, no copy), else a copy: name is often a
+// substring of a file's facts, which it would keep alive. x.mu is held.
+func (x *Index) keep(name string, e *nameEntry) {
+	if len(x.cache) >= x.cacheGen {
+		x.old, x.cache = x.cache, make(map[string]*nameEntry, x.cacheGen)
+	}
+	if len(e.all) > 0 && e.all[0].Name == name {
+		name = e.all[0].Name
+	} else {
+		name = strings.Clone(name)
+	}
+	x.cache[name] = e
 }
 
 // bareC returns the candidates of a bare name in a file of lang, C or

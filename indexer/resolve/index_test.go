@@ -1,10 +1,13 @@
 package resolve
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn/graph"
@@ -152,54 +155,112 @@ func equalFold(a, b string) bool {
 func TestMemSourceGroupsByName(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	syms := randomSymbols(r, 500)
+	// Every field, supertypes and long strings (a block of their own) too.
+	for i := range syms {
+		syms[i].Doc = strings.Repeat("d", i%3)
+		syms[i].Signature = fmt.Sprintf("func %s()", syms[i].Name)
+		syms[i].Range = graph.Range{StartByte: uint32(i), EndByte: uint32(i + 9), StartLine: 1, EndLine: 2, EndCol: 7}
+		syms[i].Exported, syms[i].IsTest = i%2 == 0, i%5 == 0
+		switch i % 7 {
+		case 0:
+			syms[i].Extends = []string{"Base", "Other"}
+		case 1:
+			syms[i].Implements = []string{"Iface"}
+		case 2:
+			syms[i].Extends, syms[i].Implements = []string{"B"}, []string{"I", "J"}
+		case 3:
+			syms[i].Type = strings.Repeat("T", blockSize/3+i)
+		}
+	}
 	m := NewMemSource(syms)
 	seen := 0
-	for name, got := range m.byName {
+	for name := range m.byName {
+		got, _ := m.SymbolsByName(t.Context(), name)
 		var want []graph.Symbol
 		for _, s := range syms {
 			if s.Name == name {
 				want = append(want, s)
 			}
 		}
-		if !slices.EqualFunc(got, want, func(a, b graph.Symbol) bool { return reflect.DeepEqual(a, b) }) {
-			t.Fatalf("%q: %d symbols, want %d in the source's order", name, len(got), len(want))
+		for k := range want {
+			want[k].Doc, want[k].Signature = "", "" // not kept: resolution needs neither
 		}
-		if cap(got) != len(got) {
-			t.Fatalf("%q: len %d cap %d: an append would overwrite the next name's", name, len(got), cap(got))
+		if !slices.EqualFunc(got, want, func(a, b graph.Symbol) bool { return reflect.DeepEqual(a, b) }) {
+			t.Fatalf("%q: %d symbols, want %d in the source's order:\n%+v\n%+v", name, len(got), len(want), got, want)
 		}
 		seen += len(got)
 	}
-	if seen != len(syms) {
-		t.Fatalf("%d symbols grouped, want %d", seen, len(syms))
+	if seen != len(syms) || m.Len() != len(syms) {
+		t.Fatalf("%d symbols grouped (%d in the table), want %d", seen, m.Len(), len(syms))
 	}
-	// The groups are copies: the caller's slice may change afterwards.
+	// The groups are made anew: a caller's changes are its own.
 	before, _ := m.SymbolsByName(t.Context(), syms[0].Name)
 	first := before[0]
+	before[0].Name = "changed"
 	syms[0].Name = "changed"
 	after, _ := m.SymbolsByName(t.Context(), first.Name)
 	if after[0].Name != first.Name {
-		t.Fatal("the source shares the caller's slice")
+		t.Fatal("the source shares a slice with its callers")
+	}
+	if got, _ := m.SymbolsByName(t.Context(), "absent"); got != nil {
+		t.Fatalf("absent: %v", got)
 	}
 }
 
-// TestSharedUnique: the bare-name candidates share the name's slice (no
-// copy kept per name) when every symbol is kept and none repeats, clipped
-// so that an append cannot write into it; otherwise they are the filtered,
-// deduplicated copy.
-func TestSharedUnique(t *testing.T) {
-	ss := []graph.Symbol{{ID: "a", Parent: -1}, {ID: "b", Parent: -1}, {ID: "c", Parent: -1}}
-	top := func(s *graph.Symbol) bool { return s.Parent < 0 }
-	got := sharedUnique(ss[:3:3], top)
-	if len(got) != 3 || &got[0] != &ss[0] || cap(got) != 3 {
-		t.Fatalf("all kept, all distinct: %v (cap %d), want ss itself", got, cap(got))
+// TestMemSourceFull: strings past what the offsets address are refused
+// with ErrTableFull (the run then looks names up in the store), not
+// wrapped around into other symbols' bytes.
+func TestMemSourceFull(t *testing.T) {
+	defer func(v int) { maxBlocks = v }(maxBlocks)
+	maxBlocks = 3
+	m := NewMemSourceCap(0)
+	long := strings.Repeat("x", blockSize/4+1) // a block each
+	var err error
+	for i := 0; i < 5 && err == nil; i++ {
+		err = m.Add(&graph.Symbol{Name: fmt.Sprint(i), Type: long})
 	}
-	ss[1].Parent = 0
-	got = sharedUnique(ss, top)
-	if len(got) != 2 || got[0].ID != "a" || got[1].ID != "c" || &got[0] == &ss[0] {
-		t.Fatalf("one filtered out: %v, want a copy of a and c", got)
-	}
-	dup := []graph.Symbol{{ID: "a", Parent: -1}, {ID: "a", Parent: -1}}
-	if got := sharedUnique(dup, top); len(got) != 1 {
-		t.Fatalf("a repeated id: %v, want it once", got)
+	if !errors.Is(err, ErrTableFull) {
+		t.Fatalf("err = %v, want ErrTableFull", err)
 	}
 }
+
+// TestNameCacheBounded: the resolver's name cache holds at most two
+// generations, and a name asked again and again stays cached while a
+// stream of names asked once passes through.
+func TestNameCacheBounded(t *testing.T) {
+	var syms []graph.Symbol
+	for i := range 5000 {
+		syms = append(syms, graph.Symbol{Name: fmt.Sprintf("n%d", i), Lang: graph.LangC, Path: "a.c", Parent: -1,
+			ID: graph.SymbolID(fmt.Sprintf("cairn c . a.c/n%d().", i))})
+	}
+	src := &countingSource{Source: NewMemSource(syms)}
+	x := NewIndex(t.Context(), src, nil)
+	x.cacheGen = 100
+	hot := x.entry("n0")
+	for i := 1; i < 5000; i++ {
+		x.entry(fmt.Sprintf("n%d", i))
+		if i%50 == 0 && x.entry("n0") != hot {
+			t.Fatalf("after %d names the hot name's entry was made again", i)
+		}
+		if n := len(x.cache) + len(x.old); n > 2*x.cacheGen {
+			t.Fatalf("after %d names the cache holds %d entries, want at most %d", i, n, 2*x.cacheGen)
+		}
+	}
+	if e := x.entry("n1"); len(e.all) != 1 || e.all[0].Name != "n1" {
+		t.Fatalf("an evicted name asked again: %+v", e)
+	}
+	if src.n != 5001 {
+		t.Fatalf("%d lookups of the source, want 5001 (each name once, the evicted one again)", src.n)
+	}
+}
+
+type countingSource struct {
+	Source
+	n int
+}
+
+func (c *countingSource) SymbolsByName(ctx context.Context, name string) ([]graph.Symbol, error) {
+	c.n++
+	return c.Source.SymbolsByName(ctx, name)
+}
+
