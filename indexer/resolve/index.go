@@ -21,9 +21,9 @@ type Source interface {
 // (cached, safe for concurrent use) and the indexed files, for mapping
 // imports to files.
 type Index struct {
-	src   Source
-	ctx   context.Context
-	mu    sync.Mutex
+	src Source
+	ctx context.Context
+	mu  sync.Mutex
 	// cache and old are the name cache's two generations (entry)
 	cache, old map[string]*nameEntry
 	cacheGen   int

@@ -263,4 +263,3 @@ func (c *countingSource) SymbolsByName(ctx context.Context, name string) ([]grap
 	c.n++
 	return c.Source.SymbolsByName(ctx, name)
 }
-

@@ -47,13 +47,13 @@ type sref struct{ at, n uint32 }
 // neither.
 type symRec struct {
 	id, name, path, container, pkg, typ sref
-	rng, nameRng                                  graph.Range
-	lists                                         uint32 // index in lists of Extends
-	nExt, nImpl                                   uint16
-	parent                                        int32
-	kind                                          graph.SymbolKind
-	lang                                          graph.Language
-	exported, isTest                              bool
+	rng, nameRng                        graph.Range
+	lists                               uint32 // index in lists of Extends
+	nExt, nImpl                         uint16
+	parent                              int32
+	kind                                graph.SymbolKind
+	lang                                graph.Language
+	exported, isTest                    bool
 }
 
 type nameGroup struct{ start, n uint32 }
