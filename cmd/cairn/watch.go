@@ -123,7 +123,17 @@ stay in the worktree's local index directory.`,
 				fmt.Fprintf(g.stderr, "cairn: watching %s (%d %s), index %s; stop with Ctrl-C\n", root, st.Watched, plural(st.Watched, "directory", "directories"), where)
 			}
 			<-w.Done()
-			return w.Close()
+			err = w.Close()
+			if !g.shared() {
+				// Leave the stat snapshot of the last generation (as
+				// `cairn index` does): one-shot answers after the watcher
+				// check the worktree from it, not by a full scan that a
+				// large repository's may not finish within its budget.
+				pctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				primeSnapshot(pctx, dir, root, indexExcludes(root, dir))
+				cancel()
+			}
+			return err
 		},
 	}
 	f := c.Flags()

@@ -2,10 +2,14 @@ package embedded
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/graph"
 )
@@ -107,5 +111,68 @@ func TestPinnedStore(t *testing.T) {
 	}
 	if changed, err := s2.Changed(ctx); err != nil || changed {
 		t.Fatalf("Changed of a current store = %v, %v", changed, err)
+	}
+}
+
+// TestCommitTruncatesWAL: an incremental commit leaves the write-ahead
+// log empty when no reader is mid-query (a process opening the index
+// first reads all of the log: a gigabyte after a watch session on the
+// Linux kernel), and one that is does not hold the commit up.
+func TestCommitTruncatesWAL(t *testing.T) {
+	dir := t.TempDir()
+	commit(t, dir, map[string][]string{"a.go": {"A"}})
+	walOf := func() int64 {
+		m, _ := filepath.Glob(filepath.Join(dir, "epoch-*", "index.db-wal"))
+		if len(m) != 1 {
+			return 0 // no log at all: empty
+		}
+		fi, err := os.Stat(m[0])
+		if err != nil {
+			return 0
+		}
+		return fi.Size()
+	}
+	// An idle reader's connection stays open throughout (a watcher's, a
+	// server's): the writer's close is then not the last, which would
+	// fold the log in by itself.
+	dbs, _ := filepath.Glob(filepath.Join(dir, "epoch-*", "index.db"))
+	if len(dbs) != 1 {
+		t.Fatalf("databases: %v", dbs)
+	}
+	db, err := sql.Open("sqlite3", "file:"+dbs[0]+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Ping(); err != nil {
+		t.Fatal(err)
+	}
+	many := map[string][]string{}
+	for i := range 200 {
+		many[fmt.Sprintf("f%03d.go", i)] = []string{fmt.Sprintf("F%d", i), fmt.Sprintf("G%d", i)}
+	}
+	commit(t, dir, many)
+	if n := walOf(); n != 0 {
+		t.Fatalf("after an incremental commit the log holds %d bytes, want 0", n)
+	}
+
+	// A reader mid-query: the log stays, and the commit is not held up.
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRow("SELECT count(*) FROM files").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	many["f000.go"] = []string{"Changed"}
+	commit(t, dir, many)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("a commit beside a reader took %s", d)
+	}
+	if walOf() == 0 {
+		t.Fatal("the log was emptied under a reader's transaction")
 	}
 }
