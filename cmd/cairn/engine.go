@@ -51,7 +51,7 @@ func (g *globals) ask(ctx context.Context, query string, fn func(snap *engine.Sn
 	if err != nil {
 		var ee *engine.Error
 		if errors.As(err, &ee) && ee.Category == engine.NotFound {
-			env.Unknown = unanalysed(ctx, snap.R)
+			g.setUnknown(ctx, snap.R, env)
 		}
 		return g.fail(query, env, err)
 	}

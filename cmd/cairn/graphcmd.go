@@ -42,7 +42,7 @@ The text answer is a tree: each symbol under the one it was reached from.`,
 					return nil, err
 				}
 				env.Results, env.Roots, env.Truncated = res.Results, res.Roots, res.Truncated
-				env.Unknown = unanalysed(ctx, snap.R)
+				g.setUnknown(ctx, snap.R, env)
 				return func() error {
 					if gf.drawn() {
 						return gf.write(g.stdout, hopsDiagram(res, up))

@@ -65,7 +65,7 @@ other definitions are left out. --path, --kind or a symbol id narrow the definit
 				}
 				env.Results = res.References
 				env.Definitions = res.Definitions
-				env.Unknown = unanalysed(cmd.Context(), snap.R)
+				g.setUnknown(cmd.Context(), snap.R, env)
 				return func() error {
 					for _, v := range res.References {
 						in := ""
