@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/retrieval/trace"
 )
@@ -22,7 +24,15 @@ type TraceOptions struct {
 	// Depth is the longest call path followed: default
 	// DefaultTraceDepth, at most MaxTraceDepth.
 	Depth int
+	// Budget bounds the time the trace follows call paths in (default
+	// DefaultTraceBudget; negative: no bound); past it the answer is
+	// partial and says so (trace.Result.Partial).
+	Budget time.Duration
 }
+
+// DefaultTraceBudget is a trace's time bound: its sites and gaps are
+// always whole; past it, call paths and flows are cut and said to be.
+const DefaultTraceBudget = 10 * time.Second
 
 // TraceResult is a trace. Every location in it is a trace.Loc, the shape
 // of graph.Citation (path, start and end line, column, revision, stale),
@@ -43,6 +53,9 @@ func (s *Snapshot) Trace(ctx context.Context, o TraceOptions) (*TraceResult, err
 		return nil, err
 	}
 	opts := trace.Options{Depth: depth, Root: s.Root, Cite: s.CiteFunc(ctx)}
+	if b := cmp.Or(o.Budget, DefaultTraceBudget); b > 0 {
+		opts.Deadline = time.Now().Add(b)
+	}
 	if s.Files != nil {
 		opts.Files = s.Files
 	}

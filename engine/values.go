@@ -60,7 +60,9 @@ func (f *valueFinder) FindValues(ctx context.Context, q query.Parsed) (fuse.Valu
 		if i == maxValueTraces {
 			break
 		}
-		o := trace.Options{Root: f.root, Depth: DefaultTraceDepth}
+		// The call paths are the trace's longest part: cut at three
+		// quarters of the bound, the sites and gaps still count.
+		o := trace.Options{Root: f.root, Depth: DefaultTraceDepth, Deadline: start.Add(f.limit * 3 / 4)}
 		if f.files != nil {
 			o.Files = f.files
 		}
@@ -79,7 +81,11 @@ func (f *valueFinder) FindValues(ctx context.Context, q query.Parsed) (fuse.Valu
 			continue
 		}
 		ev := res.Evidence(maxValueSites)
-		out.Notes = append(out.Notes, fmt.Sprintf("traced %s (%s %q): %d functions on its paths, %d gaps", v.Target, v.Link, v.Mention, len(ev), len(res.Gaps)))
+		note := fmt.Sprintf("traced %s (%s %q): %d functions on its paths, %d gaps", v.Target, v.Link, v.Mention, len(ev), len(res.Gaps))
+		if res.Partial != "" {
+			note += "; partial: " + res.Partial
+		}
+		out.Notes = append(out.Notes, note)
 		for _, e := range ev {
 			out.Sites = append(out.Sites, fuse.ValueSite{Target: e.Target, Role: e.Role, Symbol: e.Symbol, Path: e.Path, Line: e.Line, Reason: e.Reason})
 		}

@@ -33,6 +33,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	if r.Unresolved != "" {
 		p("note: %s\n", r.Unresolved)
 	}
+	if r.Partial != "" {
+		p("partial: %s\n", r.Partial)
+	}
 	p("\ncarriers (%d):\n", len(r.Carriers))
 	for _, c := range r.Carriers {
 		extra := ""

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/graph"
 	"github.com/cairn-dev/cairn/internal/repofs"
@@ -133,7 +134,13 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 	}
 	res.Unresolved = unresolved
 	t.persistedTypes()
+	followed, cut := 0, false
 	for _, s := range t.sites {
+		if t.past() {
+			cut = true
+			break
+		}
+		followed++
 		if err := t.pathsTo(s); err != nil {
 			return nil, err
 		}
@@ -145,9 +152,16 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 	if err := t.dropSites(gaps); err != nil {
 		return nil, err
 	}
-	flows, err := t.flows(gaps)
-	if err != nil {
-		return nil, err
+	var flows []Flow
+	switch {
+	case cut:
+		res.Partial = fmt.Sprintf("call paths followed for %d of %d sites, flows not joined: the trace's time bound", followed, len(t.sites))
+	case t.past():
+		res.Partial = "flows not joined: the trace's time bound"
+	default:
+		if flows, err = t.flows(gaps); err != nil {
+			return nil, err
+		}
 	}
 	slices.SortStableFunc(t.carriers, func(a, b *Carrier) int {
 		if a.Primary != b.Primary {
@@ -189,6 +203,11 @@ func Trace(ctx context.Context, r graph.Reader, target string, o Options) (*Resu
 		res.Gaps = []Gap{}
 	}
 	return res, nil
+}
+
+// past reports whether the trace's deadline has passed.
+func (t *tracer) past() bool {
+	return !t.o.Deadline.IsZero() && time.Now().After(t.o.Deadline)
 }
 
 // parseTarget splits the target into a key and an optional type or table.

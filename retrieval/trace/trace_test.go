@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -520,5 +521,38 @@ func TestEvidence(t *testing.T) {
 	}
 	for _, e := range ev {
 		t.Log(e.Reason)
+	}
+}
+
+// TestDeadlineCutsPaths: past Options.Deadline the trace still answers —
+// carriers, sites and the mapper's gap whole — without call paths or
+// flows, and says so (Result.Partial), in JSON and in the text form.
+func TestDeadlineCutsPaths(t *testing.T) {
+	s := indexTree(t, filepath.Join("..", "..", "testdata", "apps", "artifact-dropped"))
+	whole, err := trace.Trace(context.Background(), s, "Task.ArtifactURL", trace.Options{Deadline: time.Now().Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Partial != "" || len(whole.Flows) == 0 {
+		t.Fatalf("in time: partial %q, %d flows", whole.Partial, len(whole.Flows))
+	}
+	cut, err := trace.Trace(context.Background(), s, "Task.ArtifactURL", trace.Options{Deadline: time.Now().Add(-time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(cut.Partial, "call paths followed for 0 of") || len(cut.Flows) != 0 {
+		t.Fatalf("past the deadline: partial %q, %d flows", cut.Partial, len(cut.Flows))
+	}
+	if len(cut.Writes) != len(whole.Writes) || len(cut.Reads) != len(whole.Reads) || len(cut.Carriers) != len(whole.Carriers) {
+		t.Errorf("sites: %d writes, %d reads, %d carriers; in time %d, %d, %d", len(cut.Writes), len(cut.Reads), len(cut.Carriers),
+			len(whole.Writes), len(whole.Reads), len(whole.Carriers))
+	}
+	if len(cut.Gaps) == 0 || cut.Gaps[0].Func == nil || cut.Gaps[0].Func.Name != "ToResponse" {
+		t.Errorf("the mapper's gap is not kept: %+v", cut.Gaps)
+	}
+	var text bytes.Buffer
+	cut.WriteText(&text)
+	if !strings.Contains(text.String(), "partial: call paths followed for 0 of") {
+		t.Errorf("the text form does not say it is partial:\n%s", text.String())
 	}
 }

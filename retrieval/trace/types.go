@@ -2,6 +2,7 @@ package trace
 
 import (
 	"context"
+	"time"
 
 	"github.com/cairn-dev/cairn/graph"
 )
@@ -28,6 +29,12 @@ type Options struct {
 	Root string
 	// Cite gives the revision of a cited file; nil cites none.
 	Cite graph.CiteFunc
+	// Deadline, when set, bounds the trace's longest part: past it the
+	// call paths of the remaining sites are not followed and flows are
+	// not joined. Carriers, sites and gaps are whole either way, and
+	// Result.Partial says what was cut — an answer in time that says so,
+	// not a timeout that says nothing.
+	Deadline time.Time
 }
 
 // Files reads repository files; internal/repofs implements it, refusing paths
@@ -191,4 +198,7 @@ type Result struct {
 	// and what was traced instead: "no type or table zzqq in the index:
 	// traced the key yy wherever it is spelled".
 	Unresolved string `json:"unresolved,omitempty"`
+	// Partial says what Options.Deadline cut: "call paths followed for
+	// 12 of 40 sites; flows not joined".
+	Partial string `json:"partial,omitempty"`
 }
