@@ -66,6 +66,18 @@
 // javascript.go (TypeScript too), and langs.go holds the rules of Ruby,
 // PHP and C#.
 //
+// # The symbol table and the name cache
+//
+// A full run (or a large incremental one) resolves against every
+// definition held in memory: MemSource, a compact, pointer-free table —
+// 112-byte records of offsets into blocks of bytes, grouped by name in
+// place — from which symbols are made anew when asked. On the Linux kernel
+// (4.8 M symbols) the table as graph.Symbols and their strings was 1.7 GB
+// that every collection scanned and marked; too large a table (past 4 GiB
+// of strings) falls back to the store's lookups. The Index caches what it
+// learns of a name (nameEntry) in two bounded generations: a name asked
+// file after file stays, one asked once passes through.
+//
 // # Whole-graph edges
 //
 // Go interfaces are satisfied structurally: after the per-file pass,
