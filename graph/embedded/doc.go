@@ -51,7 +51,10 @@
 // idle reader never holds the writer's checkpoints back, and the next Pin
 // fails with ErrMoved if a commit replaced the generation meanwhile.
 // Changed is the cheap check (CURRENT and the generation) of whether one
-// did.
+// did. An incremental commit folds the WAL into the database and empties
+// it when no reader is mid-query (Writer.truncateWAL): the first process to
+// open a database reads all of its WAL, so one left at a gigabyte by a
+// watch session slowed every one-shot command.
 //
 // # Damage
 //

@@ -15,7 +15,10 @@
 //	count × { chunk id int64, scale float32, dim × int8 }
 //
 // little-endian: each vector quantised to int8 with its own scale, a quarter
-// of float32's size, which is what exact search reads.
+// of float32's size, which is what exact search reads. A segment is mapped
+// read-only and scanned in place (its ids and scales read once): a
+// one-shot search on the Linux kernel no longer reads and copies a 121 MB
+// file; the mapping is undone when the segment is unreachable.
 //
 // # Search
 //
