@@ -744,6 +744,9 @@ func (t *tracer) dropSites(gaps []Gap) error {
 			Loc: g.Loc, Confidence: graph.ConfResolved.String(), Func: g.Func, Drops: true, carrier: g.carrier}
 		s.Snippet = t.snippet(g.Path, g.StartLine)
 		t.addSite(s, g.Path, -g.StartLine) // not an occurrence: keyed by line
+		if t.past() {
+			continue // the time bound: the site without its paths
+		}
 		if err := t.pathsTo(s); err != nil {
 			return err
 		}
