@@ -62,7 +62,15 @@
 //     same-named fields of another's, but not this one; or writes at least
 //     two same-named fields of a type that has no field for the key at all
 //     (a response built without it) — the gap marks the mapper, so it is a
-//     step of the read flow, not only a gap;
+//     step of the read flow, not only a gap. A TypeScript mapper's object
+//     literal names no type, so its keys reach no field: there the view is
+//     the type the literal is given — the function's declared result (an
+//     arrow's too) when it returns a literal, a variable's annotation
+//     (const v: TaskView = {…}), satisfies or as — and a function that
+//     reads fields of a carrier's type and sets same-named keys of such a
+//     view, which has a field for the key in any spelling, but sets that
+//     key nowhere (no literal key, member assignment or quoted key, and no
+//     spread or Object.assign) drops it (literals.go);
 //   - not-persisted: a field of a type stored in a table is set in memory
 //     (not loaded) and no write of the column, nor a whole-object save, can
 //     run with the writer on the stack (its callers and what they call);
@@ -125,5 +133,6 @@
 // textsites.go those only the text shows (scan.go's scanners over the
 // files the text index names); entry.go finds a site's entry points and
 // the call paths from them (entries.go lists a repository's), flow.go
-// walks the flows and gaps.go applies the gap rules.
+// walks the flows and gaps.go applies the gap rules (literals.go the
+// dropped rule for TypeScript's typed object literals).
 package trace

@@ -65,6 +65,17 @@ func (t *tracer) gaps() ([]Gap, error) {
 		return nil, err
 	}
 	out = append(out, g1...)
+	mappers := map[graph.SymbolID]bool{}
+	for _, g := range g1 {
+		if g.Func != nil {
+			mappers[g.Func.ID] = true
+		}
+	}
+	gl, err := t.literalGaps(mappers)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, gl...)
 	g2, err := t.persistGaps()
 	if err != nil {
 		return nil, err

@@ -556,3 +556,73 @@ func TestDeadlineCutsPaths(t *testing.T) {
 		t.Errorf("the text form does not say it is partial:\n%s", text.String())
 	}
 }
+
+// txtarTrace indexes a txtar fixture of testdata and traces target.
+func txtarTrace(t *testing.T, name, target string) *trace.Result {
+	t.Helper()
+	ar, err := txtar.ParseFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	for _, af := range ar.Files {
+		p := filepath.Join(root, af.Name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, af.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := trace.Trace(context.Background(), indexTree(t, root), target, trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestTypeScriptMapperDrops: a TypeScript mapper whose object literal is
+// typed as the view (by its result type, an arrow's, an annotation,
+// satisfies or as) and leaves the view's artifactUrl (or artifact_url) out
+// is a dropped gap at the mapper and a read site that drops the value;
+// mappers that set it, by the literal, a member assignment or a spread,
+// and mappers into a type without the field, are not.
+func TestTypeScriptMapperDrops(t *testing.T) {
+	for _, target := range []string{"Task.artifactUrl", "TaskView.artifactUrl"} {
+		t.Run(target, func(t *testing.T) {
+			res := txtarTrace(t, "typescript-dropped-mapper.txtar", target)
+			var text bytes.Buffer
+			res.WriteText(&text)
+			into := map[string]string{"toView": "TaskView", "annotated": "TaskView", "checked": "TaskView", "cast": "TaskView",
+				"arrow": "TaskView", "toCard": "TaskView", "toRow": "TaskRow", "logged": "TaskRow"}
+			got := map[string]bool{}
+			for _, g := range res.Gaps {
+				if g.Kind != "dropped" {
+					continue
+				}
+				if g.Func == nil {
+					t.Errorf("dropped gap without its function: %s", g.Message)
+					continue
+				}
+				got[g.Func.Name] = true
+				view, ok := into[g.Func.Name]
+				if !ok {
+					t.Errorf("false dropped gap at %s: %s", g.Func.Name, g.Message)
+				} else if !strings.Contains(g.Message, "to "+view+" ") {
+					t.Errorf("gap at %s does not name %s: %s", g.Func.Name, view, g.Message)
+				}
+			}
+			for fn := range into {
+				if !got[fn] {
+					t.Errorf("no dropped gap at %s\n%s", fn, text.String())
+				}
+				if !slices.ContainsFunc(res.Reads, func(s trace.Site) bool { return s.Drops && s.Func != nil && s.Func.Name == fn }) {
+					t.Errorf("the reads do not list %s as dropping the value", fn)
+				}
+			}
+			for _, s := range res.Reads {
+				if s.Drops && s.Func != nil && into[s.Func.Name] == "" {
+					t.Errorf("%s is listed as dropping the value", s.Func.Name)
+				}
+			}
+		})
+	}
+}
