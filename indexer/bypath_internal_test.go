@@ -1,6 +1,8 @@
 package indexer
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -204,4 +206,37 @@ func TestTableFewObjects(t *testing.T) {
 		}
 	}
 	runtime.KeepAlive(ms)
+}
+
+// scanOnly is a reader whose symbols come only through ScanSymbols.
+type scanOnly struct {
+	graph.Reader
+	syms []graph.Symbol
+}
+
+func (r scanOnly) AllSymbols(context.Context, func(graph.Symbol) error) error {
+	return errors.New("AllSymbols: sorted by path, not wanted")
+}
+
+func (r scanOnly) ScanSymbols(_ context.Context, fn func(graph.Symbol) error) error {
+	for _, s := range r.syms {
+		if err := fn(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestLoadTableScans: the run's table is read in the store's order where
+// the store has one (graph.SymbolScanner), not AllSymbols's order by path,
+// which the embedded store sorted for in memory (1.2 GB on the kernel).
+func TestLoadTableScans(t *testing.T) {
+	r := scanOnly{syms: []graph.Symbol{{Name: "b", Path: "z.c", Parent: -1}, {Name: "a", Path: "a.c", Parent: -1}}}
+	ms, err := loadTable(context.Background(), r, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms.Len() != 2 {
+		t.Fatalf("%d symbols", ms.Len())
+	}
 }

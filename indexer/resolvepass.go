@@ -119,11 +119,17 @@ func useMemTable(full bool, written, files int) bool {
 // A table too large for the in-memory form returns resolve.ErrTableFull.
 func loadTable(ctx context.Context, view graph.Reader, n int) (*resolve.MemSource, error) {
 	ms := resolve.NewMemSourceCap(n)
-	err := view.AllSymbols(ctx, func(s graph.Symbol) error {
+	add := func(s graph.Symbol) error {
 		s.Doc, s.Signature = "", ""
 		return ms.Add(&s)
-	})
-	return ms, err
+	}
+	// In the store's order where it has one (graph.SymbolScanner): the
+	// table needs each file's symbols together, not the files in path
+	// order, which the embedded store sorted for in memory.
+	if sc, ok := view.(graph.SymbolScanner); ok {
+		return ms, sc.ScanSymbols(ctx, add)
+	}
+	return ms, view.AllSymbols(ctx, add)
 }
 
 // resolveFiles resolves the given files' references, replaces their edges,

@@ -578,7 +578,22 @@ func (v view) SymbolsInFile(ctx context.Context, path string) ([]graph.Symbol, e
 // AllSymbols calls fn for every symbol, in path order; used by the resolver
 // and the repo map.
 func (v view) AllSymbols(ctx context.Context, fn func(graph.Symbol) error) error {
-	rows, err := v.q.QueryContext(ctx, `SELECT `+symbolCols+symbolFrom+`ORDER BY f.path, s.ord`)
+	return v.symbolsOrdered(ctx, `ORDER BY f.path, s.ord`, fn)
+}
+
+// ScanSymbols implements graph.SymbolScanner: the symbols in the order of
+// their rows. A file's rows are written together and in order, by one
+// writer (PutFile), and rewritten together, so each file's symbols come
+// together and in order, and nothing is sorted.
+func (v view) ScanSymbols(ctx context.Context, fn func(graph.Symbol) error) error {
+	return v.symbolsOrdered(ctx, scanOrder, fn)
+}
+
+// scanOrder is ScanSymbols's order: the rows', which needs no sort.
+const scanOrder = `ORDER BY s.id`
+
+func (v view) symbolsOrdered(ctx context.Context, order string, fn func(graph.Symbol) error) error {
+	rows, err := v.q.QueryContext(ctx, `SELECT `+symbolCols+symbolFrom+order)
 	if err != nil {
 		return fmt.Errorf("query symbols: %w", err)
 	}
