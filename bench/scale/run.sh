@@ -18,7 +18,9 @@
 #                by two workers (`cairn index --jobs 16 --workers 1` and
 #                `cairn worker --workers 1`), each under time -v, the
 #                database's size, then the question set with --store
-#                (CAIRN_BENCH_PG names the database, dropped and made anew)
+#                (CAIRN_BENCH_PG names the database, dropped and made anew;
+#                PG_BUILD=0 keeps the database an earlier --postgres run
+#                built and runs the question set only)
 # SUBSET=kernel,mm,fs/ext4,include/linux indexes only those directories
 # (a repository of their own, cached in $WORK) for fast iteration.
 # BASELINE=0 leaves out mono1m (its numbers from an earlier run are
@@ -73,6 +75,9 @@ if [ "$MODE" = "--postgres" ]; then
   DBNAME=${PGURL##*/}; DBNAME=${DBNAME%%\?*}
   psql -qAtX "$ADMIN" -c "SELECT 1" >/dev/null || { echo "no PostgreSQL at $ADMIN: run make deps"; exit 1; }
   echo "postgres: $(psql -qAtX "$ADMIN" -c "SELECT version()" | cut -d, -f1); $(psql -qAtX "$ADMIN" -c "SELECT string_agg(name || '=' || current_setting(name), ' ' ORDER BY name) FROM pg_settings WHERE name IN ('shared_buffers', 'work_mem', 'maintenance_work_mem', 'max_wal_size')")"
+  if [ "${PG_BUILD:-1}" = 0 ]; then
+    echo "== PostgreSQL: the database of an earlier build, $(psql -qAtX "$PGURL" -c "SELECT pg_size_pretty(pg_database_size(current_database()))")"
+  else
   psql -qAtX "$ADMIN" -c "DROP DATABASE IF EXISTS $DBNAME WITH (FORCE)" -c "CREATE DATABASE $DBNAME" >/dev/null
   export XDG_CACHE_HOME="$WORK/scale-pgcache"; rm -rf "$XDG_CACHE_HOME"
   "$CAIRN" migrate --store "$PGURL" >/dev/null
@@ -94,6 +99,7 @@ print(f"  {'cairn index' if sys.argv[2] == 'a' else 'cairn worker'}: {cpu:.1f} s
 PY
   done
   echo "cold build: $((e - s)) s wall; database $(psql -qAtX "$PGURL" -c "SELECT pg_size_pretty(pg_database_size(current_database()))"); load $(cut -d' ' -f1-3 /proc/loadavg)"
+  fi
   "$CAIRN" status --store "$PGURL" --repo "$KERNEL" | sed -n '3,6p'
   STORE_ARGS="--store \"$PGURL\""
 fi
@@ -125,7 +131,8 @@ if [ "$MODE" != "--watch" ]; then
 N=${ONESHOT_RUNS:-10}
 labels=() cmds=()
 add() { labels+=("$1"); cmds+=("$2"); }
-C="\"$CAIRN\""; I="--index-dir \"$IDX\" --repo \"$KERNEL\""
+# Q_TIMEOUT bounds one answer (600 s); a question past it counts as failed.
+C="timeout ${Q_TIMEOUT:-600} \"$CAIRN\""; I="--index-dir \"$IDX\" --repo \"$KERNEL\""
 [ -n "$STORE_ARGS" ] && I="$STORE_ARGS --repo \"$KERNEL\""
 add "def task_struct"                    "$C def $I task_struct"
 add "def kmalloc"                        "$C def $I kmalloc"
