@@ -273,13 +273,3 @@ func (m *MemSource) SymbolsByName(_ context.Context, name string) ([]graph.Symbo
 	}
 	return out, nil
 }
-
-// Bytes is the memory the table holds: records, strings, supertype lists
-// (not the map of names).
-func (m *MemSource) Bytes() int64 {
-	n := int64(cap(m.recs))*int64(unsafe.Sizeof(symRec{})) + int64(cap(m.lists))*int64(unsafe.Sizeof(sref{}))
-	for _, b := range m.blocks {
-		n += int64(cap(b))
-	}
-	return n
-}

@@ -11,7 +11,8 @@
 // never scans it, however many strings it holds.
 //
 // The price: a block lives as long as any string in it does, so an arena
-// is for strings that live and die together (a run's table). An Arena is
+// is for strings that live and die together (an index run's interned
+// symbol ids). An Arena is
 // not safe for concurrent use; its strings are immutable like any other
 // and are safe to share.
 package strarena

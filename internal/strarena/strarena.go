@@ -10,7 +10,6 @@ const DefaultBlock = 1 << 20
 type Arena struct {
 	block []byte
 	size  int
-	bytes int64
 }
 
 // New returns an arena with blocks of size bytes (DefaultBlock when
@@ -33,7 +32,6 @@ func (a *Arena) String(s string) string {
 	if n > a.size/4 {
 		b := make([]byte, n)
 		copy(b, s)
-		a.bytes += int64(n)
 		return unsafe.String(&b[0], n)
 	}
 	if cap(a.block)-len(a.block) < n {
@@ -41,24 +39,7 @@ func (a *Arena) String(s string) string {
 	}
 	off := len(a.block)
 	a.block = append(a.block, s...)
-	a.bytes += int64(n)
 	// The block's bytes up to len are never written again: the string
 	// is immutable as Go requires.
 	return unsafe.String(&a.block[off], n)
 }
-
-// Strings returns a copy of ss whose elements are held in the arena (nil
-// for an empty ss).
-func (a *Arena) Strings(ss []string) []string {
-	if len(ss) == 0 {
-		return nil
-	}
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = a.String(s)
-	}
-	return out
-}
-
-// Bytes is how many bytes of strings the arena has copied.
-func (a *Arena) Bytes() int64 { return a.bytes }
