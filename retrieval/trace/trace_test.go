@@ -72,18 +72,7 @@ func TestFixtures(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			root := t.TempDir()
-			for _, af := range ar.Files {
-				p := filepath.Join(root, af.Name)
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				if err := os.WriteFile(p, af.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			ar, root := unpackTxtar(t, f)
 			s := indexTree(t, root)
 			comment := string(ar.Comment)
 			target, _ := fields(comment, "target")
@@ -557,10 +546,10 @@ func TestDeadlineCutsPaths(t *testing.T) {
 	}
 }
 
-// txtarTrace indexes a txtar fixture of testdata and traces target.
-func txtarTrace(t *testing.T, name, target string) *trace.Result {
+// unpackTxtar writes a txtar fixture's files into a temporary directory.
+func unpackTxtar(t *testing.T, path string) (*txtar.Archive, string) {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("testdata", name))
+	ar, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -572,6 +561,13 @@ func txtarTrace(t *testing.T, name, target string) *trace.Result {
 			t.Fatal(err)
 		}
 	}
+	return ar, root
+}
+
+// txtarTrace indexes a txtar fixture of testdata and traces target.
+func txtarTrace(t *testing.T, name, target string) *trace.Result {
+	t.Helper()
+	_, root := unpackTxtar(t, filepath.Join("testdata", name))
 	res, err := trace.Trace(context.Background(), indexTree(t, root), target, trace.Options{})
 	if err != nil {
 		t.Fatal(err)
